@@ -1,0 +1,27 @@
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import type { RegistersTool } from "./brand.js";
+
+/** Any function; `tool()` is typed loosely on purpose: the analysis, not an overload, judges. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ToolFunction = (...args: any[]) => unknown;
+
+/** Options of `registry.tool(options?)`. */
+export interface ToolOptions {
+  /** The tool's name; defaults to the function's (or method's) name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  /** The input: a zod raw shape or a zod object, as the MCP SDK takes it. */
+  input?: z.ZodRawShape | z.ZodObject;
+  annotations?: ToolAnnotations;
+}
+
+/**
+ * What `registry.tool(options?)` returns: applied to a function (call form) or to a static method
+ * (TC39 decorator), it registers it and gives the very same function back.
+ */
+export type ToolDecorator = RegistersTool<{
+  <F extends ToolFunction>(fn: F): F;
+  <F extends ToolFunction>(method: F, context: ClassMethodDecoratorContext): F;
+}>;
