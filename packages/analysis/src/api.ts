@@ -1,0 +1,68 @@
+import type * as ts from "typescript";
+
+/**
+ * The public surface of the one judgement. Front-ends (transformer, ESLint rule, CLI) use only
+ * this; none of them judges anything on its own. `ts` always comes from the caller: this package
+ * never loads its own copy of `typescript`.
+ */
+export type TypeScript = typeof ts;
+
+/** Stable finding ids. Each is documented in docs/analysis.md. */
+export type FindingId = "missing-annotation" | "not-data-tool-output" | "unverifiable-registration" | "internal-error";
+
+/** Per finding id: the numeric diagnostic code shared by the transformer (TSnnnnn) and the CLI (SRCnnnnn), a title, and help text. */
+export interface FindingKind {
+  readonly id: FindingId;
+  readonly code: number;
+  readonly title: string;
+  readonly help: string;
+}
+
+/** For `missing-annotation`: what to insert so a front-end can offer a fix without computing it. */
+export interface AnnotationFix {
+  /** Whether the inferred return type already fits DataToolOutput (only then is a fix offered). */
+  readonly inferredFits: boolean;
+  /** The text to insert, e.g. `: DataToolOutput` or `: Promise<DataToolOutput>`. */
+  readonly text: string;
+  /** Where to insert it in the source file (after the parameter list's `)`). */
+  readonly position: number;
+  /** Whether the name `DataToolOutput` already resolves, at that position, to the registry's type. */
+  readonly typeInScope: boolean;
+  /** The module to import `DataToolOutput` from when it is not in scope. */
+  readonly module: "@sourced/registry";
+}
+
+export interface Finding {
+  readonly id: FindingId;
+  readonly code: number;
+  /** The tool's name when it is known statically. */
+  readonly tool: string | undefined;
+  /** Quotes the tool (`tool 'list_cities'`), says what is wrong and what to write instead. */
+  readonly message: string;
+  readonly sourceFile: ts.SourceFile;
+  /** The node to underline: the annotation when there is one, else the function's name or head. */
+  readonly node: ts.Node;
+  /** `node.getStart(sourceFile)` and its end: what every front-end reports. */
+  readonly start: number;
+  readonly end: number;
+  /** The registration (call or decorator), or the escape site, the finding belongs to. */
+  readonly site: ts.Node;
+  readonly fix?: AnnotationFix;
+}
+
+export interface Registration {
+  /** The call `decorator(fn)` or the decorator `@registry.tool()`. */
+  readonly site: ts.CallExpression | ts.Decorator;
+  readonly form: "call" | "decorator";
+  readonly tool: string | undefined;
+  /** The registered function's node when it is visible statically. */
+  readonly fn: ts.Node | undefined;
+  /** `undefined` when the registration is verified. */
+  readonly finding: Finding | undefined;
+}
+
+export interface AnalysisResult {
+  readonly registrations: readonly Registration[];
+  /** Every finding: those of registrations plus those of escaped decorator values, in source order. */
+  readonly findings: readonly Finding[];
+}
