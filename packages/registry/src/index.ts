@@ -1,4 +1,11 @@
 export type { RegistersTool, RegistersToolMark } from "./brand.js";
 export { dataToolOutputSchema, structuredContentSchema } from "./contract.js";
 export type { DataToolOutput, StructuredData } from "./contract.js";
+export { stderrLogger } from "./logger.js";
+export type { Logger } from "./logger.js";
+export { createRegistry } from "./registry.js";
+export type { RegisteredTool, Registry, RegistryOptions, ToolCallExtra } from "./registry.js";
+export type { HttpServeOptions, HttpServing, StdioServing } from "./serve.js";
 export type { ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
+export { VERIFIED_STAMP, isVerified, markVerified, verifiedBy } from "./verified.js";
+export type { VerifiedFunction } from "./verified.js";

@@ -1,0 +1,67 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import { dataToolOutputSchema } from "./contract.js";
+import type { Logger } from "./logger.js";
+
+/** How many problems an error result lists; the warning carries the same text. */
+const MAX_PROBLEMS = 3;
+
+function describePath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return "the result";
+  return path
+    .map((key, index) => (typeof key === "number" ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`))
+    .join("");
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** For a union (a content block), report the branch that came closest rather than "Invalid input". */
+function closestIssue(issue: Issue): Issue {
+  if (issue.code !== "invalid_union" || issue.errors.length === 0) return issue;
+  const branch = issue.errors.reduce((best, next) => (next.length < best.length ? next : best));
+  const inner = branch[0];
+  return inner ? closestIssue({ ...inner, path: [...issue.path, ...inner.path] } as Issue) : issue;
+}
+
+/** The first problems of a failed parse, one line each: `structuredContent.sources[0]: must be …`. */
+export function describeProblems(error: z.ZodError, max = MAX_PROBLEMS): string[] {
+  // One value can fail two checks with the same message (a URL's parse and its scheme pattern).
+  const all = [...new Set(error.issues.map((raw) => {
+    const issue = closestIssue(raw);
+    return `${describePath(issue.path)}: ${issue.message}`;
+  }))];
+  const lines = all.slice(0, max);
+  if (all.length > max) lines.push(`… and ${all.length - max} more`);
+  return lines;
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function describeThrown(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The run-time net: calls a tool and lets its result leave only when the whole result matches
+ * `DataToolOutput`. A failing result or a throwing tool becomes an MCP error result (`isError`,
+ * which the SDK passes through unchecked) plus one warning; nothing unsourced is sent.
+ */
+export async function callThroughNet(tool: string, call: () => unknown, logger: Logger): Promise<CallToolResult> {
+  let value: unknown;
+  try {
+    value = await call();
+  } catch (error) {
+    logger.warn(`tool "${tool}" threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return errorResult(`Tool "${tool}" failed: ${describeThrown(error)}`);
+  }
+  const parsed = dataToolOutputSchema.safeParse(value);
+  if (parsed.success) return parsed.data as CallToolResult;
+  const problems = describeProblems(parsed.error);
+  const message = `Tool "${tool}" returned a result that breaks the DataToolOutput contract, so it was not sent:\n${problems
+    .map((line) => `- ${line}`)
+    .join("\n")}`;
+  logger.warn(message);
+  return errorResult(message);
+}

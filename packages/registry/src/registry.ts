@@ -1,0 +1,192 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { structuredContentSchema } from "./contract.js";
+import { stderrLogger, type Logger } from "./logger.js";
+import { callThroughNet } from "./net.js";
+import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServing } from "./serve.js";
+import { callerSite, enclosingClassName, formatSite, type Site } from "./site.js";
+import type { ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
+import { verifiedBy } from "./verified.js";
+
+export interface RegistryOptions {
+  /** The server's name, announced in the MCP `initialize` handshake. */
+  name: string;
+  version: string;
+  /** Receives refusals and failed results. Defaults to stderr (stdout carries the stdio transport). */
+  logger?: Logger;
+  /**
+   * Refuse every registration whose function carries no verified stamp (see `VERIFIED_STAMP`):
+   * one warning, the function returned unchanged, the tool absent from `tools/list`.
+   * Turn it on for production builds made with the `@sourced/transformer`.
+   */
+  requireVerified?: boolean;
+}
+
+/** The second argument of every tool call: the SDK's request context (abort signal, session, …). */
+export type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** A tool as the registry holds it. */
+export interface RegisteredTool {
+  readonly name: string;
+  readonly options: Readonly<ToolOptions>;
+  /** The registered function, exactly as given. */
+  readonly fn: ToolFunction;
+  /** Where it was registered. */
+  readonly site: string;
+  /** The verifier named by its stamp, if any. */
+  readonly verifiedBy: string | undefined;
+}
+
+export interface Registry {
+  readonly name: string;
+  readonly version: string;
+  /**
+   * Returns a decorator that registers a function (call form: `registry.tool()(function list_cities() {…})`)
+   * or a static method (`@registry.tool() static forecast() {…}`) and gives it back unchanged.
+   * Each call receives `(args, extra)`: the input parsed by `options.input` (`{}` without input) and
+   * the SDK's request context.
+   */
+  tool(options?: ToolOptions): ToolDecorator;
+  /** The registered tools, in registration order. */
+  readonly tools: readonly RegisteredTool[];
+  /**
+   * A new SDK `McpServer` offering every tool registered so far (`registerTool` with its input
+   * schema and `outputSchema` = the `structuredContent` schema), each call going through the net.
+   */
+  createServer(): McpServer;
+  /** Serves every tool over stdio (the process's stdin/stdout). */
+  serveStdio(): Promise<StdioServing>;
+  /** Serves every tool over Streamable HTTP, on 127.0.0.1 and an ephemeral port unless told otherwise. */
+  serveHttp(options?: HttpServeOptions): Promise<HttpServing>;
+}
+
+interface Entry extends RegisteredTool {
+  /** How errors name it: `function list_cities`, `static method Weather.forecast`. */
+  readonly label: string;
+  /** `this` for the call: the class of a static method, `undefined` for a plain function. */
+  readonly thisArg: () => unknown;
+}
+
+function describeRegistered(fn: ToolFunction, method: { name: string } | undefined, site: Site | undefined): string {
+  if (method) return `static method ${enclosingClassName(site) ?? "(anonymous class)"}.${method.name}`;
+  return fn.name === "" ? "an anonymous function" : `function ${fn.name}`;
+}
+
+export function createRegistry(options: RegistryOptions): Registry {
+  const logger = options.logger ?? stderrLogger;
+  const entries = new Map<string, Entry>();
+
+  function register(fn: unknown, toolOptions: ToolOptions, site: Site | undefined, method?: { name: string; thisArg: () => unknown }): void {
+    if (typeof fn !== "function") {
+      throw new TypeError(
+        `registry.tool() at ${formatSite(site)} expects a function, got ${fn === null ? "null" : typeof fn}. ` +
+          "Write registry.tool()(function my_tool() {…}).",
+      );
+    }
+    const tool = fn as ToolFunction;
+    const name = toolOptions.name ?? method?.name ?? tool.name;
+    if (name === "") {
+      throw new TypeError(
+        `registry.tool() at ${formatSite(site)} cannot name the tool: the function is anonymous. ` +
+          'Name the function (function list_cities() {…}) or pass { name: "list_cities" }.',
+      );
+    }
+    const stamp = verifiedBy(tool);
+    if (options.requireVerified && stamp === undefined) {
+      logger.warn(
+        `tool "${name}" (${formatSite(site)}) was not registered: requireVerified is on and the function carries no verified stamp, ` +
+          "so no compile step has checked that it returns DataToolOutput. Build it with the @sourced/transformer.",
+      );
+      return;
+    }
+    const entry: Entry = {
+      name,
+      label: describeRegistered(tool, method, site),
+      options: { ...toolOptions },
+      fn: tool,
+      site: formatSite(site),
+      verifiedBy: stamp,
+      thisArg: method?.thisArg ?? (() => undefined),
+    };
+    const previous = entries.get(name);
+    if (previous) {
+      throw new Error(
+        `tool "${name}" is registered twice: first by ${previous.label} at ${previous.site}, ` +
+          `then by ${entry.label} at ${entry.site}. Give one of them another name with { name: "…" }.`,
+      );
+    }
+    entries.set(name, entry);
+  }
+
+  const registry: Registry = {
+    name: options.name,
+    version: options.version,
+
+    tool(toolOptions: ToolOptions = {}): ToolDecorator {
+      const decorator = (fn: unknown, context?: DecoratorContext): unknown => {
+        const site = callerSite();
+        if (context === undefined) {
+          register(fn, toolOptions, site);
+          return fn;
+        }
+        if (context.kind !== "method") {
+          throw new TypeError(
+            `registry.tool() at ${formatSite(site)} decorates a ${context.kind}: it registers functions and static methods only.`,
+          );
+        }
+        const methodName = typeof context.name === "string" ? context.name : "";
+        if (!context.static) {
+          const className = enclosingClassName(site);
+          throw new TypeError(
+            `registry.tool() cannot register the instance method "${methodName}" of ${
+              className === undefined ? "an anonymous class" : `class ${className}`
+            } (${formatSite(site)}): a tool is called without an instance. ` +
+              `Make it static (@registry.tool() static ${methodName}(…)) or register a plain function.`,
+          );
+        }
+        // Static initializers run with `this` = the class once it exists: calls get it as `this`.
+        let owner: unknown;
+        context.addInitializer(function (this: unknown) {
+          // eslint-disable-next-line @typescript-eslint/no-this-alias -- the class is only reachable here
+          owner = this;
+        });
+        register(fn, toolOptions, site, { name: methodName, thisArg: () => owner });
+        return fn;
+      };
+      return decorator as ToolDecorator;
+    },
+
+    get tools(): readonly RegisteredTool[] {
+      return [...entries.values()].map(({ thisArg: _thisArg, label: _label, ...tool }) => tool);
+    },
+
+    createServer(): McpServer {
+      const server = new McpServer({ name: options.name, version: options.version });
+      for (const entry of entries.values()) {
+        const call = (args: unknown, extra: ToolCallExtra) =>
+          callThroughNet(entry.name, () => entry.fn.call(entry.thisArg(), args, extra), logger);
+        const { title, description, input, annotations } = entry.options;
+        server.registerTool(
+          entry.name,
+          { title, description, inputSchema: input, outputSchema: structuredContentSchema, annotations },
+          // The SDK passes (args, extra) with an input schema and (extra) without one.
+          (input === undefined
+            ? (extra: ToolCallExtra) => call({}, extra)
+            : (args: unknown, extra: ToolCallExtra) => call(args, extra)) as never,
+        );
+      }
+      if (entries.size === 0) {
+        // The SDK installs tools/list with its first tool; answer an empty list, not "method not found".
+        server.server.registerCapabilities({ tools: {} });
+        server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
+      }
+      return server;
+    },
+
+    serveStdio: () => serveStdio(registry),
+    serveHttp: (httpOptions) => serveHttp(registry, logger, httpOptions),
+  };
+  return registry;
+}

@@ -1,0 +1,57 @@
+import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Registry } from "../dist/index.js";
+
+const require = createRequire(import.meta.url);
+const TEST_DIR = fileURLToPath(new URL(".", import.meta.url));
+export const PACKAGE_DIR = join(TEST_DIR, "..");
+export const SERVERS_DIR = join(TEST_DIR, "servers");
+
+/**
+ * Compiles test/servers with the repository's real tsc into its own folder per suite (suites run
+ * in parallel processes) and returns that folder. Fails with tsc's own diagnostics.
+ */
+export async function compileServers(suite: string): Promise<string> {
+  const outDir = join(SERVERS_DIR, "dist", suite);
+  const tsc = require.resolve("typescript/bin/tsc");
+  try {
+    await promisify(execFile)(process.execPath, [tsc, "-p", SERVERS_DIR, "--outDir", outDir], { cwd: PACKAGE_DIR });
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    throw new Error(`tsc -p test/servers failed:\n${stdout}${stderr}`);
+  }
+  return outDir;
+}
+
+/** A logger that keeps what it is told. */
+export function recordingLogger(): { warn(message: string): void; warnings: string[] } {
+  const warnings: string[] = [];
+  return { warnings, warn: (message) => void warnings.push(message) };
+}
+
+/** The SDK's real Client connected to a fresh server of `registry` over InMemoryTransport. */
+export async function connectInMemory(registry: Pick<Registry, "createServer">): Promise<{ client: Client; close(): Promise<void> }> {
+  const server = registry.createServer();
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name: "registry-test", version: "1.0.0" });
+  await client.connect(clientTransport);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** The text of a result's first content block. */
+export function firstText(result: { content?: unknown }): string {
+  const [block] = (result.content ?? []) as Array<{ type: string; text?: string }>;
+  return block?.type === "text" ? (block.text ?? "") : "";
+}
