@@ -1,0 +1,133 @@
+import { analyzeNode, isSiteCandidate, SITE_NODE_KINDS, type Finding, type FindingId } from "@sourced/analysis";
+import { ESLintUtils, type TSESLint, type TSESTree } from "@typescript-eslint/utils";
+import type * as ts from "typescript";
+
+import { addTypeImport, isNameTaken } from "../util/addTypeImport";
+import { createRule } from "../util/createRule";
+import { siteSelectors } from "../util/siteSelectors";
+import { typescriptOf } from "../util/typescriptOf";
+
+/** The type every registered function must return; `fix.module` exports it. */
+const DATA_TOOL_OUTPUT = "DataToolOutput";
+
+/** The ESLint selectors of the node kinds the analysis may report on. */
+const SITE_SELECTORS = siteSelectors(SITE_NODE_KINDS);
+
+export type Options = [Record<string, never>];
+export type MessageIds = FindingId | "addAnnotation" | "addAnnotationAndImport";
+
+/** One message per finding id: the analysis words every finding itself, the rule passes it through. */
+const findingMessages = {
+  "missing-annotation": "{{message}}",
+  "not-data-tool-output": "{{message}}",
+  "unverifiable-registration": "{{message}}",
+  "internal-error": "{{message}}",
+} satisfies Record<FindingId, string>;
+
+export default createRule<Options, MessageIds>({
+  name: "require-data-tool-output",
+  meta: {
+    type: "problem",
+    docs: {
+      description: "Require every registered MCP tool to declare that it returns `DataToolOutput`",
+      recommended: true,
+      requiresTypeChecking: true,
+    },
+    hasSuggestions: true,
+    messages: {
+      ...findingMessages,
+      addAnnotation: "Declare the return type `{{text}}`.",
+      addAnnotationAndImport: "Declare the return type `{{text}}` and import `{{name}}` from '{{module}}'.",
+    },
+    // The judgement is shared with the transformer and the CLI: nothing here may tune it.
+    schema: [{ type: "object", properties: {}, additionalProperties: false }],
+    defaultOptions: [{}],
+  },
+  create(context) {
+    // Throws typescript-eslint's standard "requires type information" error without a program.
+    const services = ESLintUtils.getParserServices(context);
+    const program = services.program;
+    const { sourceCode } = context;
+    const sourceFile = services.esTreeNodeToTSNodeMap.get(sourceCode.ast);
+    const ts = typescriptOf(sourceFile);
+    let failed = false;
+
+    if (!ts) {
+      return {
+        Program(node) {
+          reportInternalError(
+            node,
+            "the 'typescript' module that built this file's program is not loaded and cannot be resolved next to " +
+              "'@typescript-eslint/parser'; install 'typescript' beside the parser",
+          );
+        },
+      };
+    }
+
+    const seen = new WeakSet<ts.Node>();
+    const visit = (node: TSESTree.Node): void => {
+      const tsNode = services.esTreeNodeToTSNodeMap.get(node);
+      if (seen.has(tsNode) || !isSiteCandidate(ts, tsNode)) return;
+      seen.add(tsNode);
+      try {
+        for (const finding of analyzeNode(ts, program, tsNode)) report(finding);
+      } catch (error) {
+        reportInternalError(node, error instanceof Error ? error.message : String(error));
+      }
+    };
+
+    const listener: TSESLint.RuleListener = {};
+    for (const selector of SITE_SELECTORS) listener[selector] = visit;
+    return listener;
+
+    function report(finding: Finding): void {
+      // A finding belongs to the site analysed in this file; its node may lie in another file
+      // (a function imported and registered here): ESLint can only underline this file.
+      const here = finding.sourceFile.fileName === sourceFile.fileName;
+      const start = here ? finding.start : finding.site.getStart(sourceFile);
+      const end = here ? finding.end : finding.site.getEnd();
+      context.report({
+        loc: { start: sourceCode.getLocFromIndex(start), end: sourceCode.getLocFromIndex(end) },
+        messageId: finding.id,
+        data: { message: finding.message },
+        suggest: here ? suggestions(finding) : null,
+      });
+    }
+
+    function suggestions(finding: Finding): TSESLint.SuggestionReportDescriptor<MessageIds>[] | null {
+      const fix = finding.fix;
+      if (finding.id !== "missing-annotation" || !fix?.inferredFits) return null;
+      const text = fix.text.replace(/^\s*:\s*/, "");
+      // `edits`, not `text` alone: `x => …` also needs parentheses around its parameter.
+      const insertAnnotation = (fixer: TSESLint.RuleFixer): TSESLint.RuleFix[] =>
+        fix.edits.map((edit) => fixer.insertTextAfterRange([edit.position, edit.position], edit.text));
+      if (fix.typeInScope) {
+        return [{ messageId: "addAnnotation", data: { text }, fix: insertAnnotation }];
+      }
+      // An unrelated `DataToolOutput` is already declared here: an import would collide with it.
+      if (isNameTaken(sourceCode, DATA_TOOL_OUTPUT)) return null;
+      return [
+        {
+          messageId: "addAnnotationAndImport",
+          data: { text, name: DATA_TOOL_OUTPUT, module: fix.module },
+          fix: (fixer) => [...insertAnnotation(fixer), addTypeImport(fixer, sourceCode, DATA_TOOL_OUTPUT, fix.module)],
+        },
+      ];
+    }
+
+    function reportInternalError(node: TSESTree.Node, cause: string): void {
+      // One per file: a broken front-end must not bury the file under repeats of the same failure.
+      if (failed) return;
+      failed = true;
+      context.report({
+        node,
+        messageId: "internal-error",
+        data: {
+          message:
+            `internal error in @sourced/eslint-plugin: ${cause}. The tool registrations of this file were not ` +
+            "checked; run `sourced check` for the same check outside ESLint, and report this with the file.",
+        },
+      });
+    }
+  },
+});

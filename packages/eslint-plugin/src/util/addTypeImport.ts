@@ -1,0 +1,43 @@
+import { AST_NODE_TYPES, ASTUtils, TSESLint, type TSESTree } from "@typescript-eslint/utils";
+
+/**
+ * The fix that makes the type `name` of `module` visible in the file: merged into an existing
+ * named import of `module` when there is one (`import type { A, name }` or
+ * `import { a, type name }`), else a new `import type { name } from "module";` after the last
+ * import (or at the top), in the quotes the file already uses.
+ */
+export function addTypeImport(
+  fixer: TSESLint.RuleFixer,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  name: string,
+  module: string,
+): TSESLint.RuleFix {
+  const imports = sourceCode.ast.body.filter(
+    (statement): statement is TSESTree.ImportDeclaration => statement.type === AST_NODE_TYPES.ImportDeclaration,
+  );
+
+  for (const declaration of imports) {
+    if (declaration.source.value !== module) continue;
+    const named = declaration.specifiers.filter(
+      (specifier): specifier is TSESTree.ImportSpecifier => specifier.type === AST_NODE_TYPES.ImportSpecifier,
+    );
+    const last = named.at(-1);
+    if (last) return fixer.insertTextAfter(last, declaration.importKind === "type" ? `, ${name}` : `, type ${name}`);
+  }
+
+  const lastImport = imports.at(-1);
+  const quote = lastImport?.source.raw.charAt(0) === "'" ? "'" : '"';
+  const statement = `import type { ${name} } from ${quote}${module}${quote};`;
+  if (lastImport) return fixer.insertTextAfter(lastImport, `\n${statement}`);
+  // Keep a shebang on the first line.
+  const top = sourceCode.text.startsWith("#!") ? sourceCode.text.indexOf("\n") + 1 : 0;
+  return fixer.insertTextBeforeRange([top, top], `${statement}\n`);
+}
+
+/** Whether `name` is already declared in the file's module scope (an import or a declaration). */
+export function isNameTaken(sourceCode: Readonly<TSESLint.SourceCode>, name: string): boolean {
+  const global = sourceCode.getScope(sourceCode.ast);
+  const moduleScope = global.childScopes.find((scope) => scope.type === TSESLint.Scope.ScopeType.module) ?? global;
+  const variable = ASTUtils.findVariable(moduleScope, name);
+  return variable !== null && variable.defs.length > 0;
+}
