@@ -1,0 +1,151 @@
+import { UsageError } from "./errors";
+
+export const FORMATS = ["text", "json", "sarif"] as const;
+export type Format = (typeof FORMATS)[number];
+
+export type Command =
+  | { readonly kind: "help" }
+  | { readonly kind: "version" }
+  | {
+      readonly kind: "check";
+      /** As given on the command line (files or directories), in order; empty for the default ./tsconfig.json. */
+      readonly projects: readonly string[];
+      readonly format: Format;
+      readonly output: string | undefined;
+    };
+
+export const HELP = `sourced check: every MCP tool registration must declare that it returns DataToolOutput.
+
+Usage:
+  sourced check [-p <tsconfig.json | directory>]... [--format text|json|sarif] [--output <file>]
+
+Options:
+  -p, --project <path>   The tsconfig.json to check, or a directory that holds one
+                         (default: ./tsconfig.json). Repeat to check several projects;
+                         the references of solution-style tsconfigs are followed.
+  -f, --format <format>  text: tsc-style lines and a summary (default)
+                         json: an array of findings
+                         sarif: SARIF 2.1.0, for GitHub code scanning
+  -o, --output <file>    Write the report to <file> instead of standard output.
+  -h, --help             Show this help.
+  -v, --version          Show the version.
+
+Exit codes: 0 no findings, 1 findings, 2 usage or configuration error.
+`;
+
+const OPTIONS_WITH_VALUE = new Map<string, "project" | "format" | "output">([
+  ["-p", "project"],
+  ["--project", "project"],
+  ["-f", "format"],
+  ["--format", "format"],
+  ["-o", "output"],
+  ["--output", "output"],
+]);
+const FLAGS = new Map<string, "help" | "version">([
+  ["-h", "help"],
+  ["--help", "help"],
+  ["-v", "version"],
+  ["--version", "version"],
+]);
+const KNOWN = [...OPTIONS_WITH_VALUE.keys(), ...FLAGS.keys()].filter((name) => name.startsWith("--"));
+
+/** Parses `sourced <command> [options]`. Throws {@link UsageError} for anything it cannot read. */
+export function parseArgs(argv: readonly string[]): Command {
+  const projects: string[] = [];
+  let format: Format | undefined;
+  let output: string | undefined;
+  let command: string | undefined;
+  let flag: "help" | "version" | undefined;
+
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") throw new UsageError(`'--' is not supported: sourced check takes no file arguments.`);
+    const equals = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = equals > 0 ? arg.slice(0, equals) : arg;
+
+    const flagKind = FLAGS.get(name);
+    if (flagKind !== undefined) {
+      if (equals > 0) throw new UsageError(`option '${name}' takes no value; write '${name}'.`);
+      flag ??= flagKind;
+      continue;
+    }
+    const option = OPTIONS_WITH_VALUE.get(name);
+    if (option !== undefined) {
+      let value: string | undefined;
+      if (equals > 0) value = arg.slice(equals + 1);
+      else {
+        value = argv[i + 1];
+        if (value === undefined || (value.startsWith("-") && value !== "-")) {
+          throw new UsageError(`option '${name}' needs a value: ${example(option)}.`);
+        }
+        i++;
+      }
+      if (value === "") throw new UsageError(`option '${name}' needs a value: ${example(option)}.`);
+      if (option === "project") projects.push(value);
+      else if (option === "format") {
+        if (!(FORMATS as readonly string[]).includes(value)) {
+          throw new UsageError(`unknown format '${value}'; use one of: ${FORMATS.join(", ")}.`);
+        }
+        if (format !== undefined && format !== value) throw new UsageError(`'--format' given twice ('${format}' and '${value}'); give it once.`);
+        format = value as Format;
+      } else {
+        if (output !== undefined && output !== value) throw new UsageError(`'--output' given twice ('${output}' and '${value}'); give it once.`);
+        output = value;
+      }
+      continue;
+    }
+    if (arg.startsWith("-") && arg !== "-") {
+      const suggestion = closest(name);
+      throw new UsageError(`unknown option '${name}'.${suggestion ? ` Did you mean '${suggestion}'?` : ""} Run 'sourced --help' for the options.`);
+    }
+    if (command === undefined) {
+      command = arg;
+      continue;
+    }
+    throw new UsageError(
+      `unexpected argument '${arg}': sourced check takes no file arguments, because a change in one file can break a tool registered in another. ` +
+        `It checks whole projects: pass '-p <tsconfig.json>'.`,
+    );
+  }
+
+  if (flag === "help" || command === "help") return { kind: "help" };
+  if (flag === "version") return { kind: "version" };
+  if (command === undefined) throw new UsageError(`missing command: write 'sourced check'. Run 'sourced --help' for the options.`);
+  if (command !== "check") throw new UsageError(`unknown command '${command}': the only command is 'check'. Run 'sourced --help' for the options.`);
+  return { kind: "check", projects, format: format ?? "text", output };
+}
+
+function example(option: "project" | "format" | "output"): string {
+  switch (option) {
+    case "project":
+      return "'-p tsconfig.json'";
+    case "format":
+      return `'--format ${FORMATS.join("|")}'`;
+    case "output":
+      return "'--output report.sarif'";
+  }
+}
+
+/** The known long option nearest to a mistyped one, when it is near enough to be a typo. */
+function closest(name: string): string | undefined {
+  const bare = name.replace(/^-+/, "");
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const known of KNOWN) {
+    const distance = levenshtein(bare, known.slice(2));
+    if (distance < bestDistance) [best, bestDistance] = [known, distance];
+  }
+  return bestDistance <= Math.max(1, Math.floor(bare.length / 3)) ? best : undefined;
+}
+
+function levenshtein(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

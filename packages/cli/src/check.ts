@@ -1,0 +1,225 @@
+import * as path from "node:path";
+import type * as ts from "typescript";
+import { analyzeProgram, FINDING_KINDS } from "@sourced/analysis";
+import type { FindingId } from "@sourced/analysis";
+import { createSharedHost, readProjects, resolveConfigPath, type Project } from "./projects";
+import { loadTypeScript, type LoadedTypeScript, type TypeScript } from "./typescript";
+
+/** A finding as every output format reports it: positions 1-based, the file relative to `cwd` with `/` separators. */
+export interface ReportedFinding {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+  readonly id: FindingId;
+  /** The numeric code, printed `SRC<code>` in text output. */
+  readonly code: number;
+  readonly tool: string | undefined;
+  readonly message: string;
+}
+
+/** Something the check has to say that is not a finding: a syntax error, a module it cannot resolve, which TypeScript it used. */
+export interface Notice {
+  readonly kind: "syntax-error" | "unresolved-registry" | "typescript-fallback";
+  /** `error` notices make the run exit with 2: the check could not be trusted. */
+  readonly severity: "error" | "warning" | "note";
+  readonly message: string;
+  readonly file?: string;
+  readonly line?: number;
+  readonly column?: number;
+  /** TypeScript's own code for diagnostics it produced, e.g. `TS1005`. */
+  readonly code?: string;
+}
+
+export interface CheckReport {
+  /** Sorted by file, line, column, id. */
+  readonly findings: readonly ReportedFinding[];
+  readonly notices: readonly Notice[];
+  /** Projects that had files to check (a solution-style tsconfig with only references has none). */
+  readonly projects: number;
+  readonly files: number;
+  readonly registrations: number;
+  /** The TypeScript versions the projects were read with. */
+  readonly typescriptVersions: readonly string[];
+  readonly exitCode: 0 | 1 | 2;
+}
+
+export interface CheckOptions {
+  /** tsconfig files or directories holding one, relative to `cwd`; `["tsconfig.json"]` when empty. */
+  readonly projects?: readonly string[];
+  readonly cwd?: string;
+}
+
+/** The module whose failure to resolve would make every registration through it invisible. */
+const REGISTRY_MODULE = "@sourced/registry";
+
+/**
+ * Runs the sourced check over one or more TypeScript projects. Judges nothing itself: every
+ * finding comes from `@sourced/analysis`. Throws `UsageError` (exit code 2) for a missing or
+ * invalid tsconfig or a TypeScript it cannot use.
+ */
+export function check(options: CheckOptions = {}): CheckReport {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const given = options.projects !== undefined && options.projects.length > 0 ? options.projects : undefined;
+  const configPaths = (given ?? ["tsconfig.json"]).map((argument) => resolveConfigPath(argument, cwd, given === undefined));
+
+  const notices: Notice[] = [];
+  const findings: ReportedFinding[] = [];
+  const seenConfigs = new Set<string>();
+  const analysedFiles = new Set<string>();
+  const compilers = new Map<string, LoadedTypeScript & { readonly declarations: Map<string, ts.SourceFile>; readonly extendedConfigs: Map<string, ts.ExtendedConfigCacheEntry> }>();
+  let projectCount = 0;
+  let registrations = 0;
+
+  for (const configPath of configPaths) {
+    const loaded = loadTypeScript(path.dirname(configPath));
+    let compiler = compilers.get(loaded.path);
+    if (compiler === undefined) {
+      compiler = { ...loaded, declarations: new Map(), extendedConfigs: new Map() };
+      compilers.set(loaded.path, compiler);
+      if (loaded.note !== undefined) notices.push({ kind: "typescript-fallback", severity: "note", message: loaded.note });
+    }
+    const { ts } = compiler;
+    for (const project of readProjects(ts, configPath, seenConfigs, compiler.extendedConfigs, cwd)) {
+      if (project.parsed.fileNames.length === 0) continue;
+      projectCount++;
+      const program = createProgram(ts, project, compiler.declarations);
+      const sourceFiles = program.getSourceFiles().filter((sourceFile) => {
+        if (sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile) || /[\\/]node_modules[\\/]/.test(sourceFile.fileName)) return false;
+        const key = ts.sys.useCaseSensitiveFileNames ? path.resolve(sourceFile.fileName) : path.resolve(sourceFile.fileName).toLowerCase();
+        if (analysedFiles.has(key)) return false;
+        analysedFiles.add(key);
+        return true;
+      });
+      if (sourceFiles.length === 0) continue;
+
+      for (const sourceFile of sourceFiles) {
+        for (const diagnostic of program.getSyntacticDiagnostics(sourceFile)) notices.push(toNotice(ts, diagnostic, "syntax-error", "warning", cwd));
+      }
+      try {
+        const result = analyzeProgram(ts, program, { sourceFiles });
+        registrations += result.registrations.length;
+        for (const finding of result.findings) {
+          const start = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
+          const end = finding.sourceFile.getLineAndCharacterOfPosition(finding.end);
+          findings.push({
+            file: relativeFile(cwd, finding.sourceFile.fileName),
+            line: start.line + 1,
+            column: start.character + 1,
+            endLine: end.line + 1,
+            endColumn: end.character + 1,
+            id: finding.id,
+            code: finding.code,
+            tool: finding.tool,
+            message: finding.message,
+          });
+        }
+      } catch (error) {
+        // The analysis turns its own failures into findings; this is the net below it.
+        findings.push(internalError(project, cwd, error));
+      }
+      notices.push(...unresolvedRegistryImports(ts, program, sourceFiles, cwd));
+    }
+  }
+
+  findings.sort(compareFindings);
+  const exitCode = notices.some((notice) => notice.severity === "error") ? 2 : findings.length > 0 ? 1 : 0;
+  return {
+    findings,
+    notices,
+    projects: projectCount,
+    files: analysedFiles.size,
+    registrations,
+    typescriptVersions: [...new Set([...compilers.values()].map((compiler) => compiler.version))],
+    exitCode,
+  };
+}
+
+/**
+ * The project's program, without `projectReferences` on purpose: with them, an import of a
+ * referenced project resolves to that project's build output, which before a build does not exist
+ * (the registry it exports would then be invisible) and after one may be stale. Like the editor,
+ * the check reads the referenced sources instead; the referenced projects themselves are checked
+ * as projects of their own (see `readProjects`).
+ */
+function createProgram(ts: TypeScript, project: Project, declarations: Map<string, ts.SourceFile>): ts.Program {
+  const { parsed } = project;
+  return ts.createProgram({
+    rootNames: parsed.fileNames,
+    options: parsed.options,
+    configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
+    host: createSharedHost(ts, parsed.options, declarations),
+  });
+}
+
+/**
+ * Imports of the registry that do not resolve: every registration through them would be invisible
+ * to the type checker and pass unchecked. Cheap: it asks the checker for the module symbol of each
+ * top-level import only, without checking the files.
+ */
+function unresolvedRegistryImports(ts: TypeScript, program: ts.Program, sourceFiles: readonly ts.SourceFile[], cwd: string): Notice[] {
+  const checker = program.getTypeChecker();
+  const notices: Notice[] = [];
+  for (const sourceFile of sourceFiles) {
+    for (const statement of sourceFile.statements) {
+      let specifier: ts.Expression | undefined;
+      if (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) specifier = statement.moduleSpecifier;
+      else if (ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference)) specifier = statement.moduleReference.expression;
+      if (specifier === undefined || !ts.isStringLiteral(specifier)) continue;
+      const name = specifier.text;
+      if (name !== REGISTRY_MODULE && !name.startsWith(`${REGISTRY_MODULE}/`)) continue;
+      if (checker.getSymbolAtLocation(specifier) !== undefined) continue;
+      const { line, character } = sourceFile.getLineAndCharacterOfPosition(specifier.getStart(sourceFile));
+      notices.push({
+        kind: "unresolved-registry",
+        severity: "error",
+        file: relativeFile(cwd, sourceFile.fileName),
+        line: line + 1,
+        column: character + 1,
+        message:
+          `cannot resolve '${name}', so registrations made through it cannot be recognised and would pass unchecked. ` +
+          `Install the project's dependencies (e.g. 'npm install') before running sourced check.`,
+      });
+    }
+  }
+  return notices;
+}
+
+function toNotice(ts: TypeScript, diagnostic: ts.Diagnostic, kind: Notice["kind"], severity: Notice["severity"], cwd: string): Notice {
+  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
+  const code = `TS${diagnostic.code}`;
+  if (diagnostic.file === undefined || diagnostic.start === undefined) return { kind, severity, message, code };
+  const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+  return { kind, severity, message, code, file: relativeFile(cwd, diagnostic.file.fileName), line: line + 1, column: character + 1 };
+}
+
+function internalError(project: Project, cwd: string, error: unknown): ReportedFinding {
+  const kind = FINDING_KINDS["internal-error"];
+  const reason = error instanceof Error ? `${error.message}${error.stack ? ` (${error.stack.split("\n")[1]?.trim() ?? ""})` : ""}` : String(error);
+  return {
+    file: relativeFile(cwd, project.configPath),
+    line: 1,
+    column: 1,
+    endLine: 1,
+    endColumn: 1,
+    id: kind.id,
+    code: kind.code,
+    tool: undefined,
+    message: `internal error while analysing this project, so its registrations were not checked: ${reason}. Please report it.`,
+  };
+}
+
+/** `file` relative to `cwd`, with `/` separators on every platform. */
+export function relativeFile(cwd: string, file: string): string {
+  return path.relative(cwd, path.resolve(file)).split(path.sep).join("/");
+}
+
+function compareFindings(a: ReportedFinding, b: ReportedFinding): number {
+  return compareText(a.file, b.file) || a.line - b.line || a.column - b.column || compareText(a.id, b.id) || compareText(a.tool ?? "", b.tool ?? "");
+}
+
+/** Code-unit order: the same on every machine, unlike `localeCompare`. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,150 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type * as ts from "typescript";
+import { UsageError } from "./errors";
+import type { TypeScript } from "./typescript";
+
+/** One tsconfig, parsed, with the TypeScript that reads it. */
+export interface Project {
+  readonly configPath: string;
+  readonly parsed: ts.ParsedCommandLine;
+}
+
+/**
+ * Turns a `-p` argument into the path of a tsconfig file: a directory means its tsconfig.json.
+ * Throws {@link UsageError} when there is none, saying what to pass instead.
+ */
+export function resolveConfigPath(argument: string, cwd: string, isDefault: boolean): string {
+  const absolute = path.resolve(cwd, argument);
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(absolute);
+  } catch {
+    stat = undefined;
+  }
+  if (stat?.isDirectory()) {
+    const inside = path.join(absolute, "tsconfig.json");
+    if (fs.existsSync(inside)) return inside;
+    throw new UsageError(`cannot find a tsconfig.json in the directory '${argument}'. Pass '-p <path/to/tsconfig.json>'.`);
+  }
+  if (stat?.isFile()) return absolute;
+  if (isDefault) {
+    throw new UsageError(`cannot find tsconfig.json in the current directory. Run sourced check where your tsconfig.json is, or pass '-p <path/to/tsconfig.json>'.`);
+  }
+  throw new UsageError(`cannot find '${argument}' (from -p). Pass '-p' the path to a tsconfig.json or to a directory that holds one.`);
+}
+
+/** Configuration problems, as TypeScript reports them, ready to print in its own format. */
+export class ConfigError extends UsageError {
+  constructor(
+    message: string,
+    /** TypeScript's diagnostics, formatted as tsc prints them. */
+    readonly diagnostics: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Reads a tsconfig and, depth first, every project it references, referenced projects before the
+ * projects that reference them (the order `tsc -b` builds in). Each config appears once however
+ * often it is referenced. Configuration errors throw a {@link ConfigError}: a check over a project
+ * its own compiler rejects could not be trusted.
+ */
+export function readProjects(
+  ts: TypeScript,
+  configPath: string,
+  seen: Set<string>,
+  extendedConfigCache: Map<string, ts.ExtendedConfigCacheEntry>,
+  cwd: string,
+): Project[] {
+  const projects: Project[] = [];
+  const visit = (file: string, referencedFrom: { config: string; reference: number } | undefined): void => {
+    const key = canonical(ts, file);
+    if (seen.has(key)) return;
+    seen.add(key);
+    if (!ts.sys.fileExists(file)) {
+      const where = referencedFrom === undefined ? "" : `${referenceLocation(ts, referencedFrom.config, referencedFrom.reference, cwd)}: `;
+      throw new UsageError(`${where}the referenced project '${file}' does not exist. Fix the path in 'references', or remove the reference.`);
+    }
+    const unrecoverable: ts.Diagnostic[] = [];
+    const host: ts.ParseConfigFileHost = {
+      useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
+      getCurrentDirectory: ts.sys.getCurrentDirectory,
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+      readDirectory: ts.sys.readDirectory,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => unrecoverable.push(diagnostic),
+    };
+    const parsed = ts.getParsedCommandLineOfConfigFile(file, undefined, host, extendedConfigCache);
+    const errors = [...unrecoverable, ...(parsed ? ts.getConfigFileParsingDiagnostics(parsed) : [])].filter(
+      (diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error,
+    );
+    if (parsed === undefined || errors.length > 0) {
+      const formatted = ts.formatDiagnostics(errors, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => cwd, getNewLine: () => "\n" });
+      throw new ConfigError(`${path.relative(cwd, file) || file} is not a valid TypeScript configuration; fix the errors above.`, formatted);
+    }
+    (parsed.projectReferences ?? []).forEach((reference, index) => {
+      visit(ts.resolveProjectReferencePath(reference), { config: file, reference: index });
+    });
+    projects.push({ configPath: file, parsed });
+  };
+  visit(configPath, undefined);
+  return projects;
+}
+
+function canonical(ts: TypeScript, file: string): string {
+  let real = path.resolve(file);
+  try {
+    real = fs.realpathSync.native(real);
+  } catch {
+    // A missing file is reported by the caller with the path as written.
+  }
+  return ts.sys.useCaseSensitiveFileNames ? real : real.toLowerCase();
+}
+
+/** `tsconfig.json(line,col)` of the n-th entry of `references`, so a broken reference can be found. */
+function referenceLocation(ts: TypeScript, config: string, index: number, cwd: string): string {
+  const display = path.relative(cwd, config) || config;
+  const text = ts.sys.readFile(config);
+  if (text === undefined) return display;
+  const json = ts.parseJsonText(config, text);
+  const root = json.statements[0]?.expression;
+  if (root === undefined || !ts.isObjectLiteralExpression(root)) return display;
+  for (const property of root.properties) {
+    if (!ts.isPropertyAssignment(property) || !ts.isStringLiteral(property.name) || property.name.text !== "references") continue;
+    if (!ts.isArrayLiteralExpression(property.initializer)) break;
+    const element = property.initializer.elements[index];
+    if (element === undefined) break;
+    const { line, character } = json.getLineAndCharacterOfPosition(element.getStart(json));
+    return `${display}(${line + 1},${character + 1})`;
+  }
+  return display;
+}
+
+/**
+ * A compiler host whose declaration files (lib.*.d.ts, @types, dependencies' typings) are parsed
+ * once for all the projects of a run instead of once per project. Only declaration files are
+ * shared: how a source file parses can depend on its project's options.
+ */
+export function createSharedHost(ts: TypeScript, options: ts.CompilerOptions, cache: Map<string, ts.SourceFile>): ts.CompilerHost {
+  const host = ts.createCompilerHost(options, true);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
+    if (shouldCreateNewSourceFile || !fileName.endsWith(".d.ts")) {
+      return getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
+    }
+    const settings =
+      typeof languageVersionOrOptions === "object"
+        ? `${languageVersionOrOptions.languageVersion}|${languageVersionOrOptions.impliedNodeFormat ?? ""}|${languageVersionOrOptions.jsDocParsingMode ?? ""}`
+        : `${languageVersionOrOptions}`;
+    const key = `${settings}|${fileName}`;
+    let sourceFile = cache.get(key);
+    if (sourceFile === undefined) {
+      sourceFile = getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
+      if (sourceFile !== undefined) cache.set(key, sourceFile);
+    }
+    return sourceFile;
+  };
+  return host;
+}

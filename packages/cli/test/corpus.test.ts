@@ -1,0 +1,74 @@
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import { analyzeProgram } from "@sourced/analysis";
+import type * as ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { CASES_DIR, CASES_TSCONFIG, assertMatchesExpectations, relativeToCases, type Reported } from "../../../fixtures/harness";
+import { REPO, parseJson, sourced, type JsonFinding } from "./helpers";
+
+/** The comparable part of a finding: where, what, which tool. */
+type Located = Reported & { readonly tool: string | undefined };
+
+function fromJson(findings: readonly JsonFinding[]): Located[] {
+  return findings.map((finding) => ({
+    file: relativeToCases(path.join(REPO, finding.file)),
+    id: finding.id,
+    tool: finding.tool ?? undefined,
+    line: finding.line,
+    column: finding.column,
+  }));
+}
+
+/** What the analysis itself finds on the corpus, run in this process with the given TypeScript. */
+function analyseCorpus(typescript: typeof ts): Located[] {
+  const parsed = typescript.getParsedCommandLineOfConfigFile(CASES_TSCONFIG, undefined, {
+    ...typescript.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(typescript.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+    },
+  })!;
+  const program = typescript.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+  return analyzeProgram(typescript, program)
+    .findings.map((finding) => {
+      const { line, character } = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
+      return { file: relativeToCases(finding.sourceFile.fileName), id: finding.id, tool: finding.tool, line: line + 1, column: character + 1 };
+    })
+    .sort(byPosition);
+}
+
+function byPosition(a: Located, b: Located): number {
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+describe("the corpus through `sourced check --format json`", () => {
+  // The TypeScript each run resolves beside its tsconfig, loaded here for the analysis's own run.
+  const load = createRequire(__filename);
+  const typescript6 = load(load.resolve("typescript", { paths: [CASES_DIR] })) as typeof ts;
+  const typescript5 = load(load.resolve("typescript", { paths: [path.join(REPO, "fixtures/ts5")] })) as typeof ts;
+  let withTypeScript6: Located[] = [];
+
+  it("TypeScript 6: meets the corpus's expectations and equals the analysis's own findings", () => {
+    expect(typescript6.version).toMatch(/^6\./);
+    const run = sourced(["check", "-p", path.relative(REPO, CASES_DIR), "--format", "json"]);
+    expect(run.stderr).toBe("");
+    const reported = fromJson(parseJson(run));
+    expect(reported.length).toBeGreaterThan(0);
+    expect(run.status).toBe(1);
+    assertMatchesExpectations(reported);
+    expect(reported).toEqual(analyseCorpus(typescript6));
+    withTypeScript6 = reported;
+  });
+
+  it("TypeScript 5.9.3 (resolved from fixtures/ts5, beside the project): the same findings", () => {
+    expect(typescript5.version).toBe("5.9.3");
+    const text = sourced(["check", "-p", "fixtures/ts5/cli"]);
+    expect(text.stdout).toMatch(/ with TypeScript 5\.9\.3\.\n$/);
+    const run = sourced(["check", "-p", "fixtures/ts5/cli", "--format", "json"]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(1);
+    const reported = fromJson(parseJson(run));
+    assertMatchesExpectations(reported);
+    expect(reported).toEqual(analyseCorpus(typescript5));
+    expect(reported).toEqual(withTypeScript6);
+  });
+});
