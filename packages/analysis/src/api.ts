@@ -26,6 +26,12 @@ export interface AnnotationFix {
   readonly text: string;
   /** Where to insert it in the source file (after the parameter list's `)`). */
   readonly position: number;
+  /**
+   * Every insertion the fix needs, in ascending order: `[{ position, text }]`, except for an arrow
+   * whose lone parameter has no parentheses (`x => …`), which needs `(` before it and `)` + `text`
+   * after it. A front-end applies these, not `text` alone.
+   */
+  readonly edits: readonly { readonly position: number; readonly text: string }[];
   /** Whether the name `DataToolOutput` already resolves, at that position, to the registry's type. */
   readonly typeInScope: boolean;
   /** The module to import `DataToolOutput` from when it is not in scope. */

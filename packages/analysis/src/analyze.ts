@@ -1,0 +1,334 @@
+import type * as ts from "typescript";
+import type { AnalysisResult, AnnotationFix, Finding, FindingId, Registration, TypeScript } from "./api.js";
+import { type Context, contextOf, contractFor, isErrorType, isMarked, markOf, resolveAlias, unresolvedImportsOf } from "./context.js";
+import { judgeRegistered, skipOuterExpressions } from "./judge.js";
+import { FINDING_KINDS } from "./kinds.js";
+import * as messages from "./messages.js";
+import { isSiteCandidate, needsTypeQuery, placementOf } from "./sites.js";
+
+export interface AnalyzeProgramOptions {
+  /** Only these files (default: every file of the program but declaration files and node_modules). */
+  readonly sourceFiles?: readonly ts.SourceFile[];
+}
+
+/** Every registration and finding of a program. Skips declaration files and files under node_modules. */
+export function analyzeProgram(tsInstance: TypeScript, program: ts.Program, options: AnalyzeProgramOptions = {}): AnalysisResult {
+  const registrations: Registration[] = [];
+  const findings: Finding[] = [];
+  for (const sourceFile of options.sourceFiles ?? program.getSourceFiles()) {
+    if (sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile) || /[\\/]node_modules[\\/]/.test(sourceFile.fileName)) {
+      continue;
+    }
+    const result = analyzeSourceFile(tsInstance, program, sourceFile);
+    registrations.push(...result.registrations);
+    findings.push(...result.findings);
+  }
+  return { registrations, findings };
+}
+
+/** Every registration and finding of one file, in source order (sites visited depth-first). */
+export function analyzeSourceFile(tsInstance: TypeScript, program: ts.Program, sourceFile: ts.SourceFile): AnalysisResult {
+  const context = contextOf(tsInstance, program);
+  const registrations: Registration[] = [];
+  const findings: Finding[] = [];
+  const visit = (node: ts.Node): void => {
+    if (isSiteCandidate(tsInstance, node)) {
+      const result = analyzeSite(context, node);
+      if (result.registration !== undefined) registrations.push(result.registration);
+      findings.push(...result.findings);
+    }
+    tsInstance.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return { registrations, findings };
+}
+
+/**
+ * The findings whose site is `node` (see `SITE_NODE_KINDS`). Over every node of a file, in
+ * depth-first order, this yields exactly `analyzeSourceFile(...).findings`.
+ */
+export function analyzeNode(tsInstance: TypeScript, program: ts.Program, node: ts.Node): readonly Finding[] {
+  if (!isSiteCandidate(tsInstance, node)) return [];
+  return analyzeSite(contextOf(tsInstance, program), node).findings;
+}
+
+/** The registration at `node`, if `node` is one (a call or decorator applying a marked value). */
+export function registrationAt(tsInstance: TypeScript, program: ts.Program, node: ts.Node): Registration | undefined {
+  if (!isSiteCandidate(tsInstance, node)) return undefined;
+  return analyzeSite(contextOf(tsInstance, program), node).registration;
+}
+
+interface SiteResult {
+  readonly registration?: Registration;
+  readonly findings: readonly Finding[];
+}
+
+const NOTHING: SiteResult = { findings: [] };
+
+function analyzeSite(context: Context, node: ts.Node): SiteResult {
+  const { ts } = context;
+  let registration: Registration | undefined;
+  const findings: Finding[] = [];
+  if (ts.isCallExpression(node) || ts.isDecorator(node)) {
+    try {
+      registration = registrationOf(context, node);
+    } catch (error) {
+      const finding = makeFinding("internal-error", node, node, undefined, messages.internalError(undefined, error));
+      registration = { site: node, form: ts.isDecorator(node) ? "decorator" : "call", tool: undefined, fn: undefined, finding };
+    }
+    if (registration?.finding !== undefined) findings.push(registration.finding);
+  }
+  if (!ts.isDecorator(node)) {
+    try {
+      const escape = escapeAt(context, node as ts.Expression);
+      if (escape !== undefined) findings.push(escape);
+    } catch (error) {
+      findings.push(makeFinding("internal-error", node, node, undefined, messages.internalError(undefined, error)));
+    }
+  }
+  return registration === undefined && findings.length === 0 ? NOTHING : { ...(registration ? { registration } : {}), findings };
+}
+
+function makeFinding(id: FindingId, node: ts.Node, site: ts.Node, tool: string | undefined, message: string, fix?: AnnotationFix): Finding {
+  const sourceFile = site.getSourceFile();
+  return {
+    id,
+    code: FINDING_KINDS[id].code,
+    tool,
+    message,
+    sourceFile,
+    node,
+    start: node.getStart(sourceFile),
+    end: node.getEnd(),
+    site,
+    ...(fix !== undefined ? { fix } : {}),
+  };
+}
+
+/** A call `value(…)` or decorator `@value` whose value is marked: judge what it registers. */
+function registrationOf(context: Context, site: ts.CallExpression | ts.Decorator): Registration | undefined {
+  const { ts, checker } = context;
+  const form = ts.isDecorator(site) ? "decorator" : "call";
+  const producer = site.expression;
+  const mark = markOf(context, checker.getTypeAtLocation(producer));
+  if (mark === undefined) return unresolvedRegistryAt(context, site);
+
+  const value: ts.Node | undefined = ts.isDecorator(site) ? site.parent : site.arguments[0];
+  if (value !== undefined && ts.isCallExpression(site) && isDelegation(context, value as ts.Expression)) return undefined;
+
+  const options = optionsNameOf(context, producer, 0);
+  const toolName = (functionName: string | undefined): string | undefined =>
+    options.kind === "static" ? options.name : options.kind === "dynamic" ? undefined : functionName;
+  const done = (
+    tool: string | undefined,
+    fn: ts.Node | undefined,
+    id?: FindingId,
+    node?: ts.Node,
+    message?: string,
+    fix?: AnnotationFix,
+  ): Registration => ({
+    site,
+    form,
+    tool,
+    fn,
+    finding: id === undefined ? undefined : makeFinding(id, node ?? site, site, tool, message ?? "", fix),
+  });
+
+  if (value === undefined || ts.isSpreadElement(value)) {
+    const tool = toolName(undefined);
+    const why = value === undefined ? "the decorator is applied to nothing" : "the registered function is spread from an array";
+    return done(tool, undefined, "unverifiable-registration", value ?? site, messages.unverifiable(tool, why, `${messages.REGISTER_INSTEAD}.`));
+  }
+  if (ts.isDecorator(site) && !ts.isMethodDeclaration(value)) {
+    const tool = toolName(undefined);
+    return done(
+      tool,
+      undefined,
+      "unverifiable-registration",
+      site,
+      messages.unverifiable(tool, "the decorator is not on a method", "Put @registry.tool() on a static method declared ': DataToolOutput'."),
+    );
+  }
+  const contract = contractFor(context, mark);
+  if (contract === undefined) {
+    const tool = toolName(undefined);
+    const file = (mark.valueDeclaration ?? mark.declarations?.[0])?.getSourceFile().fileName ?? "the registry";
+    return done(
+      tool,
+      undefined,
+      "unverifiable-registration",
+      site,
+      messages.unverifiable(
+        tool,
+        `the registry's DataToolOutput type cannot be found next to its registration mark (${file})`,
+        "Import the registration function from @sourced/registry, or mark platform wrappers with its RegistersTool type",
+      ),
+    );
+  }
+  const verdict = judgeRegistered(context, contract, value, site);
+  const tool = toolName(verdict.functionName);
+  if (verdict.id === undefined) return done(tool, verdict.fn);
+  return done(tool, verdict.fn, verdict.id, verdict.node, verdict.message?.(tool) ?? "", verdict.fix);
+}
+
+/**
+ * `(fn) => registry.tool()(fn)` inside a platform wrapper that is itself marked: the wrapper
+ * forwards its own parameter, and each call of the wrapper is judged where it is written.
+ */
+function isDelegation(context: Context, value: ts.Expression): boolean {
+  const { ts, checker } = context;
+  const argument = skipOuterExpressions(ts, value);
+  if (!ts.isIdentifier(argument)) return false;
+  const symbol = checker.getSymbolAtLocation(argument);
+  const parameter = symbol?.valueDeclaration;
+  if (parameter === undefined || !ts.isParameter(parameter)) return false;
+  const wrapper = parameter.parent;
+  if (!ts.isArrowFunction(wrapper) && !ts.isFunctionExpression(wrapper)) return false;
+  const contextual = checker.getContextualType(wrapper);
+  return contextual !== undefined && isMarked(context, contextual);
+}
+
+type OptionsName = { readonly kind: "none" } | { readonly kind: "static"; readonly name: string } | { readonly kind: "dynamic" };
+
+/** The tool name given in `registry.tool({ name: "…" })`, following consts that hold the decorator. */
+function optionsNameOf(context: Context, producer: ts.Expression, hops: number): OptionsName {
+  const { ts, checker } = context;
+  const node = skipOuterExpressions(ts, producer);
+  if (hops > 8) return { kind: "none" };
+  if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node)) {
+    const symbol = checker.getSymbolAtLocation(node);
+    const declaration = symbol === undefined ? undefined : resolveAlias(context, symbol).valueDeclaration;
+    if (declaration !== undefined && ts.isVariableDeclaration(declaration) && declaration.initializer !== undefined) {
+      return optionsNameOf(context, declaration.initializer, hops + 1);
+    }
+    return { kind: "none" };
+  }
+  if (!ts.isCallExpression(node)) return { kind: "none" };
+  const options = node.arguments[0];
+  if (options === undefined) return { kind: "none" };
+  const literal = skipOuterExpressions(ts, options);
+  if (ts.isObjectLiteralExpression(literal) && !literal.properties.some((property) => ts.isSpreadAssignment(property))) {
+    const property = literal.properties.find(
+      (candidate) => candidate.name !== undefined && (ts.isIdentifier(candidate.name) || ts.isStringLiteral(candidate.name)) && candidate.name.text === "name",
+    );
+    if (property === undefined) return { kind: "none" };
+    if (ts.isPropertyAssignment(property)) {
+      const initializer = skipOuterExpressions(ts, property.initializer);
+      if (ts.isStringLiteralLike(initializer)) return { kind: "static", name: initializer.text };
+    }
+  }
+  const nameProperty = checker.getTypeAtLocation(options).getProperty("name");
+  if (nameProperty === undefined) return { kind: "none" };
+  const nameType = checker.getTypeOfSymbolAtLocation(nameProperty, options);
+  if (nameType.flags & ts.TypeFlags.StringLiteral) return { kind: "static", name: (nameType as ts.StringLiteralType).value };
+  if (nameType.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) return { kind: "none" };
+  return { kind: "dynamic" };
+}
+
+/**
+ * `x.tool(…)` whose receiver's type cannot be resolved, in a file with an unresolved import: the
+ * registry's types are missing, so whether this registers a tool is unknown. A finding, not a pass.
+ * The site is what applies it (`x.tool()(fn)`, `@x.tool()`), or the bare `x.tool()` otherwise.
+ */
+function unresolvedRegistryAt(context: Context, site: ts.CallExpression | ts.Decorator): Registration | undefined {
+  const { ts } = context;
+  const producer = skipOuterExpressions(ts, site.expression);
+  let toolCall: ts.CallExpression;
+  let applied: ts.Node | undefined;
+  if (ts.isCallExpression(producer) && unresolvedToolReceiver(context, producer) !== undefined) {
+    toolCall = producer;
+    applied = ts.isDecorator(site) ? site.parent : site.arguments[0];
+  } else if (ts.isCallExpression(site) && unresolvedToolReceiver(context, site) !== undefined && !isApplied(ts, site)) {
+    toolCall = site;
+  } else {
+    return undefined;
+  }
+  const callee = toolCall.expression as ts.PropertyAccessExpression;
+  const unresolved = unresolvedToolReceiver(context, toolCall)?.imports ?? [];
+  const options = optionsNameOf(context, toolCall, 0);
+  const tool = options.kind === "static" ? options.name : options.kind === "dynamic" ? undefined : appliedName(context, applied);
+  const message = messages.unresolvedRegistry(tool, callee.expression.getText(), unresolved.length > 0 ? unresolved : ["@sourced/registry"]);
+  return {
+    site,
+    form: ts.isDecorator(site) ? "decorator" : "call",
+    tool,
+    fn: undefined,
+    finding: makeFinding("unverifiable-registration", callee, site, tool, message),
+  };
+}
+
+/**
+ * The receiver `x` of a call `x.tool(…)` whose type is unresolved, with the imports to blame: `x`
+ * is `any` (or the error type) and an import does not resolve, in this file or in the file that
+ * declares `x` (a project module re-exporting a registry whose package is missing).
+ */
+function unresolvedToolReceiver(context: Context, call: ts.CallExpression): { readonly receiver: ts.Expression; readonly imports: readonly string[] } | undefined {
+  const { ts, checker } = context;
+  const callee = call.expression;
+  if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== "tool") return undefined;
+  const receiverType = checker.getTypeAtLocation(callee.expression);
+  if (!(receiverType.flags & ts.TypeFlags.Any)) return undefined;
+  const imports = [...unresolvedImportsOf(context, call.getSourceFile())];
+  const symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(callee.expression) ? callee.expression.name : callee.expression);
+  const declaringFile = symbol === undefined ? undefined : resolveAlias(context, symbol).valueDeclaration?.getSourceFile();
+  if (declaringFile !== undefined && declaringFile !== call.getSourceFile()) {
+    for (const name of unresolvedImportsOf(context, declaringFile)) if (!imports.includes(name)) imports.push(name);
+  }
+  if (imports.length === 0 && !isErrorType(context, receiverType)) return undefined;
+  return { receiver: callee.expression, imports };
+}
+
+/** Whether the value of `node` is applied: the callee of a call, or a decorator's expression. */
+function isApplied(ts: TypeScript, node: ts.Expression): boolean {
+  let outer: ts.Node = node;
+  while (ts.isParenthesizedExpression(outer.parent) || ts.isNonNullExpression(outer.parent)) outer = outer.parent;
+  return (ts.isCallExpression(outer.parent) && outer.parent.expression === outer) || ts.isDecorator(outer.parent);
+}
+
+/** The static name of an applied function, for a registration that cannot be judged. */
+function appliedName(context: Context, applied: ts.Node | undefined): string | undefined {
+  const { ts } = context;
+  if (applied === undefined) return undefined;
+  const node = skipOuterExpressions(ts, applied);
+  if (ts.isFunctionExpression(node) || ts.isMethodDeclaration(node) || ts.isFunctionDeclaration(node)) {
+    return node.name !== undefined && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name)) ? node.name.text : undefined;
+  }
+  if (ts.isIdentifier(node)) return node.text;
+  return undefined;
+}
+
+/** A marked value at `node` that flows where the analysis cannot follow it. */
+function escapeAt(context: Context, node: ts.Expression): Finding | undefined {
+  const { ts, checker } = context;
+  const placement = placementOf(ts, node);
+  if (!needsTypeQuery(placement)) return undefined;
+  const type = checker.getTypeAtLocation(node);
+  if (!isMarked(context, type)) return undefined;
+  const printed = (): string => checker.typeToString(type, node);
+  for (const wrapper of placement.typed) {
+    const wrapperType = checker.getTypeAtLocation(wrapper);
+    if (!isMarked(context, wrapperType)) {
+      return makeFinding("unverifiable-registration", node, node, undefined, messages.typedAway(printed(), checker.typeToString(wrapperType, wrapper)));
+    }
+  }
+  const { slot } = placement;
+  if (slot.kind === "escape") {
+    return makeFinding("unverifiable-registration", node, node, undefined, messages.escapes(slot.how, printed()));
+  }
+  if (slot.kind === "return") {
+    const signature = checker.getSignatureFromDeclaration(slot.fn);
+    const returned = signature === undefined ? undefined : checker.getReturnTypeOfSignature(signature);
+    if (returned === undefined || !isMarked(context, returned)) {
+      const how = returned === undefined ? "is returned" : `is returned as '${checker.typeToString(returned, slot.fn)}'`;
+      return makeFinding("unverifiable-registration", node, node, undefined, messages.escapes(how, printed()));
+    }
+    return undefined;
+  }
+  if (slot.kind === "const" && slot.declaration.type !== undefined) {
+    const declared = checker.getTypeAtLocation(slot.declaration.name);
+    if (!isMarked(context, declared)) {
+      return makeFinding("unverifiable-registration", node, node, undefined, messages.typedAway(printed(), checker.typeToString(declared, slot.declaration)));
+    }
+  }
+  return undefined;
+}

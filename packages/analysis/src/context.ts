@@ -1,0 +1,166 @@
+import type * as ts from "typescript";
+import type { TypeScript } from "./api.js";
+
+/** The literal type of the mark's property (`RegistersToolMark` in @sourced/registry). */
+export const MARK_LITERAL = "@sourced/registry:registers-tool";
+
+/** The registry's `DataToolOutput`, found next to the mark that identified a registration. */
+export interface Contract {
+  readonly type: ts.Type;
+  readonly symbol: ts.Symbol;
+}
+
+/** Everything the analysis keeps per program: the checker and caches of type-level answers. */
+export interface Context {
+  readonly ts: TypeScript;
+  readonly program: ts.Program;
+  readonly checker: ts.TypeChecker;
+  /** Type -> the mark's property symbol (`null`: the type is not marked). */
+  readonly marks: WeakMap<ts.Type, ts.Symbol | null>;
+  /** Directory of a mark's declaration -> the `DataToolOutput` declared beside it. */
+  readonly contracts: Map<string, Contract | null>;
+  /** Source file -> the module specifiers of its imports that do not resolve. */
+  readonly unresolvedImports: WeakMap<ts.SourceFile, readonly string[]>;
+}
+
+const contexts = new WeakMap<ts.Program, Context>();
+
+/** One context per program, so the per-node entry point (ESLint) does not redo type-level work. */
+export function contextOf(tsInstance: TypeScript, program: ts.Program): Context {
+  let context = contexts.get(program);
+  if (context === undefined) {
+    context = {
+      ts: tsInstance,
+      program,
+      checker: program.getTypeChecker(),
+      marks: new WeakMap(),
+      contracts: new Map(),
+      unresolvedImports: new WeakMap(),
+    };
+    contexts.set(program, context);
+  }
+  return context;
+}
+
+/**
+ * The mark's property when `type` carries it: a property keyed by a unique symbol whose type is
+ * the literal {@link MARK_LITERAL}. A union carries it when every member but `null`/`undefined`
+ * does (so `dec?.(fn)` on an optional decorator still counts).
+ */
+export function markOf(context: Context, type: ts.Type): ts.Symbol | undefined {
+  const cached = context.marks.get(type);
+  if (cached !== undefined) return cached ?? undefined;
+  context.marks.set(type, null); // guards recursive types while computing
+  const mark = computeMark(context, type);
+  context.marks.set(type, mark ?? null);
+  return mark;
+}
+
+function computeMark(context: Context, type: ts.Type): ts.Symbol | undefined {
+  const { ts, checker } = context;
+  if (type.flags & ts.TypeFlags.Union) {
+    let found: ts.Symbol | undefined;
+    for (const member of (type as ts.UnionType).types) {
+      if (member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null | ts.TypeFlags.Void)) continue;
+      const mark = markOf(context, member);
+      if (mark === undefined) return undefined;
+      found ??= mark;
+    }
+    return found;
+  }
+  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never | ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BigIntLike |
+        ts.TypeFlags.BooleanLike | ts.TypeFlags.ESSymbolLike | ts.TypeFlags.VoidLike | ts.TypeFlags.Null)) return undefined;
+  for (const property of checker.getPropertiesOfType(type)) {
+    // Properties keyed by a symbol have an escaped name starting with "__@"; cheap test first.
+    if (!(property.escapedName as string).startsWith("__@")) continue;
+    const declaration = property.valueDeclaration ?? property.declarations?.[0];
+    if (declaration === undefined || !carriesMarkLiteral(context, checker.getTypeOfSymbolAtLocation(property, declaration))) continue;
+    const name = (declaration as ts.NamedDeclaration).name;
+    if (name !== undefined && ts.isComputedPropertyName(name)) {
+      const keyType = checker.getTypeAtLocation(name.expression);
+      if (keyType.flags & ts.TypeFlags.UniqueESSymbol) return property;
+    }
+  }
+  return undefined;
+}
+
+function carriesMarkLiteral(context: Context, type: ts.Type): boolean {
+  const { ts } = context;
+  const members = type.flags & ts.TypeFlags.Union ? (type as ts.UnionType).types : [type];
+  return members.some(
+    (member) => member.flags & ts.TypeFlags.StringLiteral && (member as ts.StringLiteralType).value === MARK_LITERAL,
+  );
+}
+
+/** Whether values of `type` register tools. */
+export function isMarked(context: Context, type: ts.Type): boolean {
+  return markOf(context, type) !== undefined;
+}
+
+/**
+ * The registry's `DataToolOutput` for a registration identified by `mark`: the type exported
+ * under that name by a module in the directory that declares the mark (the registry's own
+ * `index`/`contract` modules). A user's local type of the same name is never consulted.
+ */
+export function contractFor(context: Context, mark: ts.Symbol): Contract | undefined {
+  const declaration = mark.valueDeclaration ?? mark.declarations?.[0];
+  if (declaration === undefined) return undefined;
+  const directory = directoryOf(declaration.getSourceFile().fileName);
+  const cached = context.contracts.get(directory);
+  if (cached !== undefined) return cached ?? undefined;
+  const { ts, checker } = context;
+  let contract: Contract | undefined;
+  for (const sourceFile of context.program.getSourceFiles()) {
+    if (directoryOf(sourceFile.fileName) !== directory) continue;
+    const moduleSymbol = checker.getSymbolAtLocation(sourceFile);
+    if (moduleSymbol === undefined) continue;
+    const exported = checker.getExportsOfModule(moduleSymbol).find((symbol) => symbol.name === "DataToolOutput");
+    if (exported === undefined) continue;
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    if (!(symbol.flags & ts.SymbolFlags.TypeAlias || symbol.flags & ts.SymbolFlags.Interface)) continue;
+    contract = { type: checker.getDeclaredTypeOfSymbol(symbol), symbol };
+    break;
+  }
+  context.contracts.set(directory, contract ?? null);
+  return contract;
+}
+
+function directoryOf(fileName: string): string {
+  const slash = fileName.lastIndexOf("/");
+  return slash < 0 ? "" : fileName.slice(0, slash);
+}
+
+/** Module specifiers of `sourceFile`'s imports that the compiler cannot resolve. */
+export function unresolvedImportsOf(context: Context, sourceFile: ts.SourceFile): readonly string[] {
+  let unresolved = context.unresolvedImports.get(sourceFile);
+  if (unresolved === undefined) {
+    const { ts, checker } = context;
+    const names: string[] = [];
+    for (const statement of sourceFile.statements) {
+      const specifier =
+        ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)
+          ? statement.moduleSpecifier
+          : ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference)
+            ? statement.moduleReference.expression
+            : undefined;
+      if (specifier !== undefined && ts.isStringLiteral(specifier) && checker.getSymbolAtLocation(specifier) === undefined) {
+        names.push(specifier.text);
+      }
+    }
+    unresolved = names;
+    context.unresolvedImports.set(sourceFile, unresolved);
+  }
+  return unresolved;
+}
+
+/** The symbol behind an alias (import, re-export), or the symbol itself. */
+export function resolveAlias(context: Context, symbol: ts.Symbol): ts.Symbol {
+  return symbol.flags & context.ts.SymbolFlags.Alias ? context.checker.getAliasedSymbol(symbol) : symbol;
+}
+
+/** The checker's error type (what an unresolved name or module becomes). Internal name, read defensively. */
+export function isErrorType(context: Context, type: ts.Type): boolean {
+  return (
+    (type.flags & context.ts.TypeFlags.Any) !== 0 && (type as { intrinsicName?: string }).intrinsicName === "error"
+  );
+}

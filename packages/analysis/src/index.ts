@@ -1,0 +1,6 @@
+export type { AnalysisResult, AnnotationFix, Finding, FindingId, FindingKind, Registration, TypeScript } from "./api.js";
+export { analyzeNode, analyzeProgram, analyzeSourceFile, registrationAt } from "./analyze.js";
+export type { AnalyzeProgramOptions } from "./analyze.js";
+export { FINDING_KINDS } from "./kinds.js";
+export { isSiteCandidate, SITE_NODE_KINDS } from "./sites.js";
+export type { SiteNodeKind } from "./sites.js";

@@ -1,0 +1,32 @@
+import type { FindingId, FindingKind } from "./api.js";
+
+/**
+ * Every finding id with its diagnostic code. The transformer prints the code the way tsc does
+ * (`TS92001`), the CLI as `SRC92001`; both read it from here so the numbers never drift apart.
+ */
+export const FINDING_KINDS: Readonly<Record<FindingId, FindingKind>> = Object.freeze({
+  "internal-error": Object.freeze({
+    id: "internal-error",
+    code: 92000,
+    title: "The analysis failed on this registration",
+    help: "An unexpected failure while judging one registration. It is reported instead of crashing the build; please report it with the code that triggers it.",
+  }),
+  "missing-annotation": Object.freeze({
+    id: "missing-annotation",
+    code: 92001,
+    title: "Registered tool has no return type annotation",
+    help: "A registered tool must declare its return type explicitly (`: DataToolOutput` or `: Promise<DataToolOutput>`); an inferred type does not count.",
+  }),
+  "not-data-tool-output": Object.freeze({
+    id: "not-data-tool-output",
+    code: 92002,
+    title: "Registered tool does not return DataToolOutput",
+    help: "A registered tool's declared return type must be DataToolOutput, a Promise of it, or a type assignable to it; never any, unknown, never or a generator.",
+  }),
+  "unverifiable-registration": Object.freeze({
+    id: "unverifiable-registration",
+    code: 92003,
+    title: "Registration cannot be verified",
+    help: "The analysis cannot see which function is registered here (the decorator escapes, the value is computed, or the registry's types cannot be resolved). Apply `registry.tool()` directly to a declared function.",
+  }),
+});

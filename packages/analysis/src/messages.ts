@@ -1,0 +1,117 @@
+/*
+ * Every message the analysis prints. Each one quotes the tool, says what is wrong in the user's
+ * terms (with the type as the checker prints it) and what to write instead.
+ */
+
+const SHAPE = "return { content: [{ type: \"text\", text }], structuredContent: { sources: [url] } }";
+
+/** `tool 'list_cities'`, or a description of the registration when the name is not static. */
+export function quoteTool(tool: string | undefined): string {
+  return tool === undefined ? "the tool registered here" : `tool '${tool}'`;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function subject(tool: string | undefined, overload: string): string {
+  return capitalize(quoteTool(tool)) + overload;
+}
+
+export function missingAnnotation(
+  tool: string | undefined,
+  overload: string,
+  inferred: string,
+  fits: boolean,
+  annotation: string,
+  typeInScope = true,
+): string {
+  const importIt = typeInScope ? "" : `, importing it with 'import type { DataToolOutput } from "@sourced/registry";'`;
+  const advice = fits
+    ? `It already fits: write '${annotation}' after the parameter list${importIt}.`
+    : `It does not fit: write '${annotation}' after the parameter list${importIt}, and ${SHAPE}.`;
+  return (
+    `${subject(tool, overload)} has no return type annotation; the registry accepts only a tool declared to return ` +
+    `DataToolOutput, and an inferred type does not count. Its inferred return type is '${inferred}'. ${advice}`
+  );
+}
+
+export type Rejection =
+  | { readonly kind: "any" | "unknown" | "never" | "not-assignable"; readonly type: string; readonly detail?: string }
+  | { readonly kind: "member"; readonly type: string; readonly member: string }
+  | { readonly kind: "unresolved"; readonly type: string }
+  | { readonly kind: "generator"; readonly annotation: string };
+
+/** What to write instead, for a function (`: DataToolOutput` after its parameters) or a binding's function type. */
+export function insteadForFunction(annotation: string): string {
+  return `Declare '${annotation}' after the parameter list and ${SHAPE}.`;
+}
+
+export function insteadForParameter(parameter: string, enclosing: string): string {
+  return (
+    `'${parameter}' is a parameter, so each caller of '${enclosing}' decides what is registered: mark '${enclosing}' with ` +
+    `RegistersTool<…> from @sourced/registry so that each of its calls is judged, or type '${parameter}' as a function returning DataToolOutput.`
+  );
+}
+
+export const INSTEAD_FOR_BINDING = `Give the binding a function type that returns DataToolOutput (e.g. '(input: Input) => DataToolOutput') and ${SHAPE}.`;
+
+export function notDataToolOutput(tool: string | undefined, overload: string, rejection: Rejection, instead: string): string {
+  const who = subject(tool, overload);
+  switch (rejection.kind) {
+    case "generator":
+      return `${who} is a generator function; a tool returns one DataToolOutput, not a generator. Make it a plain (or async) function declared '${rejection.annotation}'.`;
+    case "any":
+      return `${who} is declared to return '${rejection.type}', which turns the check off: nothing says the result carries its sources. ${instead}`;
+    case "unknown":
+      return `${who} is declared to return '${rejection.type}', which says nothing about the result. ${instead}`;
+    case "never":
+      return `${who} is declared to return '${rejection.type}': it can never produce a result. ${instead}`;
+    case "unresolved":
+      return (
+        `${who} is declared to return '${rejection.type}', which TypeScript cannot resolve, so the return type cannot be judged. ` +
+        `Install @sourced/registry and import DataToolOutput from it: import type { DataToolOutput } from "@sourced/registry";`
+      );
+    case "member":
+      return `${who} is declared to return '${rejection.type}', whose member '${rejection.member}' is not DataToolOutput; every member of a union must be. ${instead}`;
+    case "not-assignable":
+      return `${who} is declared to return '${rejection.type}', which is not DataToolOutput${rejection.detail === undefined ? "" : `: ${rejection.detail}`}. ${instead}`;
+  }
+}
+
+export function escapes(how: string, type: string): string {
+  return (
+    `A tool decorator (of type '${type}') ${how} here, so the analysis cannot see which function it registers. ` +
+    `Apply it directly — registry.tool()(fn) or @registry.tool() — or keep it in a const and apply that.`
+  );
+}
+
+export function typedAway(type: string, wrapperType: string): string {
+  return (
+    `A tool decorator (of type '${type}') becomes '${wrapperType}' here, which no longer marks a registration, so the analysis ` +
+    `cannot follow it. Apply it directly — registry.tool()(fn) or @registry.tool() — or keep it in a const with its own type.`
+  );
+}
+
+export function unverifiable(tool: string | undefined, why: string, instead: string): string {
+  return `${capitalize(quoteTool(tool))} cannot be verified: ${why}. ${instead}`;
+}
+
+export const REGISTER_INSTEAD = "Register a function declared with ': DataToolOutput' directly, or a const bound to one";
+
+export function unresolvedRegistry(tool: string | undefined, receiver: string, modules: readonly string[]): string {
+  const missing = modules.map((name) => `'${name}'`).join(", ");
+  return (
+    `${capitalize(quoteTool(tool))} cannot be verified: the type of '${receiver}' cannot be resolved ` +
+    `(TypeScript cannot find ${missing}, imported by this file or by the module '${receiver}' comes from), so it is unknown whether '${receiver}.tool' registers a tool. ` +
+    `Install @sourced/registry (and the packages named above) and check the import paths.`
+  );
+}
+
+export function internalError(tool: string | undefined, error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (
+    `The analysis failed while judging ${quoteTool(tool)}: ${text}. ` +
+    `The registration is reported instead of being passed; please report this failure with the code around it.`
+  );
+}

@@ -1,0 +1,214 @@
+import type * as ts from "typescript";
+import type { TypeScript } from "./api.js";
+
+/**
+ * The node kinds (names of `ts.SyntaxKind` members) on which the analysis may report: the site of
+ * every finding is one of these. A front-end that visits nodes one by one (the ESLint rule) visits
+ * exactly these and asks {@link isSiteCandidate} before calling `analyzeNode`.
+ *
+ * - `CallExpression`: a call-form registration (`decorator(fn)`), or a call producing a decorator
+ *   value that escapes (`wrap(registry.tool())`), or `x.tool()` on an unresolved registry.
+ * - `Decorator`: a decorator-form registration (`@registry.tool()`).
+ * - `Identifier`, `PropertyAccessExpression`, `ElementAccessExpression`: a decorator value that
+ *   escapes (`wrap(asTool)`, `asTool.call(…)`, `return platform.asTool`).
+ */
+export const SITE_NODE_KINDS = Object.freeze([
+  "CallExpression",
+  "Decorator",
+  "Identifier",
+  "PropertyAccessExpression",
+  "ElementAccessExpression",
+] as const);
+
+export type SiteNodeKind = (typeof SITE_NODE_KINDS)[number];
+
+/** Where a value ends up once the transparent wrappers around it are climbed. */
+export type Slot =
+  /** `value(…)`: the value is applied (a registration when the value is marked). */
+  | { readonly kind: "callee" }
+  /** `@value`: a decorator-form registration. */
+  | { readonly kind: "decorator" }
+  /** `const name = value`: allowed; the const's uses are checked where they occur. */
+  | { readonly kind: "const"; readonly declaration: ts.VariableDeclaration }
+  /** `export default value`: allowed; the importers' uses are checked where they occur. */
+  | { readonly kind: "export" }
+  /**
+   * `return value` (or an arrow's expression body): allowed when the function's return type
+   * carries the mark, since every call of that function is then a marked value checked where it
+   * is used; otherwise an escape.
+   */
+  | { readonly kind: "return"; readonly fn: ts.SignatureDeclaration }
+  /** The value flows somewhere the analysis cannot follow. */
+  | { readonly kind: "escape"; readonly how: string }
+  /** The value is read without flowing anywhere (`typeof`, `===`, a discarded statement…). */
+  | { readonly kind: "inert" };
+
+export interface Placement {
+  /** The outermost expression reached through transparent wrappers (parentheses, `!`, `as`, `? :`, `??`…). */
+  readonly outer: ts.Expression;
+  /** Wrappers whose own type must still carry the mark for the value to keep it (`as`, `? :`, `||`, `await`). */
+  readonly typed: readonly ts.Expression[];
+  readonly slot: Slot;
+}
+
+const FUNCTION_METHODS = new Set(["apply", "call", "bind"]);
+
+/**
+ * Where the value of `node` goes. Purely syntactic: no checker call, so every node can be asked
+ * (this is the prefilter in front of every type query).
+ */
+export function placementOf(ts: TypeScript, node: ts.Expression): Placement {
+  let outer: ts.Expression = node;
+  const typed: ts.Expression[] = [];
+  for (;;) {
+    const parent: ts.Node = outer.parent;
+    if (ts.isParenthesizedExpression(parent) || ts.isNonNullExpression(parent) || ts.isSatisfiesExpression(parent)) {
+      outer = parent;
+    } else if (ts.isAsExpression(parent) || ts.isTypeAssertionExpression(parent) || ts.isAwaitExpression(parent)) {
+      typed.push(parent);
+      outer = parent;
+    } else if (ts.isConditionalExpression(parent) && parent.condition !== outer) {
+      typed.push(parent);
+      outer = parent;
+    } else if (ts.isBinaryExpression(parent) && isPassThroughOperator(ts, parent, outer)) {
+      if (parent.operatorToken.kind !== ts.SyntaxKind.CommaToken) typed.push(parent);
+      outer = parent;
+    } else {
+      break;
+    }
+  }
+  return { outer, typed, slot: slotOf(ts, outer) };
+}
+
+function isPassThroughOperator(ts: TypeScript, binary: ts.BinaryExpression, operand: ts.Expression): boolean {
+  switch (binary.operatorToken.kind) {
+    case ts.SyntaxKind.BarBarToken:
+    case ts.SyntaxKind.AmpersandAmpersandToken:
+    case ts.SyntaxKind.QuestionQuestionToken:
+      return true;
+    case ts.SyntaxKind.CommaToken:
+      return binary.right === operand;
+    default:
+      return false;
+  }
+}
+
+function slotOf(ts: TypeScript, outer: ts.Expression): Slot {
+  const parent = outer.parent;
+  if (ts.isCallExpression(parent)) {
+    return parent.expression === outer ? { kind: "callee" } : { kind: "escape", how: "is passed as an argument" };
+  }
+  if (ts.isDecorator(parent)) return { kind: "decorator" };
+  if (ts.isNewExpression(parent)) {
+    return parent.expression === outer
+      ? { kind: "escape", how: "is called with `new`" }
+      : { kind: "escape", how: "is passed as an argument" };
+  }
+  if (ts.isVariableDeclaration(parent)) {
+    if (parent.initializer !== outer) return { kind: "inert" };
+    const isConst = (ts.getCombinedNodeFlags(parent) & ts.NodeFlags.BlockScoped) === ts.NodeFlags.Const;
+    if (isConst && ts.isIdentifier(parent.name)) return { kind: "const", declaration: parent };
+    return ts.isIdentifier(parent.name)
+      ? { kind: "escape", how: "is stored in a variable that can be reassigned" }
+      : { kind: "escape", how: "is destructured" };
+  }
+  if (ts.isPropertyAccessExpression(parent)) {
+    return parent.expression === outer && FUNCTION_METHODS.has(parent.name.text)
+      ? { kind: "escape", how: `is called through \`.${parent.name.text}\`` }
+      : { kind: "inert" };
+  }
+  if (ts.isElementAccessExpression(parent)) {
+    const key = parent.argumentExpression;
+    if (parent.expression === outer && ts.isStringLiteralLike(key) && FUNCTION_METHODS.has(key.text)) {
+      return { kind: "escape", how: `is called through \`.${key.text}\`` };
+    }
+    return { kind: "inert" };
+  }
+  if (ts.isSpreadElement(parent) || ts.isSpreadAssignment(parent)) return { kind: "escape", how: "is spread" };
+  if (ts.isReturnStatement(parent)) {
+    const fn = ts.findAncestor(parent, ts.isFunctionLike);
+    return fn === undefined ? { kind: "inert" } : { kind: "return", fn };
+  }
+  if (ts.isArrowFunction(parent)) return parent.body === outer ? { kind: "return", fn: parent } : { kind: "inert" };
+  if (ts.isYieldExpression(parent)) return { kind: "escape", how: "is yielded" };
+  if (ts.isThrowStatement(parent)) return { kind: "escape", how: "is thrown" };
+  if (ts.isBinaryExpression(parent)) {
+    return parent.right === outer && isAssignmentOperator(ts, parent.operatorToken.kind)
+      ? { kind: "escape", how: "is assigned to a place that can be reassigned" }
+      : { kind: "inert" };
+  }
+  if (ts.isPropertyAssignment(parent)) {
+    return parent.initializer === outer ? { kind: "escape", how: "is stored in an object" } : { kind: "inert" };
+  }
+  if (ts.isShorthandPropertyAssignment(parent)) {
+    return parent.name === outer ? { kind: "escape", how: "is stored in an object" } : { kind: "inert" };
+  }
+  if (ts.isArrayLiteralExpression(parent)) return { kind: "escape", how: "is stored in an array" };
+  if (ts.isPropertyDeclaration(parent)) {
+    return parent.initializer === outer ? { kind: "escape", how: "is stored in a class field" } : { kind: "inert" };
+  }
+  if (ts.isParameter(parent) || ts.isBindingElement(parent)) {
+    return parent.initializer === outer ? { kind: "escape", how: "is used as a default value" } : { kind: "inert" };
+  }
+  if (ts.isJsxExpression(parent) || ts.isJsxSpreadAttribute(parent)) return { kind: "escape", how: "is passed as a JSX prop" };
+  if (ts.isTemplateSpan(parent)) {
+    return ts.isTaggedTemplateExpression(parent.parent.parent)
+      ? { kind: "escape", how: "is passed to a template tag" }
+      : { kind: "inert" };
+  }
+  if (ts.isTaggedTemplateExpression(parent)) {
+    return parent.tag === outer ? { kind: "escape", how: "is applied to a template literal" } : { kind: "inert" };
+  }
+  if (ts.isExportAssignment(parent)) return { kind: "export" };
+  return { kind: "inert" };
+}
+
+function isAssignmentOperator(ts: TypeScript, kind: ts.SyntaxKind): boolean {
+  return (
+    kind === ts.SyntaxKind.EqualsToken ||
+    kind === ts.SyntaxKind.BarBarEqualsToken ||
+    kind === ts.SyntaxKind.AmpersandAmpersandEqualsToken ||
+    kind === ts.SyntaxKind.QuestionQuestionEqualsToken
+  );
+}
+
+/** Whether a value read at `node` needs a type query: it reaches a slot that is not plainly allowed. */
+export function needsTypeQuery(placement: Placement): boolean {
+  const { slot } = placement;
+  if (slot.kind === "escape" || slot.kind === "return") return true;
+  if (slot.kind === "const") return slot.declaration.type !== undefined || placement.typed.length > 0;
+  if (slot.kind === "callee" || slot.kind === "decorator" || slot.kind === "export") return placement.typed.length > 0;
+  return false;
+}
+
+/** Whether `node` is a value expression (not a name in a declaration, a property name, a type…). */
+function isValueReference(ts: TypeScript, node: ts.Node): node is ts.Expression {
+  if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node) || ts.isCallExpression(node)) return true;
+  if (!ts.isIdentifier(node)) return false;
+  const parent = node.parent;
+  // Names that are not reads of a value. Slots that do read (`f(x)`, `{ x }`, `return x`) are
+  // recognised by `slotOf`; these are the identifiers it would otherwise misread.
+  if (ts.isPropertyAccessExpression(parent)) return parent.expression === node;
+  if (ts.isShorthandPropertyAssignment(parent)) return true;
+  if (ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isBindingElement(parent)) return parent.initializer === node;
+  if (ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.initializer === node;
+  return ts.isExpression(node);
+}
+
+/**
+ * The syntactic prefilter: whether `node` can be the site of a finding. Cheap (no checker call);
+ * `analyzeNode` returns nothing for a node for which this is false.
+ */
+export function isSiteCandidate(ts: TypeScript, node: ts.Node): boolean {
+  switch (node.kind) {
+    case ts.SyntaxKind.CallExpression:
+    case ts.SyntaxKind.Decorator:
+      return true;
+    case ts.SyntaxKind.Identifier:
+    case ts.SyntaxKind.PropertyAccessExpression:
+    case ts.SyntaxKind.ElementAccessExpression:
+      return isValueReference(ts, node) && needsTypeQuery(placementOf(ts, node));
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,296 @@
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { CASES_DIR, CASES_TSCONFIG } from "../../../fixtures/harness";
+import {
+  analyzeNode,
+  analyzeSourceFile,
+  FINDING_KINDS,
+  isSiteCandidate,
+  SITE_NODE_KINDS,
+  type AnalysisResult,
+  type Finding,
+} from "../src/index";
+
+const DIST = path.resolve(__dirname, "../dist");
+
+/**
+ * A program over one in-memory file placed in the corpus's directory (so that `@sourced/registry`
+ * resolves as in every case), with the corpus's compiler options.
+ */
+function programWith(text: string, name = "__unit__.ts"): { program: ts.Program; sourceFile: ts.SourceFile } {
+  const parsed = ts.getParsedCommandLineOfConfigFile(CASES_TSCONFIG, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+  const fileName = path.join(CASES_DIR, name).split(path.sep).join("/");
+  const host = ts.createCompilerHost(parsed.options, true);
+  const { getSourceFile, fileExists, readFile } = host;
+  host.getSourceFile = (file, languageVersion, ...rest) =>
+    file === fileName ? ts.createSourceFile(file, text, languageVersion, true) : getSourceFile.call(host, file, languageVersion, ...rest);
+  host.fileExists = (file) => file === fileName || fileExists.call(host, file);
+  host.readFile = (file) => (file === fileName ? text : readFile.call(host, file));
+  const program = ts.createProgram({ rootNames: [fileName], options: parsed.options, host });
+  return { program, sourceFile: program.getSourceFile(fileName)! };
+}
+
+function analyze(text: string): AnalysisResult & { sourceFile: ts.SourceFile; program: ts.Program } {
+  const { program, sourceFile } = programWith(text);
+  return { ...analyzeSourceFile(ts, program, sourceFile), sourceFile, program };
+}
+
+const HEADER = `import type { DataToolOutput } from "@sourced/registry";
+import { registry } from "./lib/registry.js";
+import { sample } from "./lib/sample.js";
+`;
+
+describe("FINDING_KINDS", () => {
+  it("gives every id its stable code", () => {
+    expect(Object.fromEntries(Object.values(FINDING_KINDS).map((kind) => [kind.id, kind.code]))).toEqual({
+      "internal-error": 92000,
+      "missing-annotation": 92001,
+      "not-data-tool-output": 92002,
+      "unverifiable-registration": 92003,
+    });
+    for (const [id, kind] of Object.entries(FINDING_KINDS)) expect(kind.id).toBe(id);
+  });
+});
+
+describe("SITE_NODE_KINDS", () => {
+  it("names syntax kinds that exist in the TypeScript versions we support", () => {
+    const ts5 = createRequire(path.resolve(__dirname, "../../../fixtures/ts5/package.json"))("typescript") as typeof ts;
+    expect(ts5.version).toMatch(/^5\./);
+    for (const kind of SITE_NODE_KINDS) {
+      expect(typeof (ts.SyntaxKind as unknown as Record<string, number>)[kind]).toBe("number");
+      expect(typeof (ts5.SyntaxKind as unknown as Record<string, number>)[kind]).toBe("number");
+    }
+  });
+
+  it("contains the kind of every site the corpus reports on", () => {
+    const { findings } = analyze(`${HEADER}
+const asTool = registry.tool();
+export const listed = [asTool];
+registry.tool()(function loose(): string { return ""; });
+export class C { @registry.tool() static m(): number { return 1; } }
+`);
+    expect(findings.map((finding) => ts.SyntaxKind[finding.site.kind])).toEqual(["Identifier", "CallExpression", "Decorator"]);
+    for (const finding of findings) expect(SITE_NODE_KINDS).toContain(ts.SyntaxKind[finding.site.kind]);
+  });
+});
+
+describe("messages", () => {
+  it("missing-annotation: quotes the tool, prints the inferred type, says what to write", () => {
+    const { findings } = analyze(`${HEADER}
+registry.tool()(function list_cities() { return sample(); });
+`);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.message).toBe(
+      "Tool 'list_cities' has no return type annotation; the registry accepts only a tool declared to return DataToolOutput, " +
+        "and an inferred type does not count. Its inferred return type is 'DataToolOutput'. It already fits: write ': DataToolOutput' after the parameter list.",
+    );
+  });
+
+  it("not-data-tool-output: prints the declared type and the shape to return", () => {
+    const { findings } = analyze(`${HEADER}
+registry.tool({ name: "greet" })(async function hello(): Promise<string> { return "hi"; });
+`);
+    expect(findings[0]!.message).toBe(
+      "Tool 'greet' is declared to return 'Promise<string>', which is not DataToolOutput. Declare ': Promise<DataToolOutput>' after " +
+        'the parameter list and return { content: [{ type: "text", text }], structuredContent: { sources: [url] } }.',
+    );
+  });
+
+  it("not-data-tool-output: names what is missing in the contract's terms", () => {
+    const { findings } = analyze(`${HEADER}
+registry.tool()(function plain(): { content: { type: "text"; text: string }[]; structuredContent: { force: string } } {
+  return { content: [], structuredContent: { force: "" } };
+});
+`);
+    expect(findings[0]!.message).toContain("which is not DataToolOutput: its 'structuredContent' has no 'sources'.");
+  });
+
+  it("unverifiable-registration: says how the decorator escapes", () => {
+    const { findings } = analyze(`${HEADER}
+declare function keep(value: unknown): void;
+keep(registry.tool());
+`);
+    expect(findings[0]!.message).toBe(
+      "A tool decorator (of type 'ToolDecorator') is passed as an argument here, so the analysis cannot see which function it registers. " +
+        "Apply it directly — registry.tool()(fn) or @registry.tool() — or keep it in a const and apply that.",
+    );
+    expect(findings[0]!.node.getText()).toBe("registry.tool()");
+  });
+});
+
+describe("the fix of missing-annotation", () => {
+  function applyEdits(text: string, finding: Finding): string {
+    let result = text;
+    for (const edit of [...finding.fix!.edits].sort((a, b) => b.position - a.position)) {
+      result = result.slice(0, edit.position) + edit.text + result.slice(edit.position);
+    }
+    return result;
+  }
+
+  it.each([
+    ["a function expression", "registry.tool()(function list_cities() { return sample(); });", ": DataToolOutput"],
+    ["an async function", "registry.tool()(async function population() { return sample(); });", ": Promise<DataToolOutput>"],
+    ["an arrow returning a promise", "registry.tool({ name: 'p' })(() => Promise.resolve(sample()));", ": Promise<DataToolOutput>"],
+    ["an arrow with a lone parameter", "registry.tool({ name: 'lone' })(city => sample(String(city)));", ": DataToolOutput"],
+    ["a static method", "export class W { @registry.tool() static forecast() { return sample(); } }", ": DataToolOutput"],
+  ])("on %s: applied, the registration verifies", (_name, registration, annotation) => {
+    const text = `${HEADER}${registration}\n`;
+    const { findings, sourceFile } = analyze(text);
+    expect(findings.map((finding) => finding.id)).toEqual(["missing-annotation"]);
+    const fix = findings[0]!.fix!;
+    expect(fix).toMatchObject({ inferredFits: true, text: annotation, typeInScope: true, module: "@sourced/registry" });
+    expect(fix.edits[fix.edits.length - 1]!.position).toBe(fix.position);
+    // `position` is right after the parameter list's `)` (or the lone parameter).
+    expect(sourceFile.text.slice(fix.position - 1, fix.position)).toMatch(/[)a-z]/);
+    const fixed = analyze(applyEdits(text, findings[0]!));
+    expect(fixed.findings).toEqual([]);
+    expect(fixed.registrations).toHaveLength(1);
+    expect(fixed.registrations[0]!.finding).toBeUndefined();
+  });
+
+  it("says when the inferred type does not fit, and when DataToolOutput is not in scope", () => {
+    const { findings } = analyze(`import { registry } from "./lib/registry.js";
+registry.tool()(function greeting() { return "hello"; });
+`);
+    expect(findings[0]!.fix).toMatchObject({ inferredFits: false, text: ": DataToolOutput", typeInScope: false });
+    expect(findings[0]!.message).toContain(`importing it with 'import type { DataToolOutput } from "@sourced/registry";'`);
+  });
+
+  it("does not count a local type of the same name as in scope", () => {
+    const { findings } = analyze(`import { registry } from "./lib/registry.js";
+import { sample } from "./lib/sample.js";
+type DataToolOutput = { content: string };
+registry.tool()(function local() { return sample(); });
+`);
+    expect(findings[0]!.fix!.typeInScope).toBe(false);
+  });
+});
+
+describe("registrations", () => {
+  it("records the form, the tool, the registered function and the verdict", () => {
+    const { registrations } = analyze(`${HEADER}
+export class Weather {
+  @registry.tool({ name: "weather" }) static forecast(): DataToolOutput { return sample(); }
+}
+export const cities = registry.tool()(function list_cities(): DataToolOutput { return sample(); });
+`);
+    expect(registrations.map((registration) => [registration.form, registration.tool, registration.finding])).toEqual([
+      ["decorator", "weather", undefined],
+      ["call", "list_cities", undefined],
+    ]);
+    expect(ts.isMethodDeclaration(registrations[0]!.fn!)).toBe(true);
+    expect(ts.isFunctionExpression(registrations[1]!.fn!)).toBe(true);
+  });
+});
+
+describe("robustness and cost", () => {
+  it("turns an internal failure into one internal-error finding per registration, never a throw", () => {
+    const { program, sourceFile } = programWith(`${HEADER}
+registry.tool()(function a(): DataToolOutput { return sample(); });
+registry.tool()(function b(): DataToolOutput { return sample(); });
+`);
+    const checker = program.getTypeChecker();
+    const broken = new Proxy(checker, {
+      get: (target, key, receiver) =>
+        key === "getTypeFromTypeNode"
+          ? () => {
+              throw new Error("boom");
+            }
+          : Reflect.get(target, key, receiver),
+    });
+    const proxied = new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => broken : Reflect.get(target, key)) });
+    const { findings } = analyzeSourceFile(ts, proxied, sourceFile);
+    expect(findings.map((finding) => [finding.id, finding.code])).toEqual([
+      ["internal-error", 92000],
+      ["internal-error", 92000],
+    ]);
+    expect(findings[0]!.message).toContain("boom");
+  });
+
+  it("asks the checker nothing about a file without calls or escaping values", () => {
+    const { program, sourceFile } = programWith(`
+const a = 1;
+let b = a + 2;
+export class C { m(x: number): number { return x * b; } }
+`);
+    const counted = countingProgram(program);
+    expect(analyzeSourceFile(ts, counted.program, sourceFile).findings).toEqual([]);
+    expect(counted.calls()).toBe(0);
+    let visited = 0;
+    const visit = (node: ts.Node): void => {
+      if (isSiteCandidate(ts, node)) visited += 1;
+      expect(analyzeNode(ts, counted.program, node)).toEqual([]);
+      ts.forEachChild(node, visit);
+    };
+    visit(sourceFile);
+    expect(visited).toBe(0);
+  });
+
+  it("costs checker calls linear in the number of registrations", () => {
+    const costOf = (count: number): number => {
+      const body = Array.from({ length: count }, (_, index) => `registry.tool()(function t${index}(): DataToolOutput { return sample(); });`);
+      const { program, sourceFile } = programWith(`${HEADER}${body.join("\n")}\n`);
+      const counted = countingProgram(program);
+      const result = analyzeSourceFile(ts, counted.program, sourceFile);
+      expect(result.registrations).toHaveLength(count);
+      return counted.calls();
+    };
+    const small = costOf(40);
+    const large = costOf(160);
+    expect(large / small).toBeLessThan(4.5);
+    expect(large / small).toBeGreaterThan(3.5);
+  });
+});
+
+function countingProgram(program: ts.Program): { program: ts.Program; calls: () => number } {
+  let calls = 0;
+  const checker = program.getTypeChecker();
+  const counting = new Proxy(checker, {
+    get: (target, key, receiver) => {
+      const value = Reflect.get(target, key, receiver);
+      return typeof value === "function"
+        ? (...args: unknown[]) => {
+            calls += 1;
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          }
+        : value;
+    },
+  });
+  return {
+    program: new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => counting : Reflect.get(target, key)) }),
+    calls: () => calls,
+  };
+}
+
+describe("the built package", () => {
+  it("never loads typescript at run time (dist has no require of it; analysis runs with it blocked)", () => {
+    expect(fs.existsSync(path.join(DIST, "index.js"))).toBe(true);
+    for (const file of fs.readdirSync(DIST).filter((name) => name.endsWith(".js"))) {
+      expect(fs.readFileSync(path.join(DIST, file), "utf8"), file).not.toMatch(/require\(["']typescript["']\)|from ["']typescript["']/);
+    }
+    // A fresh process where `require("typescript")` throws: the analysis must still load and run,
+    // with the caller's TypeScript (loaded by path) passed in.
+    const script = `
+      const Module = require("node:module");
+      const load = Module._load;
+      const typescriptPath = ${JSON.stringify(require.resolve("typescript"))};
+      const ts = require(typescriptPath);
+      Module._load = function (request, ...rest) {
+        if (request === "typescript") throw new Error("the analysis required typescript itself");
+        return load.call(this, request, ...rest);
+      };
+      const analysis = require(${JSON.stringify(path.join(DIST, "index.js"))});
+      const config = ts.getParsedCommandLineOfConfigFile(${JSON.stringify(CASES_TSCONFIG)}, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic() {} });
+      const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
+      const result = analysis.analyzeProgram(ts, program);
+      process.stdout.write(JSON.stringify({ findings: result.findings.length, registrations: result.registrations.length }));
+    `;
+    const output = JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })) as { findings: number; registrations: number };
+    expect(output.findings).toBeGreaterThan(50);
+    expect(output.registrations).toBeGreaterThan(output.findings);
+  });
+});

@@ -1,0 +1,122 @@
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import type * as TS from "typescript";
+import { describe, expect, it } from "vitest";
+import {
+  assertMatchesExpectations,
+  CASES_DIR,
+  CASES_TSCONFIG,
+  readExpectations,
+  relativeToCases,
+  type Reported,
+} from "../../../fixtures/harness";
+import { analyzeNode, analyzeProgram, analyzeSourceFile, type AnalysisResult, type Finding } from "../src/index";
+
+const root = path.resolve(__dirname, "../../..");
+const typescripts: [string, typeof TS][] = [
+  ["TypeScript 6.0.3 (the repo's)", createRequire(__filename)("typescript") as typeof TS],
+  ["TypeScript 5.9.3 (fixtures/ts5)", createRequire(path.join(root, "fixtures/ts5/package.json"))("typescript") as typeof TS],
+];
+
+function programOf(ts: typeof TS): TS.Program {
+  const parsed = ts.getParsedCommandLineOfConfigFile(CASES_TSCONFIG, {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+    },
+  });
+  if (parsed === undefined) throw new Error(`cannot read ${CASES_TSCONFIG}`);
+  return ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+}
+
+function lineOf(node: TS.Node): number {
+  const sourceFile = node.getSourceFile();
+  return sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
+}
+
+function reportedOf(findings: readonly Finding[]): Reported[] {
+  return findings.map((finding) => {
+    const { line, character } = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
+    return { file: relativeToCases(finding.sourceFile.fileName), id: finding.id, tool: finding.tool, line: line + 1, column: character + 1 };
+  });
+}
+
+/** Every field a front-end reads, so that two findings can be compared for equality. */
+function fieldsOf(finding: Finding): unknown {
+  return {
+    id: finding.id,
+    code: finding.code,
+    tool: finding.tool,
+    message: finding.message,
+    file: finding.sourceFile.fileName,
+    start: finding.start,
+    end: finding.end,
+    node: [finding.node.kind, finding.node.pos, finding.node.end],
+    site: [finding.site.kind, finding.site.pos, finding.site.end],
+    fix: finding.fix,
+  };
+}
+
+describe.each(typescripts)("the corpus on %s", (_name, ts) => {
+  const program = programOf(ts);
+  const result: AnalysisResult = analyzeProgram(ts, program);
+  const caseFiles = program
+    .getSourceFiles()
+    .filter((sourceFile) => path.resolve(sourceFile.fileName).startsWith(CASES_DIR + path.sep) && !sourceFile.isDeclarationFile);
+
+  it("reads the whole corpus (at least 60 cases)", () => {
+    expect(ts.version).toMatch(_name.includes("6.0") ? /^6\.0\./ : /^5\.9\./);
+    expect(caseFiles.filter((sourceFile) => !relativeToCases(sourceFile.fileName).startsWith("lib/")).length).toBeGreaterThanOrEqual(60);
+  });
+
+  it("reports exactly the expected findings (ids and tools, per file)", () => {
+    assertMatchesExpectations(reportedOf(result.findings));
+  });
+
+  it("places every finding on its expectation's line", () => {
+    const expectations = readExpectations();
+    const misplaced: string[] = [];
+    for (const finding of result.findings) {
+      const file = relativeToCases(finding.sourceFile.fileName);
+      const line = lineOf(finding.site);
+      const expected = (expectations.get(file) ?? []).some(
+        (candidate) => candidate.id === finding.id && candidate.tool === (finding.tool ?? "?") && candidate.line === line,
+      );
+      if (!expected) misplaced.push(`${file}:${line}: ${finding.id} ${finding.tool ?? "?"}`);
+    }
+    expect(misplaced).toEqual([]);
+  });
+
+  it("verifies exactly the registrations expected `ok` (line and tool)", () => {
+    const verified = result.registrations
+      .filter((registration) => registration.finding === undefined)
+      .map((registration) => `${relativeToCases(registration.site.getSourceFile().fileName)}:${lineOf(registration.site)} ok ${registration.tool ?? "?"}`)
+      .sort();
+    const expected = [...readExpectations()]
+      .flatMap(([file, list]) => list.filter((item) => item.id === "ok").map((item) => `${file}:${item.line} ok ${item.tool}`))
+      .sort();
+    expect(verified).toEqual(expected);
+  });
+
+  it("gives, node by node, exactly the findings of the file-level walk", () => {
+    for (const sourceFile of caseFiles) {
+      const perNode: Finding[] = [];
+      const visit = (node: TS.Node): void => {
+        perNode.push(...analyzeNode(ts, program, node));
+        ts.forEachChild(node, visit);
+      };
+      visit(sourceFile);
+      expect(perNode.map(fieldsOf), relativeToCases(sourceFile.fileName)).toEqual(
+        analyzeSourceFile(ts, program, sourceFile).findings.map(fieldsOf),
+      );
+    }
+  });
+
+  it("underlines a node of the registration's own file", () => {
+    for (const finding of result.findings) {
+      expect(finding.node.getSourceFile()).toBe(finding.sourceFile);
+      expect(finding.site.getSourceFile()).toBe(finding.sourceFile);
+      expect(finding.start).toBe(finding.node.getStart(finding.sourceFile));
+    }
+  });
+});
