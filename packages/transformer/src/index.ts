@@ -1,0 +1,73 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type * as ts from "typescript";
+import { notProgramTransformerDiagnostic } from "./diagnostics.js";
+import { createProgramCheck, installOnProgram, type ProgramCheck } from "./program.js";
+
+export { VERIFIED_STAMP_KEY } from "./emit.js";
+export { DEFAULT_OPTIONS, parseOptions, type OptionProblem, type TransformerOptions } from "./options.js";
+
+/** The plugins entry as ts-patch passes it: `transform`, ts-patch's own keys, and our options. */
+export type PluginConfig = Readonly<Record<string, unknown>>;
+
+/** What ts-patch hands a program transformer (`"transformProgram": true`). */
+export interface ProgramTransformerExtras {
+  readonly ts: typeof ts;
+}
+
+/** What ts-patch hands a source transformer (an entry without `"transformProgram": true`). */
+export interface SourceTransformerExtras {
+  readonly ts: typeof ts;
+  readonly addDiagnostic: (diagnostic: ts.Diagnostic) => number;
+}
+
+const { name, version } = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as { name: string; version: string };
+
+/** The value of the verified stamp this build writes: `@sourced/transformer@<version>`. */
+export const VERIFIER = `${name}@${version}`;
+
+/**
+ * The program transformer: `{ "transform": "@sourced/transformer", "transformProgram": true }`.
+ * Runs inside `ts.createProgram`, so the findings reach every build mode, `--noEmit` included.
+ * `ts` is ts-patch's (the compiler that is running), never a second copy.
+ */
+export function transformProgram(
+  program: ts.Program,
+  _host: ts.CompilerHost | undefined,
+  config: PluginConfig,
+  extras: ProgramTransformerExtras,
+): ts.Program {
+  return installOnProgram(extras.ts, program, createProgramCheck(extras.ts, program, config, VERIFIER));
+}
+
+const sourceChecks = new WeakMap<ts.Program, ProgramCheck>();
+
+/**
+ * The same module registered without `"transformProgram": true`: ts-patch calls it only when it
+ * emits, too late for `--noEmit` and the builder modes. It reports that once, as an error, and
+ * still strips and stamps what it emits so nothing unchecked ships from this build.
+ */
+export function transformSource(program: ts.Program, config: PluginConfig, extras: SourceTransformerExtras): ts.TransformerFactory<ts.SourceFile> {
+  let check = sourceChecks.get(program);
+  if (check === undefined) {
+    check = createProgramCheck(extras.ts, program, config, VERIFIER);
+    sourceChecks.set(program, check);
+    extras.addDiagnostic(notProgramTransformerDiagnostic(extras.ts));
+    for (const diagnostic of check.optionDiagnostics) extras.addDiagnostic(diagnostic);
+  }
+  return check.emitTransformer((diagnostic) => extras.addDiagnostic(diagnostic));
+}
+
+/**
+ * The entry ts-patch loads (`default` export). One module serves both plugin kinds; ts-patch
+ * tells them apart by the entry's `transformProgram`, and so do we, by what it passes.
+ */
+export default function sourcedTransformer(
+  program: ts.Program,
+  hostOrConfig: ts.CompilerHost | undefined | PluginConfig,
+  configOrExtras: PluginConfig | SourceTransformerExtras,
+  extras?: ProgramTransformerExtras,
+): ts.Program | ts.TransformerFactory<ts.SourceFile> {
+  if (extras !== undefined) return transformProgram(program, hostOrConfig as ts.CompilerHost | undefined, configOrExtras as PluginConfig, extras);
+  return transformSource(program, hostOrConfig as PluginConfig, configOrExtras as SourceTransformerExtras);
+}

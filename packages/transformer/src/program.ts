@@ -1,0 +1,162 @@
+import { basename } from "node:path";
+import type * as ts from "typescript";
+import { analyzeProgram, type Registration } from "@sourced/analysis";
+import { fileFailureDiagnostic, findingDiagnostic, optionDiagnostic } from "./diagnostics.js";
+import { createEmitTransformer } from "./emit.js";
+import { parseOptions, type TransformerOptions } from "./options.js";
+import { throwIfInjected } from "./test-hook.js";
+
+type TypeScript = typeof ts;
+
+/** What the check of one source file produced; computed once per program and file. */
+interface FileCheck {
+  /** `undefined` when the check failed: nothing is stripped or stamped then. */
+  readonly registrations: readonly Registration[] | undefined;
+  readonly diagnostics: readonly ts.Diagnostic[];
+}
+
+/** The check of one program: registrations per file, diagnostics per file they point into. */
+export interface ProgramCheck {
+  readonly options: TransformerOptions;
+  readonly optionDiagnostics: readonly ts.Diagnostic[];
+  /** The registrations of `sourceFile`, or `undefined` when its check failed. */
+  registrationsOf(sourceFile: ts.SourceFile): readonly Registration[] | undefined;
+  /** Every diagnostic located in `sourceFile`, whichever file's registration it comes from. */
+  diagnosticsIn(sourceFile: ts.SourceFile): readonly ts.Diagnostic[];
+  emitTransformer(report: (diagnostic: ts.Diagnostic) => void): ts.TransformerFactory<ts.SourceFile>;
+}
+
+const NOTHING: FileCheck = { registrations: [], diagnostics: [] };
+
+export function createProgramCheck(
+  typescript: TypeScript,
+  program: ts.Program,
+  config: Readonly<Record<string, unknown>>,
+  verifier: string,
+): ProgramCheck {
+  const { options, problems } = parseOptions(config);
+  const optionDiagnostics = problems.map((problem) => optionDiagnostic(typescript, program.getCompilerOptions(), config, problem));
+  const checks = new Map<ts.SourceFile, FileCheck>();
+  let byFile: Map<ts.SourceFile, ts.Diagnostic[]> | undefined;
+
+  const check = (sourceFile: ts.SourceFile): FileCheck => {
+    if (sourceFile.isDeclarationFile) return NOTHING;
+    let result = checks.get(sourceFile);
+    if (result === undefined) {
+      try {
+        throwIfInjected("analyze", basename(sourceFile.fileName));
+        const analysis = analyzeProgram(typescript, program, { sourceFiles: [sourceFile] });
+        result = {
+          registrations: analysis.registrations,
+          diagnostics: analysis.findings.map((finding) => findingDiagnostic(typescript, finding, options)),
+        };
+      } catch (error) {
+        result = { registrations: undefined, diagnostics: [fileFailureDiagnostic(typescript, sourceFile, error, options)] };
+      }
+      checks.set(sourceFile, result);
+    }
+    return result;
+  };
+
+  // A finding may point into another file than its registration's (a function declared
+  // elsewhere), so the whole program is checked before any file's diagnostics are handed out.
+  const diagnosticsIn = (sourceFile: ts.SourceFile): readonly ts.Diagnostic[] => {
+    if (byFile === undefined) {
+      byFile = new Map();
+      for (const file of program.getSourceFiles()) {
+        for (const diagnostic of check(file).diagnostics) {
+          const located = diagnostic.file ?? file;
+          const list = byFile.get(located);
+          if (list === undefined) byFile.set(located, [diagnostic]);
+          else list.push(diagnostic);
+        }
+      }
+    }
+    return byFile.get(sourceFile) ?? [];
+  };
+
+  return {
+    options,
+    optionDiagnostics,
+    registrationsOf: (sourceFile) => check(sourceFile).registrations,
+    diagnosticsIn,
+    emitTransformer: (report) =>
+      createEmitTransformer({ ts: typescript, options, verifier, registrationsOf: (file) => check(file).registrations, report }),
+  };
+}
+
+const INSTALLED = Symbol.for("@sourced/transformer:installed");
+
+type Patchable = ts.Program & {
+  [INSTALLED]?: true;
+  /**
+   * Internal, but stable since TypeScript 3: the builder behind --incremental, -b and --watch
+   * asks it for every file on every build, uncached, next to the cached type errors.
+   */
+  getProgramDiagnostics?: (sourceFile: ts.SourceFile) => readonly ts.Diagnostic[];
+};
+
+/**
+ * Makes `program` report the findings with its semantic diagnostics, its option problems with
+ * its options diagnostics, and emit through the strip/stamp transformer. Patched in place, so
+ * the builder, the watcher and ts-patch keep working with the very program object they created.
+ *
+ * Plain builds (`--noEmit` and `noEmitOnError` included) read `getSemanticDiagnostics`. The
+ * builder reads the type errors of unchanged files from its cache (.tsbuildinfo), but asks
+ * `getProgramDiagnostics` afresh for every file on every build: findings go there, so a fix in
+ * any file (the registration's or the registered function's) is seen at the next build, and
+ * nothing is reported twice or stale.
+ */
+export function installOnProgram(typescript: TypeScript, program: ts.Program, check: ProgramCheck): ts.Program {
+  const target = program as Patchable;
+  if (target[INSTALLED]) return program;
+  Object.defineProperty(target, INSTALLED, { value: true });
+
+  // --noCheck turns off every semantic diagnostic, and so this check's reports (not its emit).
+  const reports = !program.getCompilerOptions().noCheck;
+  const withFindings = (base: readonly ts.Diagnostic[], sourceFile: ts.SourceFile | undefined): readonly ts.Diagnostic[] => {
+    if (!reports) return base;
+    const files = sourceFile === undefined ? program.getSourceFiles() : [sourceFile];
+    const ours = files.flatMap((file) => check.diagnosticsIn(file));
+    return ours.length === 0 ? base : [...base, ...ours];
+  };
+
+  const getSemanticDiagnostics = target.getSemanticDiagnostics;
+  target.getSemanticDiagnostics = (sourceFile, cancellationToken) =>
+    withFindings(getSemanticDiagnostics.call(program, sourceFile, cancellationToken), sourceFile);
+
+  const getProgramDiagnostics = target.getProgramDiagnostics;
+  if (typeof getProgramDiagnostics === "function") {
+    target.getProgramDiagnostics = (sourceFile) => withFindings(getProgramDiagnostics.call(program, sourceFile), sourceFile);
+  }
+
+  if (check.optionDiagnostics.length > 0) {
+    const getOptionsDiagnostics = target.getOptionsDiagnostics;
+    target.getOptionsDiagnostics = (cancellationToken) => [
+      ...getOptionsDiagnostics.call(program, cancellationToken),
+      ...check.optionDiagnostics,
+    ];
+  }
+
+  const emit = target.emit;
+  target.emit = (targetSourceFile, writeFile, cancellationToken, emitOnlyDtsFiles, customTransformers, ...rest: unknown[]) => {
+    const failures: ts.Diagnostic[] = [];
+    const transformers: ts.CustomTransformers = {
+      ...customTransformers,
+      // First, so it sees the nodes as the analysis saw them.
+      before: [check.emitTransformer((diagnostic) => failures.push(diagnostic)), ...(customTransformers?.before ?? [])],
+    };
+    const result = (emit as (...args: unknown[]) => ts.EmitResult).call(
+      program,
+      targetSourceFile,
+      writeFile,
+      cancellationToken,
+      emitOnlyDtsFiles,
+      transformers,
+      ...rest,
+    );
+    return failures.length === 0 ? result : { ...result, diagnostics: [...result.diagnostics, ...failures] };
+  };
+
+  return program;
+}
