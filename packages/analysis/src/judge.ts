@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import type * as ts from "typescript";
 import type { AnnotationFix, FindingId } from "./api.js";
 import { type Context, type Contract, isErrorType, resolveAlias } from "./context.js";
@@ -85,7 +86,7 @@ function judgeDeclaration(
   const isAsync = hasModifier(ts, declaration, ts.SyntaxKind.AsyncKeyword);
   const annotation = isAsync ? ": Promise<DataToolOutput>" : ": DataToolOutput";
   const here = declaration.getSourceFile() === siteFile;
-  const where = here ? "" : ` (declared at ${locate(context, declaration)})`;
+  const where = here ? "" : ` (declared at ${locate(declaration, siteFile)})`;
   const name = target.name;
   const headNode = here ? (target.nameNode ?? headOf(ts, declaration)) : reference;
   if ("asteriskToken" in declaration && declaration.asteriskToken !== undefined) {
@@ -139,7 +140,7 @@ function judgeBinding(
 ): Verdict {
   const { ts, checker } = context;
   const here = binding.typeNode.getSourceFile() === siteFile;
-  const where = here ? "" : ` (declared at ${locate(context, binding.typeNode)})`;
+  const where = here ? "" : ` (declared at ${locate(binding.typeNode, siteFile)})`;
   const node = here ? binding.typeNode : reference;
   const type = checker.getTypeFromTypeNode(binding.typeNode);
   const signatures = type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never) ? [] : type.getCallSignatures();
@@ -218,7 +219,9 @@ export function judgeType(
         : { kind: inner.kind as "any" | "unknown" | "never", type: checker.typeToString(type, typeNode) };
     }
   }
-  const printed = (): string => checker.typeToString(type, typeNode);
+  // Quote the annotation as the user wrote it: the checker expands aliases of inferred types
+  // (the SDK's CallToolResult) into pages of structure.
+  const printed = (): string => (typeNode !== undefined ? typeNode.getText() : checker.typeToString(type));
   if (resolved.flags & ts.TypeFlags.Union) {
     for (const member of (resolved as ts.UnionType).types) {
       if (!isAssignable(context, member, contract.type)) {
@@ -258,6 +261,7 @@ function missingProperties(context: Context, contract: Contract, type: ts.Type):
   for (const property of required(contract.type)) {
     const own = type.getProperty(property.name);
     const wanted = checker.getNonNullableType(typeOfProperty(context, property));
+    if (own !== undefined && own.flags & ts.SymbolFlags.Optional) return `its '${property.name}' is optional, and DataToolOutput requires it`;
     const actual = own === undefined ? undefined : typeOfProperty(context, own);
     if (actual === undefined || !isObject(actual) || !isObject(wanted) || isAssignable(context, actual, wanted)) continue;
     const nested = required(wanted).map((inner) => inner.name).filter((name) => actual.getProperty(name) === undefined);
@@ -289,12 +293,15 @@ function headOf(ts: Context["ts"], declaration: SignatureDeclaration): ts.Node {
   return declaration;
 }
 
-function locate(context: Context, node: ts.Node): string {
+/**
+ * `./lib/tools.ts:10:1`: where a declaration is, relative to the registration's own file, so the
+ * message reads the same whatever directory a front-end runs in.
+ */
+function locate(node: ts.Node, siteFile: ts.SourceFile): string {
   const sourceFile = node.getSourceFile();
   const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
-  const root = context.program.getCurrentDirectory().replace(/\\/g, "/").replace(/\/?$/, "/");
-  const file = sourceFile.fileName.startsWith(root) ? sourceFile.fileName.slice(root.length) : sourceFile.fileName;
-  return `${file}:${line + 1}:${character + 1}`;
+  const relative = posix.relative(posix.dirname(siteFile.fileName), sourceFile.fileName);
+  return `${relative.startsWith("../") ? relative : `./${relative}`}:${line + 1}:${character + 1}`;
 }
 
 /** Where `: DataToolOutput` goes (after the parameter list's `)`), and whether the name is in scope there. */
@@ -351,6 +358,11 @@ function isFunctionLike(ts: Context["ts"], node: ts.Node): node is SignatureDecl
 function nameText(ts: Context["ts"], name: ts.Node | undefined): string | undefined {
   if (name === undefined) return undefined;
   if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
+  // `static ["city_list"]()`: a literal computed key is as static as an identifier; the decorator
+  // context's name, and so the served tool's, is that text.
+  if (ts.isComputedPropertyName(name) && (ts.isStringLiteralLike(name.expression) || ts.isNumericLiteral(name.expression))) {
+    return name.expression.text;
+  }
   return undefined;
 }
 

@@ -44,7 +44,7 @@ export type Rejection =
 
 /** What to write instead, for a function (`: DataToolOutput` after its parameters) or a binding's function type. */
 export function insteadForFunction(annotation: string): string {
-  return `Declare '${annotation}' after the parameter list and ${SHAPE}.`;
+  return `Declare '${annotation}' instead and ${SHAPE}.`;
 }
 
 export function insteadForParameter(parameter: string, enclosing: string): string {

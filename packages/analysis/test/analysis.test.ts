@@ -95,8 +95,8 @@ registry.tool()(function list_cities() { return sample(); });
 registry.tool({ name: "greet" })(async function hello(): Promise<string> { return "hi"; });
 `);
     expect(findings[0]!.message).toBe(
-      "Tool 'greet' is declared to return 'Promise<string>', which is not DataToolOutput. Declare ': Promise<DataToolOutput>' after " +
-        'the parameter list and return { content: [{ type: "text", text }], structuredContent: { sources: [url] } }.',
+      "Tool 'greet' is declared to return 'Promise<string>', which is not DataToolOutput. Declare ': Promise<DataToolOutput>' instead " +
+        'and return { content: [{ type: "text", text }], structuredContent: { sources: [url] } }.',
     );
   });
 
