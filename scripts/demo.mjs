@@ -1,19 +1,31 @@
 #!/usr/bin/env node
-// The demo: build the seed's example server (fixtures/projects/cities), start it over stdio, and
-// show what an MCP client sees — tools/list with the published contract, and list_cities' result.
-// Exits non-zero when anything differs from what the seed promises.
-import { execFileSync } from "node:child_process";
+// The demo, end to end on the seed's example server (fixtures/projects/cities), which holds two
+// compliant tools and one that cannot say where its data came from (forecast):
+//   1. ESLint with sourced.configs.recommended reports it;
+//   2. `sourced check` reports the same finding;
+//   3. the tspc build with @sourced/transformer reports it and strips it from the emitted JS;
+//   4. the built server, with requireVerified, serves only the verified tools: an MCP client sees
+//      tools/list without forecast, and list_cities' text, sources and table.
+// Exits 0 when all four behave so (the finding is expected), non-zero otherwise: it doubles as a
+// smoke test of the whole product.
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const project = join(root, "fixtures/projects/cities");
-// The SDK is a dependency of @sourced/registry: resolve it from there.
-const requireFromRegistry = createRequire(join(root, "packages/registry/package.json"));
-const { Client } = requireFromRegistry("@modelcontextprotocol/sdk/client/index.js");
-const { StdioClientTransport } = requireFromRegistry("@modelcontextprotocol/sdk/client/stdio.js");
-const tsc = createRequire(join(root, "package.json")).resolve("typescript/bin/tsc");
+const fromProject = createRequire(join(project, "package.json"));
+const { Client } = fromProject("@modelcontextprotocol/sdk/client/index.js");
+const { StdioClientTransport } = fromProject("@modelcontextprotocol/sdk/client/stdio.js");
+const { ESLint } = fromProject("eslint");
+// The project's own installs, as its package.json scripts run them (neither package exports its bin).
+const tspc = join(project, "node_modules/ts-patch/bin/tspc.js");
+const sourced = join(project, "node_modules/@sourced/cli/bin/sourced.js");
+
+/** The non-compliant tool every front-end must report, and the finding id it must carry. */
+const REJECTED = { tool: "forecast", file: "src/tools/forecast.ts", id: "not-data-tool-output", code: 92002 };
 
 const problems = [];
 function check(condition, message) {
@@ -32,12 +44,59 @@ function formatTable(rows) {
   return [line(rows[0]), widths.map((width) => "-".repeat(width)).join("  "), ...rows.slice(1).map(line)].join("\n");
 }
 
-heading("Build: tsc -p fixtures/projects/cities");
-execFileSync(process.execPath, [tsc, "-b", join(root, "packages/registry")], { stdio: "inherit" });
-execFileSync(process.execPath, [tsc, "-p", project], { stdio: "inherit" });
-console.log("built fixtures/projects/cities/build/");
+/** Runs a command in the project, echoing its output indented; returns its exit status and output. */
+function run(command, args) {
+  const result = spawnSync(process.execPath, [command, ...args], { cwd: project, encoding: "utf8" });
+  const output = `${result.stdout}${result.stderr}`.trim();
+  if (output) console.log(output.replace(/^/gm, "  "));
+  return { status: result.status, output };
+}
 
-heading("Start: node fixtures/projects/cities/build/server.js (stdio)");
+/** `line:column` of the forecast finding in tsc-style output, e.g. `src/tools/forecast.ts(9,24): error TS92002`. */
+function tscStylePosition(output, prefix) {
+  const match = new RegExp(`${REJECTED.file.replace(/[./]/g, "\\$&")}\\((\\d+),(\\d+)\\): error ${prefix}${REJECTED.code}:`).exec(output);
+  return match ? `${match[1]}:${match[2]}` : undefined;
+}
+
+heading("1. ESLint with sourced.configs.recommended (fixtures/projects/cities/eslint.config.mjs)");
+const eslint = new ESLint({ cwd: project });
+const lintResults = await eslint.lintFiles(["src"]);
+const formatted = (await (await eslint.loadFormatter("stylish")).format(lintResults)).trim();
+console.log(formatted.replaceAll(project + "/", "").replace(/^/gm, "  "));
+const lintMessages = lintResults.flatMap((result) =>
+  result.messages.map((message) => ({ ...message, file: relative(project, result.filePath).replaceAll("\\", "/") })),
+);
+const eslintPosition = lintMessages.length === 1 ? `${lintMessages[0].line}:${lintMessages[0].column}` : undefined;
+check(
+  lintMessages.length === 1 &&
+    lintMessages[0].ruleId === "sourced/require-data-tool-output" &&
+    lintMessages[0].messageId === REJECTED.id &&
+    lintMessages[0].file === REJECTED.file,
+  `ESLint: expected one ${REJECTED.id} finding in ${REJECTED.file}, got ${JSON.stringify(lintMessages.map(({ file, line, ruleId, message }) => ({ file, line, ruleId, message })))}`,
+);
+
+heading("2. sourced check -p fixtures/projects/cities");
+const checked = run(sourced, ["check", "-p", "."]);
+check(checked.status === 1, `sourced check: expected exit code 1 (findings), got ${checked.status}`);
+check(
+  tscStylePosition(checked.output, "SRC") === eslintPosition,
+  `sourced check: expected the finding at ${REJECTED.file}:${eslintPosition} (where ESLint reports it), got ${tscStylePosition(checked.output, "SRC")}`,
+);
+
+heading("3. tspc -p fixtures/projects/cities (the build, with @sourced/transformer)");
+const built = run(tspc, ["-p", "."]);
+// tsc exits non-zero on any diagnostic; the JS is still emitted, with the rejected tool stripped.
+check(built.status !== 0, "tspc: expected a non-zero exit code for the finding");
+check(
+  tscStylePosition(built.output, "TS") === eslintPosition,
+  `tspc: expected the diagnostic at ${REJECTED.file}:${eslintPosition}, got ${tscStylePosition(built.output, "TS")}`,
+);
+const emitted = readFileSync(join(project, "build/tools/forecast.js"), "utf8");
+const stripped = !/\.tool\(/.test(emitted) && /function forecast\(/.test(emitted);
+check(stripped, "tspc: build/tools/forecast.js still registers forecast (or lost the function)");
+console.log(`  build/tools/forecast.js: ${stripped ? "registration stripped, function forecast kept" : "NOT stripped"}`);
+
+heading("4. node fixtures/projects/cities/build/server.js (stdio), with the SDK Client");
 const transport = new StdioClientTransport({ command: process.execPath, args: [join(project, "build/server.js")], stderr: "pipe" });
 const serverLog = [];
 transport.stderr?.on("data", (chunk) => serverLog.push(String(chunk)));
@@ -58,8 +117,9 @@ try {
   }
   check(
     JSON.stringify(tools.map((tool) => tool.name).sort()) === JSON.stringify(["list_cities", "population"]),
-    `expected the tools list_cities and population, got ${tools.map((tool) => tool.name).join(", ")}`,
+    `expected exactly the verified tools list_cities and population, got ${tools.map((tool) => tool.name).join(", ")}`,
   );
+  console.log(`${REJECTED.tool.padEnd(12)} absent: stripped by the build, never registered`);
 
   heading("tools/call list_cities");
   // callTool also validates structuredContent against the outputSchema from tools/list.
@@ -98,5 +158,5 @@ if (problems.length > 0) {
   if (serverLog.length > 0) console.error(`server stderr:\n${serverLog.join("")}`);
   process.exitCode = 1;
 } else {
-  heading("OK: every tool publishes the DataToolOutput contract, and list_cities cites its source");
+  heading("OK: ESLint, sourced check and tspc report forecast at the same place; the built server serves only the verified tools, and list_cities cites its source");
 }
