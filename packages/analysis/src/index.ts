@@ -4,3 +4,4 @@ export type { AnalyzeProgramOptions } from "./analyze.js";
 export { FINDING_KINDS } from "./kinds.js";
 export { isSiteCandidate, SITE_NODE_KINDS } from "./sites.js";
 export type { SiteNodeKind } from "./sites.js";
+export { closestMatch } from "./suggest.js";

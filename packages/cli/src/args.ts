@@ -1,3 +1,4 @@
+import { closestMatch } from "@sourced/analysis";
 import { UsageError } from "./errors";
 
 export const FORMATS = ["text", "json", "sarif"] as const;
@@ -128,24 +129,6 @@ function example(option: "project" | "format" | "output"): string {
 
 /** The known long option nearest to a mistyped one, when it is near enough to be a typo. */
 function closest(name: string): string | undefined {
-  const bare = name.replace(/^-+/, "");
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const known of KNOWN) {
-    const distance = levenshtein(bare, known.slice(2));
-    if (distance < bestDistance) [best, bestDistance] = [known, distance];
-  }
-  return bestDistance <= Math.max(1, Math.floor(bare.length / 3)) ? best : undefined;
-}
-
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
+  const match = closestMatch(name.replace(/^-+/, ""), KNOWN.map((known) => known.slice(2)));
+  return match === undefined ? undefined : `--${match}`;
 }

@@ -1,3 +1,4 @@
+import { closestMatch } from "@sourced/analysis";
 /** The options of `@sourced/transformer`, read from its entry in `compilerOptions.plugins`. */
 export interface TransformerOptions {
   /**
@@ -80,19 +81,6 @@ function describe(value: unknown): string {
 }
 
 function suggest(key: string): string {
-  const lower = key.toLowerCase();
-  const close = OUR_KEYS.find((k) => k === lower || editDistance(k, lower) <= 2);
+  const close = closestMatch(key, OUR_KEYS);
   return close === undefined ? "" : ` (did you mean "${close}"?)`;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
