@@ -1,0 +1,277 @@
+// The five measures. Each returns a plain object (written to the JSON file as is) with its arms'
+// samples, the ratio against its target, and `verified`: whether the front-ends reported exactly
+// the findings the generator planted (a benchmark that checks nothing is not a fast one).
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { createRequire } from "node:module";
+import { ROOT } from "../generate.mjs";
+import { runNode } from "./process.mjs";
+import { ratio, summarize } from "./stats.mjs";
+
+const require = createRequire(import.meta.url);
+const TRANSFORMER_DIR = path.join(ROOT, "packages", "transformer");
+const resolveFrom = (dir, id) => require.resolve(id, { paths: [dir] });
+/** One TypeScript (the repository's, 6.0.3) for every arm: ts-patch's is the same package. */
+const TSC = path.join(path.dirname(resolveFrom(TRANSFORMER_DIR, "typescript/package.json")), "bin", "tsc");
+const TSPC = path.join(path.dirname(resolveFrom(TRANSFORMER_DIR, "ts-patch/package.json")), "bin", "tspc.js");
+const ESLINT = path.join(path.dirname(resolveFrom(ROOT, "eslint/package.json")), "bin", "eslint.js");
+const SOURCED = path.join(ROOT, "packages", "cli", "bin", "sourced.js");
+const { FINDING_KINDS } = require(path.join(ROOT, "packages", "analysis"));
+const ID_BY_CODE = new Map(Object.values(FINDING_KINDS).map((kind) => [kind.code, kind.id]));
+
+/**
+ * Runs every arm `reps` times, alternating (A B C, then C B A, ...) so drift on a busy machine
+ * falls on every arm alike, after `warmup` untimed rounds. Returns per arm `{ wallMs, cpuMs, last }`.
+ */
+export function alternate(arms, { reps, warmup, log }) {
+  const samples = Object.fromEntries(arms.map((arm) => [arm.name, { wallMs: [], cpuMs: [], maxRssKiB: [], ownMs: [], last: undefined }]));
+  for (let round = -warmup; round < reps; round++) {
+    const order = round % 2 === 0 ? arms : [...arms].reverse();
+    for (const arm of order) {
+      const result = arm.run();
+      const into = samples[arm.name];
+      into.last = result;
+      if (round < 0) continue;
+      into.wallMs.push(result.wallMs);
+      into.cpuMs.push(result.cpuMs);
+      into.maxRssKiB.push(result.maxRssKiB);
+      if (result.ownMs !== undefined) into.ownMs.push(result.ownMs);
+      log?.(`${round < 0 ? "warm-up" : `rep ${round + 1}/${reps}`} ${arm.name}: ${(result.wallMs / 1000).toFixed(2)} s wall, ${(result.cpuMs / 1000).toFixed(2)} s CPU`);
+    }
+  }
+  return samples;
+}
+
+const armSummary = (sample) => ({ wall: summarize(sample.wallMs), cpu: summarize(sample.cpuMs), maxRssMiB: Math.round(Math.max(...sample.maxRssKiB) / 1024) });
+const both = (a, b) => ({ wall: ratio(a.wallMs, b.wallMs), cpu: ratio(a.cpuMs, b.cpuMs) });
+
+function countBy(items) {
+  const counts = {};
+  for (const item of items) counts[item] = (counts[item] ?? 0) + 1;
+  return counts;
+}
+
+/** Whether `reported` (id -> count) is exactly the manifest's planted findings. */
+function verify(what, reported, manifest) {
+  const expected = manifest.findings;
+  const ids = new Set([...Object.keys(expected), ...Object.keys(reported)]);
+  const wrong = [...ids].filter((id) => (expected[id] ?? 0) !== (reported[id] ?? 0));
+  return wrong.length === 0
+    ? { verified: true }
+    : {
+        verified: false,
+        problem: `${what} reported ${JSON.stringify(reported)}, the generator planted ${JSON.stringify(expected)}`,
+      };
+}
+
+const TS_DIAGNOSTIC = /^(.+?)\(\d+,\d+\): (error|warning) TS(\d+): /gm;
+const tsCodes = (output) => [...output.matchAll(TS_DIAGNOSTIC)].map((match) => Number(match[3]));
+
+// -------------------------------------------------------------------------------------------
+// 1. tspc + transformer vs tsc
+
+export function transformerVsTsc(project, options) {
+  const { dir, manifest } = project;
+  const arms = [
+    { name: "tsc", run: () => runNode(TSC, ["-p", "tsconfig.json", "--pretty", "false"], { cwd: dir }) },
+    { name: "tspc (no plugin)", run: () => runNode(TSPC, ["-p", "tsconfig.tspc-plain.json", "--pretty", "false"], { cwd: dir }) },
+    {
+      name: "tspc + @sourced/transformer",
+      // Findings are errors by default: tsc's "diagnostics present, outputs generated" exit code.
+      run: () => runNode(TSPC, ["-p", "tsconfig.transformer.json", "--pretty", "false"], { cwd: dir, okStatuses: [0, 1, 2] }),
+    },
+  ];
+  const samples = alternate(arms, options);
+  const tscCodes = tsCodes(samples.tsc.last.stdout);
+  const transformerCodes = tsCodes(samples["tspc + @sourced/transformer"].last.stdout);
+  const check =
+    tscCodes.length > 0
+      ? { verified: false, problem: `plain tsc reported ${tscCodes.length} errors: the generated project must type-check` }
+      : verify(
+          "tspc + @sourced/transformer",
+          countBy(transformerCodes.map((code) => ID_BY_CODE.get(code) ?? `TS${code}`)),
+          manifest,
+        );
+  return {
+    title: "tspc + transformer vs tsc (build with emit)",
+    arms: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, armSummary(sample)])),
+    ratios: {
+      "tspc + transformer / tsc": both(samples.tsc, samples["tspc + @sourced/transformer"]),
+      "tspc + transformer / tspc (no plugin)": both(samples["tspc (no plugin)"], samples["tspc + @sourced/transformer"]),
+      "tspc (no plugin) / tsc": both(samples.tsc, samples["tspc (no plugin)"]),
+    },
+    target: { ratio: "tspc + transformer / tsc", max: 1.02 },
+    ...check,
+  };
+}
+
+// -------------------------------------------------------------------------------------------
+// 2. Scaling of the transformer's own time
+
+export function transformerScaling(projects, { reps, log }) {
+  const sizes = projects.map(({ dir, manifest }) => {
+    log?.(`scaling: ${manifest.tools} tools in ${manifest.files} modules`);
+    const run = runNode(path.join(ROOT, "bench", "lib", "scaling-child.mjs"), [dir, String(reps)], {
+      cwd: dir,
+      nodeOptions: ["--max-old-space-size=12288"],
+    });
+    const result = JSON.parse(run.stdout);
+    // Repetition 0 ran on a cold JIT: reported apart, kept out of the medians.
+    const own = result.checkMs.map((check, i) => check + result.emitTransformMs[i]);
+    log?.(`  type check ${(result.typeCheckMs[1] / 1000).toFixed(2)} s; transformer ${own.slice(1).map((ms) => ms.toFixed(0)).join(", ")} ms`);
+    return {
+      tools: manifest.tools,
+      files: manifest.files,
+      findings: result.findings,
+      expectedFindings: manifest.expectedFindings,
+      first: { ownMs: own[0], checkMs: result.checkMs[0], emitTransformMs: result.emitTransformMs[0], typeCheckMs: result.typeCheckMs[0] },
+      ownMs: summarize(own.slice(1)),
+      checkMs: summarize(result.checkMs.slice(1)),
+      emitTransformMs: summarize(result.emitTransformMs.slice(1)),
+      typeCheckMs: summarize(result.typeCheckMs.slice(1)),
+      ownPerToolUs: summarize(own.slice(1).map((ms) => (ms * 1000) / manifest.tools)),
+      heapMiB: result.heapMiB,
+    };
+  });
+  const base = sizes[0];
+  const largest = sizes[sizes.length - 1];
+  const wrong = sizes.find((size) => size.findings !== size.expectedFindings);
+  return {
+    title: "the transformer's own time as tools grow (same tools per module)",
+    sizes,
+    ratios: Object.fromEntries(
+      sizes.slice(1).map((size) => [
+        `${size.tools} / ${base.tools} tools`,
+        {
+          value: size.ownMs.median / base.ownMs.median,
+          linear: size.tools / base.tools,
+          pairs: size.ownMs.samples.map((ms, i) => ms / base.ownMs.samples[i]),
+        },
+      ]),
+    ),
+    target: { ratio: `${largest.tools} / ${base.tools} tools`, max: (largest.tools / base.tools) * 1.05 },
+    ...(wrong
+      ? { verified: false, problem: `the transformer reported ${wrong.findings} findings at ${wrong.tools} tools, the generator planted ${wrong.expectedFindings}` }
+      : { verified: true }),
+  };
+}
+
+// -------------------------------------------------------------------------------------------
+// 3. ESLint, typed
+
+const TIMING_ROW = /^(\S+)\s*\|\s*([\d.]+)\s*\|/gm;
+function ruleTimes(stdout) {
+  return Object.fromEntries([...stdout.matchAll(TIMING_ROW)].map((match) => [match[1], Number(match[2])]));
+}
+
+export function eslintTyped(project, options) {
+  const { dir, manifest } = project;
+  const RULE = "sourced/require-data-tool-output";
+  const NFP = "@typescript-eslint/no-floating-promises";
+  const lint = (config, okStatuses, rule) => () => {
+    const run = runNode(ESLINT, ["-c", `eslint.${config}.config.mjs`, "-f", "json", "-o", `build/eslint-${config}.json`, "src"], {
+      cwd: dir,
+      env: { TIMING: "all" },
+      okStatuses,
+    });
+    const report = JSON.parse(fs.readFileSync(path.join(dir, "build", `eslint-${config}.json`), "utf8"));
+    if (rule === undefined) return { ...run, report };
+    const ownMs = ruleTimes(run.stdout)[rule];
+    if (ownMs === undefined) throw new Error(`ESLint printed no TIMING row for ${rule}:\n${run.stdout.slice(-2000)}`);
+    return { ...run, report, ownMs };
+  };
+  const samples = alternate(
+    [
+      { name: "no rules (typed parse only)", run: lint("none", [0]) },
+      { name: RULE, run: lint("rule", [0, 1], RULE) },
+      { name: NFP, run: lint("no-floating-promises", [0, 1], NFP) },
+    ],
+    options,
+  );
+
+  // Each rule's own time, from the TIMING table of its own runs.
+  const ruleOwn = samples[RULE].ownMs;
+  const nfpOwn = samples[NFP].ownMs;
+
+  const messages = (name) => samples[name].last.report.flatMap((file) => file.messages);
+  const fatal = Object.keys(samples).flatMap((name) => messages(name).filter((message) => message.fatal || message.ruleId === null));
+  const ruleMessages = messages(RULE).filter((message) => message.ruleId === RULE);
+  const check =
+    fatal.length > 0
+      ? { verified: false, problem: `ESLint could not parse: ${fatal[0].message}` }
+      : verify(RULE, countBy(ruleMessages.map((message) => message.messageId)), manifest);
+
+  return {
+    title: "ESLint with typed linting (projectService), same corpus",
+    arms: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, armSummary(sample)])),
+    ruleOwnMs: { [RULE]: summarize(ruleOwn), [NFP]: summarize(nfpOwn) },
+    ratios: {
+      "whole lint: rule only / no rules": both(samples["no rules (typed parse only)"], samples[RULE]),
+      "own time (TIMING): rule / no-floating-promises": ratio(nfpOwn, ruleOwn),
+    },
+    targets: [
+      { ratio: "whole lint: rule only / no rules", max: 1.03 },
+      { ratio: "own time (TIMING): rule / no-floating-promises", max: 0.5 },
+    ],
+    ...check,
+  };
+}
+
+// -------------------------------------------------------------------------------------------
+// 4. sourced check vs tsc --noEmit
+
+export function checkVsNoEmit(project, options) {
+  const { dir, manifest } = project;
+  const samples = alternate(
+    [
+      { name: "tsc --noEmit", run: () => runNode(TSC, ["--noEmit", "-p", "tsconfig.json", "--pretty", "false"], { cwd: dir }) },
+      { name: "sourced check", run: () => runNode(SOURCED, ["check", "-p", "tsconfig.json", "--format", "json"], { cwd: dir, okStatuses: [0, 1] }) },
+    ],
+    options,
+  );
+  const findings = JSON.parse(samples["sourced check"].last.stdout);
+  return {
+    title: "sourced check vs tsc --noEmit",
+    arms: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, armSummary(sample)])),
+    ratios: { "sourced check / tsc --noEmit": both(samples["tsc --noEmit"], samples["sourced check"]) },
+    target: { ratio: "sourced check / tsc --noEmit", max: 0.8 },
+    ...verify("sourced check", countBy(findings.map((finding) => finding.id)), manifest),
+  };
+}
+
+// -------------------------------------------------------------------------------------------
+// 5. Run time
+
+export function runTime({ calls, reps, registerTools, log }) {
+  const child = path.join(ROOT, "bench", "lib", "runtime-child.mjs");
+  log?.(`run time: ${calls} tools/call per repetition`);
+  const call = JSON.parse(runNode(child, ["calls", String(calls), String(reps)], { cwd: ROOT }).stdout);
+  // Registration is a start-up cost: each repetition is a cold process.
+  const registrations = [];
+  for (let rep = 0; rep < reps; rep++) {
+    registrations.push(JSON.parse(runNode(child, ["register", String(registerTools)], { cwd: ROOT }).stdout));
+    log?.(`run time: rep ${rep + 1}/${reps} registering ${registerTools} tools: ${registrations[rep].registryToolMs.toFixed(0)} ms`);
+  }
+  return {
+    title: "run time: tools/call through the registry vs the SDK alone; registering tools",
+    calls: {
+      perRepetition: call.calls,
+      "registry (net)": { wallMs: summarize(call.registry.wallMs), cpuMs: summarize(call.registry.cpuMs) },
+      "SDK registerTool": { wallMs: summarize(call.sdk.wallMs), cpuMs: summarize(call.sdk.cpuMs) },
+    },
+    register: {
+      tools: registerTools,
+      "registry.tool()": summarize(registrations.map((r) => r.registryToolMs)),
+      "registry.createServer()": summarize(registrations.map((r) => r.createServerMs)),
+      "SDK registerTool": summarize(registrations.map((r) => r.sdkRegisterToolMs)),
+    },
+    ratios: {
+      "tools/call: registry / SDK": { wall: ratio(call.sdk.wallMs, call.registry.wallMs), cpu: ratio(call.sdk.cpuMs, call.registry.cpuMs) },
+    },
+    targets: [
+      { ratio: "tools/call: registry / SDK", max: 1.05 },
+      { figure: `registry.tool() x ${registerTools}`, maxMs: 100 },
+    ],
+    verified: true,
+  };
+}

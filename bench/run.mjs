@@ -1,0 +1,237 @@
+// `pnpm bench`: what sourced costs its users, every figure a ratio measured side by side in one
+// run (arms alternated, medians and spreads). See docs/performance.md.
+//
+//   node bench/run.mjs [--files 2000] [--tools 10000] [--seed 1] [--reps 5] [--warmup 1]
+//                      [--scaling 10000,20000,40000] [--calls 2000] [--register 10000]
+//                      [--only 1,2,3,4,5] [--json bench/out/results.json] [--smoke] [--quiet]
+//
+// Exit code 1 when a front-end did not report exactly the findings the generator planted (the
+// figures would then time the wrong work); a missed target is printed, not an error.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { DEFAULT_OUT, ROOT, generateProject } from "./generate.mjs";
+import { checkVsNoEmit, eslintTyped, runTime, transformerScaling, transformerVsTsc } from "./lib/measures.mjs";
+import { round } from "./lib/stats.mjs";
+
+const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, only: [1, 2, 3, 4, 5] };
+/** CI size: seconds, not minutes; the figures mean little, the command and its output shape are what is checked. */
+const SMOKE = { files: 12, tools: 60, reps: 2, warmup: 0, scaling: [60, 120, 240], calls: 200, register: 10000 };
+
+const USAGE = `usage: node bench/run.mjs [--files N] [--tools M] [--seed S] [--reps R] [--warmup W]
+       [--scaling T1,T2,...] [--calls C] [--register T] [--only 1,2,3,4,5] [--json FILE] [--smoke] [--quiet]`;
+
+function parseFlags(argv) {
+  const flags = { ...DEFAULTS, json: path.join(DEFAULT_OUT, "results.json"), quiet: false };
+  const set = {};
+  const list = (text) => text.split(",").map((item) => Number(item.trim()));
+  for (let i = 0; i < argv.length; i++) {
+    const [key, inline] = argv[i].split("=", 2);
+    const value = () => {
+      const text = inline ?? argv[++i];
+      if (text === undefined) throw new Error(`${key} needs a value\n${USAGE}`);
+      return text;
+    };
+    switch (key) {
+      case "--files":
+      case "--tools":
+      case "--seed":
+      case "--reps":
+      case "--warmup":
+      case "--calls":
+      case "--register":
+        set[key.slice(2)] = Number(value());
+        break;
+      case "--scaling":
+      case "--only":
+        set[key.slice(2)] = list(value());
+        break;
+      case "--json":
+        flags.json = path.resolve(value());
+        break;
+      case "--smoke":
+        Object.assign(flags, SMOKE);
+        break;
+      case "--quiet":
+        flags.quiet = true;
+        break;
+      case "--help":
+      case "-h":
+        console.log(USAGE);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown option ${argv[i]}\n${USAGE}`);
+    }
+  }
+  Object.assign(flags, set); // explicit flags win over --smoke, wherever they stand
+  for (const key of ["files", "tools", "reps", "calls", "register"]) {
+    if (!Number.isInteger(flags[key]) || flags[key] < 1) throw new Error(`--${key} must be a positive integer, got ${flags[key]}`);
+  }
+  if (!Number.isInteger(flags.warmup) || flags.warmup < 0) throw new Error(`--warmup must be 0 or more, got ${flags.warmup}`);
+  if (flags.scaling.length < 2 || flags.scaling.some((n) => !Number.isInteger(n) || n < 1)) {
+    throw new Error(`--scaling needs two or more tool counts, e.g. 10000,20000,40000`);
+  }
+  if (flags.only.some((n) => ![1, 2, 3, 4, 5].includes(n))) throw new Error(`--only takes measure numbers 1 to 5, e.g. --only 1,4`);
+  return flags;
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model.trim(),
+    memoryGiB: round(os.totalmem() / 1024 ** 3, 1),
+    loadAverage1m: round(os.loadavg()[0], 2),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    typescript: JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules", "typescript", "package.json"), "utf8")).version,
+  };
+}
+
+// -------------------------------------------------------------------------------------------
+// Printing
+
+const seconds = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(2)} ms`);
+const range = (s, unit = seconds) => `${unit(s.median)} [${unit(s.min)}–${unit(s.max)}]`;
+const times = (r) => `${r.value.toFixed(3)}× [${r.pairMin.toFixed(3)}–${r.pairMax.toFixed(3)}]`;
+const verdict = (value, max) => (value <= max ? `met (≤ ${max}×)` : `MISSED (target ≤ ${max}×)`);
+
+function table(rows) {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
+  return rows.map((row) => `  ${row.map((cell, column) => String(cell).padEnd(widths[column])).join("   ")}`.trimEnd()).join("\n");
+}
+
+function printArms(measure) {
+  const rows = [["arm", "wall median [min–max]", "CPU median [min–max]", "max RSS"]];
+  for (const [name, arm] of Object.entries(measure.arms)) rows.push([name, range(arm.wall), range(arm.cpu), `${arm.maxRssMiB} MiB`]);
+  return table(rows);
+}
+
+function printRatios(ratios, targets) {
+  const rows = [["ratio (median; range of per-repetition pairs)", "wall", "CPU", "target"]];
+  for (const [name, r] of Object.entries(ratios)) {
+    const target = targets.find((t) => t.ratio === name);
+    const value = r.cpu ?? r;
+    rows.push([name, r.wall ? times(r.wall) : "", r.cpu ? times(r.cpu) : times(r), target ? verdict(value.value, target.max) : ""]);
+  }
+  return table(rows);
+}
+
+function print(result) {
+  const out = [];
+  const { options, machine: m } = result;
+  out.push(
+    `sourced benchmarks — ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, TypeScript ${m.typescript}, load ${m.loadAverage1m} at start`,
+    `project: ${options.files} modules, ${options.tools} tools (seed ${options.seed}); ${options.reps} repetitions after ${options.warmup} warm-up, arms alternated`,
+    "",
+  );
+  const measures = result.measures;
+  if (measures[1]) {
+    const m1 = measures[1];
+    out.push(`1. ${m1.title}`, printArms(m1), printRatios(m1.ratios, [m1.target]), "");
+  }
+  if (measures[2]) {
+    const m2 = measures[2];
+    const rows = [["tools", "modules", "own time median [min–max]", "check", "strip+stamp", "per tool", "tsc's type check", "first (cold JIT)"]];
+    for (const size of m2.sizes) {
+      rows.push([
+        size.tools,
+        size.files,
+        range(size.ownMs),
+        seconds(size.checkMs.median),
+        seconds(size.emitTransformMs.median),
+        `${size.ownPerToolUs.median.toFixed(1)} µs`,
+        seconds(size.typeCheckMs.median),
+        seconds(size.first.ownMs),
+      ]);
+    }
+    const ratioRows = [["ratio of medians", "value", "linear would be", "target"]];
+    for (const [name, r] of Object.entries(m2.ratios)) {
+      ratioRows.push([name, `${r.value.toFixed(3)}×`, `${r.linear}×`, name === m2.target.ratio ? verdict(r.value, round(m2.target.max, 2)) : ""]);
+    }
+    out.push(`2. ${m2.title}`, table(rows), table(ratioRows), "");
+  }
+  if (measures[3]) {
+    const m3 = measures[3];
+    const own = [["rule's own time (TIMING)", "median [min–max]"]];
+    for (const [name, s] of Object.entries(m3.ruleOwnMs)) own.push([name, range(s)]);
+    out.push(`3. ${m3.title}`, printArms(m3), table(own), printRatios(m3.ratios, m3.targets), "");
+  }
+  if (measures[4]) {
+    const m4 = measures[4];
+    out.push(`4. ${m4.title}`, printArms(m4), printRatios(m4.ratios, [m4.target]), "");
+  }
+  if (measures[5]) {
+    const m5 = measures[5];
+    const perCall = (ms) => `${(ms * 1000).toFixed(1)} µs`;
+    const calls = [["tools/call", "wall per call [min–max]", "CPU per call [min–max]"]];
+    for (const name of ["registry (net)", "SDK registerTool"]) calls.push([name, range(m5.calls[name].wallMs, perCall), range(m5.calls[name].cpuMs, perCall)]);
+    const register = [[`registering ${m5.register.tools} tools (cold process)`, "median [min–max]", "target"]];
+    register.push(["registry.tool()", range(m5.register["registry.tool()"]), m5.register["registry.tool()"].median < 100 ? "met (< 100 ms)" : "MISSED (target < 100 ms)"]);
+    register.push(["registry.createServer() (SDK registerTool inside)", range(m5.register["registry.createServer()"]), ""]);
+    register.push(["SDK registerTool alone, for scale", range(m5.register["SDK registerTool"]), ""]);
+    out.push(`5. ${m5.title} (${m5.calls.perRepetition} calls per repetition)`, table(calls), printRatios(m5.ratios, m5.targets), table(register), "");
+  }
+  for (const [number, measure] of Object.entries(measures)) {
+    if (!measure.verified) out.push(`NOT VERIFIED (${number}): ${measure.problem}`);
+  }
+  out.push(`JSON: ${path.relative(process.cwd(), result.jsonFile)}`);
+  return out.join("\n");
+}
+
+// -------------------------------------------------------------------------------------------
+
+async function main() {
+  const flags = parseFlags(process.argv.slice(2));
+  const log = flags.quiet ? undefined : (line) => process.stderr.write(`  ${line}\n`);
+  const started = Date.now();
+  const result = { date: new Date().toISOString(), machine: machine(), options: { ...flags, json: undefined }, projects: {}, measures: {} };
+  result.jsonFile = flags.json;
+
+  const wants = (n) => flags.only.includes(n);
+  const project = (tools, files) => {
+    log?.(`generating ${files} modules, ${tools} tools`);
+    const generated = generateProject({ files, tools, seed: flags.seed });
+    const { expected: _expected, ...summary } = generated.manifest;
+    result.projects[path.basename(generated.dir)] = summary;
+    return generated;
+  };
+  const main = wants(1) || wants(3) || wants(4) ? project(flags.tools, flags.files) : undefined;
+  const options = { reps: flags.reps, warmup: flags.warmup, log };
+
+  if (wants(1)) {
+    log?.("1. tspc + transformer vs tsc");
+    result.measures[1] = transformerVsTsc(main, options);
+  }
+  if (wants(2)) {
+    log?.("2. transformer scaling");
+    const perModule = flags.tools / flags.files;
+    const projects = flags.scaling.map((tools) => project(tools, Math.max(1, Math.round(tools / perModule))));
+    result.measures[2] = transformerScaling(projects, options);
+  }
+  if (wants(3)) {
+    log?.("3. ESLint, typed");
+    result.measures[3] = eslintTyped(main, options);
+  }
+  if (wants(4)) {
+    log?.("4. sourced check vs tsc --noEmit");
+    result.measures[4] = checkVsNoEmit(main, options);
+  }
+  if (wants(5)) {
+    log?.("5. run time");
+    result.measures[5] = runTime({ calls: flags.calls, reps: flags.reps, registerTools: flags.register, log });
+  }
+  result.durationS = round((Date.now() - started) / 1000, 1);
+
+  fs.mkdirSync(path.dirname(flags.json), { recursive: true });
+  fs.writeFileSync(flags.json, `${JSON.stringify(result, (key, value) => (typeof value === "number" ? round(value, 4) : value), 2)}\n`);
+  console.log(print(result));
+  console.log(`took ${result.durationS} s`);
+  if (Object.values(result.measures).some((measure) => !measure.verified)) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 2;
+});

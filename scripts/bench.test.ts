@@ -1,0 +1,94 @@
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+
+/*
+ * `pnpm bench` at its CI size: proves the command keeps working and its output keeps its shape.
+ * Timings are not asserted (benchmarks are not tests); what is asserted is that every measure
+ * ran, produced finite ratios, and timed the real work: each front-end reported exactly the
+ * findings the generator planted.
+ */
+
+const ROOT = path.resolve(__dirname, "..");
+
+interface Summary {
+  median: number;
+  min: number;
+  max: number;
+  samples: number[];
+}
+interface Ratio {
+  value: number;
+  pairMin: number;
+  pairMax: number;
+}
+
+let run: ReturnType<typeof spawnSync>;
+let result: {
+  machine: { cpus: number; memoryGiB: number; node: string };
+  projects: Record<string, { files: number; tools: number; expectedFindings: number; findings: Record<string, number> }>;
+  measures: Record<string, { verified: boolean; problem?: string; ratios: Record<string, Ratio | { wall: Ratio; cpu: Ratio } | { value: number }> } & Record<string, unknown>>;
+};
+
+beforeAll(() => {
+  const json = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sourced-bench-test-")), "results.json");
+  run = spawnSync(process.execPath, [path.join(ROOT, "bench", "run.mjs"), "--smoke", "--quiet", "--json", json], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+  result = JSON.parse(fs.readFileSync(json, "utf8"));
+}, 600_000);
+
+describe("pnpm bench --smoke", () => {
+  test("prints one section per measure and where the JSON went", () => {
+    const stdout = String(run.stdout);
+    for (const heading of ["1. tspc + transformer vs tsc", "2. the transformer's own time", "3. ESLint", "4. sourced check vs tsc --noEmit", "5. run time"]) {
+      expect(stdout).toContain(heading);
+    }
+    expect(stdout).toMatch(/JSON: .*results\.json/);
+    expect(stdout).not.toContain("NOT VERIFIED");
+  });
+
+  test("describes the machine and the generated project, with planted non-compliant tools", () => {
+    expect(result.machine.cpus).toBeGreaterThan(0);
+    expect(result.machine.node).toBe(process.version);
+    const project = result.projects["files12-tools60-seed1"];
+    expect(project).toMatchObject({ files: 12, tools: 60 });
+    expect(project!.expectedFindings).toBeGreaterThan(0);
+    expect(Object.keys(project!.findings).sort()).toEqual(["missing-annotation", "not-data-tool-output", "unverifiable-registration"]);
+  });
+
+  test("every measure timed the real work: the front-ends reported exactly the planted findings", () => {
+    expect(Object.keys(result.measures).sort()).toEqual(["1", "2", "3", "4", "5"]);
+    for (const [number, measure] of Object.entries(result.measures)) {
+      expect(measure.problem, `measure ${number}`).toBeUndefined();
+      expect(measure.verified, `measure ${number}`).toBe(true);
+    }
+  });
+
+  test("every ratio is a finite positive number with its per-repetition range", () => {
+    const ratios = Object.values(result.measures).flatMap((measure) => Object.entries(measure.ratios));
+    expect(ratios.length).toBeGreaterThanOrEqual(8);
+    for (const [name, ratio] of ratios) {
+      const values = "wall" in ratio ? [ratio.wall, ratio.cpu] : [ratio];
+      for (const value of values) {
+        expect(Number.isFinite(value.value) && value.value > 0, name).toBe(true);
+        if ("pairMin" in value) expect(value.pairMin, name).toBeLessThanOrEqual(value.pairMax);
+      }
+    }
+  });
+
+  test("the arms were each run the number of repetitions asked for", () => {
+    const tsc = (result.measures["1"]!.arms as Record<string, { wall: Summary }>)["tsc"]!;
+    expect(tsc.wall.samples).toHaveLength(2);
+    const sizes = result.measures["2"]!.sizes as { tools: number; ownMs: Summary }[];
+    expect(sizes.map((size) => size.tools)).toEqual([60, 120, 240]);
+    for (const size of sizes) expect(size.ownMs.samples).toHaveLength(2);
+    const register = result.measures["5"]!.register as { tools: number } & Record<string, Summary>;
+    expect(register.tools).toBe(10000);
+    expect(register["registry.tool()"]!.samples).toHaveLength(2);
+  });
+});
