@@ -6,7 +6,7 @@ import { structuredContentSchema } from "./contract.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { callThroughNet } from "./net.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServing } from "./serve.js";
-import { callerSite, enclosingClassName, formatSite, type Site } from "./site.js";
+import { captureSite, enclosingClassName, formatSite, type LazySite, type Site } from "./site.js";
 import type { ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
 import { verifiedBy } from "./verified.js";
 
@@ -78,10 +78,10 @@ export function createRegistry(options: RegistryOptions): Registry {
   const logger = options.logger ?? stderrLogger;
   const entries = new Map<string, Entry>();
 
-  function register(fn: unknown, toolOptions: ToolOptions, site: Site | undefined, method?: { name: string; thisArg: () => unknown }): void {
+  function register(fn: unknown, toolOptions: ToolOptions, lazySite: LazySite, method?: { name: string; thisArg: () => unknown }): void {
     if (typeof fn !== "function") {
       throw new TypeError(
-        `registry.tool() at ${formatSite(site)} expects a function, got ${fn === null ? "null" : typeof fn}. ` +
+        `registry.tool() at ${formatSite(lazySite())} expects a function, got ${fn === null ? "null" : typeof fn}. ` +
           "Write registry.tool()(function my_tool() {…}).",
       );
     }
@@ -89,24 +89,30 @@ export function createRegistry(options: RegistryOptions): Registry {
     const name = toolOptions.name ?? method?.name ?? tool.name;
     if (name === "") {
       throw new TypeError(
-        `registry.tool() at ${formatSite(site)} cannot name the tool: the function is anonymous. ` +
+        `registry.tool() at ${formatSite(lazySite())} cannot name the tool: the function is anonymous. ` +
           'Name the function (function list_cities() {…}) or pass { name: "list_cities" }.',
       );
     }
     const stamp = verifiedBy(tool);
     if (options.requireVerified && stamp === undefined) {
       logger.warn(
-        `tool "${name}" (${formatSite(site)}) was not registered: requireVerified is on and the function carries no verified stamp, ` +
+        `tool "${name}" (${formatSite(lazySite())}) was not registered: requireVerified is on and the function carries no verified stamp, ` +
           "so no compile step has checked that it returns DataToolOutput. Build it with the @sourced/transformer.",
       );
       return;
     }
+    // label and site are read only by messages: computing them for every tool would cost more
+    // than the registration itself.
     const entry: Entry = {
       name,
-      label: describeRegistered(tool, method, site),
+      get label() {
+        return describeRegistered(tool, method, lazySite());
+      },
       options: { ...toolOptions },
       fn: tool,
-      site: formatSite(site),
+      get site() {
+        return formatSite(lazySite());
+      },
       verifiedBy: stamp,
       thisArg: method?.thisArg ?? (() => undefined),
     };
@@ -126,23 +132,23 @@ export function createRegistry(options: RegistryOptions): Registry {
 
     tool(toolOptions: ToolOptions = {}): ToolDecorator {
       const decorator = (fn: unknown, context?: DecoratorContext): unknown => {
-        const site = callerSite();
+        const site = captureSite();
         if (context === undefined) {
           register(fn, toolOptions, site);
           return fn;
         }
         if (context.kind !== "method") {
           throw new TypeError(
-            `registry.tool() at ${formatSite(site)} decorates a ${context.kind}: it registers functions and static methods only.`,
+            `registry.tool() at ${formatSite(site())} decorates a ${context.kind}: it registers functions and static methods only.`,
           );
         }
         const methodName = typeof context.name === "string" ? context.name : "";
         if (!context.static) {
-          const className = enclosingClassName(site);
+          const className = enclosingClassName(site());
           throw new TypeError(
             `registry.tool() cannot register the instance method "${methodName}" of ${
               className === undefined ? "an anonymous class" : `class ${className}`
-            } (${formatSite(site)}): a tool is called without an instance. ` +
+            } (${formatSite(site())}): a tool is called without an instance. ` +
               `Make it static (@registry.tool() static ${methodName}(…)) or register a plain function.`,
           );
         }

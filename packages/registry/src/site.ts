@@ -20,13 +20,31 @@ const FRAME = /^\s*at (?:(?:async |new )?(.*?) \()?(.*?):(\d+):(\d+)\)?$/;
 /** Decorator helpers emitted by TypeScript, tslib and esbuild: never the user's own line. */
 const DECORATOR_HELPER = /^(?:__esDecorate|__runInitializers|__decorate|__decorateElement|__decoratorStart)$/;
 
+/** A call site captured now and read only when a message needs it. */
+export type LazySite = () => Site | undefined;
+
 /**
  * Where the registry was called from: the first stack frame outside this package, preferring the
- * class body that applies a decorator. Honours `--enable-source-maps`.
+ * class body that applies a decorator. Honours `--enable-source-maps`. Capturing the stack is
+ * cheap; formatting and parsing it is not (~40 µs), so that waits until an error or a warning
+ * names the site — registering 10,000 tools must stay well under 100 ms.
  */
-export function callerSite(): Site | undefined {
+export function captureSite(): LazySite {
+  const capture = new Error();
+  let site: Site | undefined;
+  let parsed = false;
+  return () => {
+    if (!parsed) {
+      site = siteOf(capture.stack ?? "");
+      parsed = true;
+    }
+    return site;
+  };
+}
+
+function siteOf(stack: string): Site | undefined {
   const frames: Site[] = [];
-  for (const line of (new Error().stack ?? "").split("\n").slice(1)) {
+  for (const line of stack.split("\n").slice(1)) {
     const match = FRAME.exec(line);
     if (!match) continue;
     const [, functionName, rawFile = "", lineText = "0", columnText = "0"] = match;
