@@ -4,7 +4,7 @@ import { type Context, contextOf, contractFor, isErrorType, isMarked, markOf, re
 import { judgeRegistered, skipOuterExpressions } from "./judge.js";
 import { FINDING_KINDS } from "./kinds.js";
 import * as messages from "./messages.js";
-import { isSiteCandidate, needsTypeQuery, placementOf } from "./sites.js";
+import { escapePlacementOf, needsTypeQuery, type Placement, placementOf } from "./sites.js";
 
 export interface AnalyzeProgramOptions {
   /** Only these files (default: every file of the program but declaration files and node_modules). */
@@ -32,10 +32,10 @@ export function analyzeSourceFile(tsInstance: TypeScript, program: ts.Program, s
   const registrations: Registration[] = [];
   const findings: Finding[] = [];
   const visit = (node: ts.Node): void => {
-    if (isSiteCandidate(tsInstance, node)) {
-      const result = analyzeSite(context, node);
+    const result = analyzeCandidate(context, node);
+    if (result !== undefined) {
       if (result.registration !== undefined) registrations.push(result.registration);
-      findings.push(...result.findings);
+      if (result.findings.length > 0) findings.push(...result.findings);
     }
     tsInstance.forEachChild(node, visit);
   };
@@ -48,14 +48,12 @@ export function analyzeSourceFile(tsInstance: TypeScript, program: ts.Program, s
  * depth-first order, this yields exactly `analyzeSourceFile(...).findings`.
  */
 export function analyzeNode(tsInstance: TypeScript, program: ts.Program, node: ts.Node): readonly Finding[] {
-  if (!isSiteCandidate(tsInstance, node)) return [];
-  return analyzeSite(contextOf(tsInstance, program), node).findings;
+  return analyzeCandidate(contextOf(tsInstance, program), node)?.findings ?? [];
 }
 
 /** The registration at `node`, if `node` is one (a call or decorator applying a marked value). */
 export function registrationAt(tsInstance: TypeScript, program: ts.Program, node: ts.Node): Registration | undefined {
-  if (!isSiteCandidate(tsInstance, node)) return undefined;
-  return analyzeSite(contextOf(tsInstance, program), node).registration;
+  return analyzeCandidate(contextOf(tsInstance, program), node)?.registration;
 }
 
 interface SiteResult {
@@ -65,7 +63,28 @@ interface SiteResult {
 
 const NOTHING: SiteResult = { findings: [] };
 
-function analyzeSite(context: Context, node: ts.Node): SiteResult {
+/**
+ * `analyzeSite` on a node that passes `isSiteCandidate` (inlined here, so that a value
+ * reference's placement is computed once), `undefined` on any other node.
+ */
+function analyzeCandidate(context: Context, node: ts.Node): SiteResult | undefined {
+  const { SyntaxKind } = context.ts;
+  switch (node.kind) {
+    case SyntaxKind.CallExpression:
+    case SyntaxKind.Decorator:
+      return analyzeSite(context, node);
+    case SyntaxKind.Identifier:
+    case SyntaxKind.PropertyAccessExpression:
+    case SyntaxKind.ElementAccessExpression: {
+      const placement = escapePlacementOf(context.ts, node);
+      return placement === undefined ? undefined : analyzeSite(context, node, placement);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function analyzeSite(context: Context, node: ts.Node, placement?: Placement): SiteResult {
   const { ts } = context;
   let registration: Registration | undefined;
   const findings: Finding[] = [];
@@ -80,7 +99,7 @@ function analyzeSite(context: Context, node: ts.Node): SiteResult {
   }
   if (!ts.isDecorator(node)) {
     try {
-      const escape = escapeAt(context, node as ts.Expression);
+      const escape = escapeAt(context, node as ts.Expression, placement);
       if (escape !== undefined) findings.push(escape);
     } catch (error) {
       findings.push(makeFinding("internal-error", node, node, undefined, messages.internalError(undefined, error)));
@@ -298,9 +317,9 @@ function appliedName(context: Context, applied: ts.Node | undefined): string | u
 }
 
 /** A marked value at `node` that flows where the analysis cannot follow it. */
-function escapeAt(context: Context, node: ts.Expression): Finding | undefined {
+function escapeAt(context: Context, node: ts.Expression, known?: Placement): Finding | undefined {
   const { ts, checker } = context;
-  const placement = placementOf(ts, node);
+  const placement = known ?? placementOf(ts, node);
   if (!needsTypeQuery(placement)) return undefined;
   const type = checker.getTypeAtLocation(node);
   if (!isMarked(context, type)) return undefined;

@@ -207,8 +207,18 @@ export function isSiteCandidate(ts: TypeScript, node: ts.Node): boolean {
     case ts.SyntaxKind.Identifier:
     case ts.SyntaxKind.PropertyAccessExpression:
     case ts.SyntaxKind.ElementAccessExpression:
-      return isValueReference(ts, node) && needsTypeQuery(placementOf(ts, node));
+      return escapePlacementOf(ts, node) !== undefined;
     default:
       return false;
   }
+}
+
+/**
+ * For a value reference (`Identifier`, `PropertyAccessExpression`, `ElementAccessExpression`):
+ * its placement when it needs a type query, so a caller that walks the tree computes it once.
+ */
+export function escapePlacementOf(ts: TypeScript, node: ts.Node): Placement | undefined {
+  if (!isValueReference(ts, node)) return undefined;
+  const placement = placementOf(ts, node);
+  return needsTypeQuery(placement) ? placement : undefined;
 }
