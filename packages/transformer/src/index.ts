@@ -44,8 +44,9 @@ const sourceChecks = new WeakMap<ts.Program, ProgramCheck>();
 
 /**
  * The same module registered without `"transformProgram": true`: ts-patch calls it only when it
- * emits, too late for `--noEmit` and the builder modes. It reports that once, as an error, and
- * still strips and stamps what it emits so nothing unchecked ships from this build.
+ * emits, too late for `--noEmit` and the builder modes. A plain emit build still gets every
+ * finding, plus one error saying what to add for the other modes; and it strips and stamps what
+ * it emits, so nothing unchecked ships from this build.
  */
 export function transformSource(program: ts.Program, config: PluginConfig, extras: SourceTransformerExtras): ts.TransformerFactory<ts.SourceFile> {
   let check = sourceChecks.get(program);
@@ -54,6 +55,9 @@ export function transformSource(program: ts.Program, config: PluginConfig, extra
     sourceChecks.set(program, check);
     extras.addDiagnostic(notProgramTransformerDiagnostic(extras.ts));
     for (const diagnostic of check.optionDiagnostics) extras.addDiagnostic(diagnostic);
+    for (const sourceFile of program.getSourceFiles()) {
+      for (const diagnostic of check.diagnosticsIn(sourceFile)) extras.addDiagnostic(diagnostic);
+    }
   }
   return check.emitTransformer((diagnostic) => extras.addDiagnostic(diagnostic));
 }

@@ -250,11 +250,16 @@ export function defineTransformerSuite(pair: Pair): void {
       expect(js).toContain('registry.tool()(Object.defineProperty(function forecast() {');
     });
 
-    test('without "transformProgram": true: one error saying what to write; emit still strips and stamps', () => {
+    test('without "transformProgram": true: an emit build still reports the findings, plus one error saying what to write; emit strips and stamps', () => {
       const project = copyProject("single", `source-kind-${pair.id}`, { transform: "@sourced/transformer" });
       const run = tspc(pair, ["-p", "."], project);
-      expect(run.diagnostics.map((d) => [d.file, d.code]), run.output).toEqual([[undefined, FINDING_KINDS["internal-error"].code]]);
-      expect(run.diagnostics[0]!.message).toContain('"transformProgram": true');
+      const advice = run.diagnostics.filter((d) => d.file === undefined);
+      expect(advice.map((d) => d.code), run.output).toEqual([FINDING_KINDS["internal-error"].code]);
+      expect(advice[0]!.message).toContain('"transformProgram": true');
+      // The same findings as the program transformer reports for this project.
+      const full = tspc(pair, ["-p", "."], copyProject("single", `program-kind-${pair.id}`));
+      expect(run.diagnostics.filter((d) => d.file !== undefined)).toEqual(full.diagnostics);
+      expect(full.diagnostics.length).toBeGreaterThan(0);
       const js = fs.readFileSync(path.join(project, "out/tools.js"), "utf8");
       expect(js).not.toContain("registry.tool()(function humidity");
       expect(js).toContain("registry.tool()(Object.defineProperty(function forecast() {");
