@@ -31,15 +31,22 @@ export function analyzeSourceFile(tsInstance: TypeScript, program: ts.Program, s
   const context = contextOf(tsInstance, program);
   const registrations: Registration[] = [];
   const findings: Finding[] = [];
-  const visit = (node: ts.Node): void => {
+  // Depth-first, pre-order, with an explicit stack: a generated file can nest expressions
+  // thousands deep (`1 + 1 + …`), deeper than the call stack allows a recursive walk.
+  const pending: ts.Node[] = [sourceFile];
+  const children: ts.Node[] = [];
+  const collect = (child: ts.Node): void => {
+    children.push(child);
+  };
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     const result = analyzeCandidate(context, node);
     if (result !== undefined) {
       if (result.registration !== undefined) registrations.push(result.registration);
       if (result.findings.length > 0) findings.push(...result.findings);
     }
-    tsInstance.forEachChild(node, visit);
-  };
-  visit(sourceFile);
+    tsInstance.forEachChild(node, collect);
+    while (children.length > 0) pending.push(children.pop()!);
+  }
   return { registrations, findings };
 }
 

@@ -56,7 +56,15 @@ export async function callThroughNet(tool: string, call: () => unknown, logger: 
     logger.warn(`tool "${tool}" threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return errorResult(`Tool "${tool}" failed: ${describeThrown(error)}`);
   }
-  const parsed = dataToolOutputSchema.safeParse(value);
+  let parsed: ReturnType<typeof dataToolOutputSchema.safeParse>;
+  try {
+    parsed = dataToolOutputSchema.safeParse(value);
+  } catch (error) {
+    // A result whose getters or proxy traps throw cannot even be read: it is not sent either.
+    const message = `Tool "${tool}" returned a result that cannot be read, so it was not sent: ${describeThrown(error)}`;
+    logger.warn(message);
+    return errorResult(message);
+  }
   if (parsed.success) return parsed.data as CallToolResult;
   const problems = describeProblems(parsed.error);
   const message = `Tool "${tool}" returned a result that breaks the DataToolOutput contract, so it was not sent:\n${problems

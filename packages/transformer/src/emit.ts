@@ -34,6 +34,23 @@ export function createEmitTransformer(context: EmitContext): ts.TransformerFacto
 
     const bySite = new Map<ts.Node, Registration>(registrations.map((r) => [r.site, r]));
     const { factory } = transformation;
+    // Site ranges by start: the walk descends only into nodes that contain a site, so it stays
+    // shallow however deep the rest of the file nests (a 10,000-term `1 + 1 + …` chain).
+    const siteRanges = registrations.map((r) => [r.site.pos, r.site.end] as const).sort((a, b) => a[0] - b[0]);
+    const containsSite = (node: ts.Node): boolean => {
+      if (node.pos < 0) return true; // synthesized: no range to judge by
+      let low = 0;
+      let high = siteRanges.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (siteRanges[middle]![0] < node.pos) low = middle + 1;
+        else high = middle;
+      }
+      for (let index = low; index < siteRanges.length && siteRanges[index]![0] <= node.end; index++) {
+        if (siteRanges[index]![1] <= node.end) return true;
+      }
+      return false;
+    };
 
     const stamp = (fn: ts.Expression): ts.Expression =>
       factory.createCallExpression(
@@ -107,6 +124,7 @@ export function createEmitTransformer(context: EmitContext): ts.TransformerFacto
           context.report(registrationFailureDiagnostic(typescript, registration.site, registration.tool, error, options));
         }
       }
+      if (!containsSite(typescript.getOriginalNode(node))) return node;
       return typescript.visitEachChild(node, visit, transformation);
     }
 
