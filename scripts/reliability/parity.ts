@@ -1,0 +1,432 @@
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as os from "node:os";
+import * as path from "node:path";
+import type * as ts from "typescript";
+
+import { LIB_FILES, sortFindings, type GeneratedProgram } from "./generator";
+
+/*
+ * Fuzzed parity: a batch of generated programs is written as ONE TypeScript project, which every
+ * front-end then checks in its own real process — tspc with the transformer (which also emits the
+ * stripped and stamped JavaScript), ESLint with the plugin's `recommended` config, and
+ * `sourced check --format json` — plus the analysis itself in this process. Per program, the four
+ * must report exactly the findings the generator constructed (id, tool, line; and the same column
+ * among themselves), and the emitted JavaScript must load and serve exactly the verified tools.
+ */
+
+export const ROOT = path.resolve(__dirname, "../..");
+const requireFromRoot = createRequire(path.join(ROOT, "package.json"));
+const TRANSFORMER_DIR = path.join(ROOT, "packages/transformer");
+export const TSPC = path.join(TRANSFORMER_DIR, "node_modules/ts-patch/bin/tspc.js");
+export const CLI = path.join(ROOT, "packages/cli/bin/sourced.js");
+export const LINT = path.join(__dirname, "lint-project.mjs");
+const LOAD = path.join(__dirname, "load-project.mjs");
+
+type Analysis = typeof import("../../packages/analysis/src/index");
+export const analysis = requireFromRoot(path.join(ROOT, "packages/analysis")) as Analysis;
+export const typescript = createRequire(path.join(TRANSFORMER_DIR, "package.json"))("typescript") as typeof ts;
+export const VERIFIER = `@sourced/transformer@${(JSON.parse(fs.readFileSync(path.join(TRANSFORMER_DIR, "package.json"), "utf8")) as { version: string }).version}`;
+
+const ID_OF_CODE = new Map<number, string>(Object.values(analysis.FINDING_KINDS).map((kind) => [kind.code, kind.id]));
+
+/** The transformer runs twice: with TypeScript 6.0.3 + ts-patch 4.0.1, and with 5.9.3 + ts-patch 3.3.0. */
+export type FrontEnd = "transformer" | "transformer (TS 5.9)" | "eslint" | "cli" | "analysis";
+export const FRONT_ENDS: readonly FrontEnd[] = ["transformer", "transformer (TS 5.9)", "eslint", "cli", "analysis"];
+
+const TS5_MODULES = path.join(ROOT, "fixtures/ts5/node_modules");
+/** ts-patch 3.3.0's tspc, run on TypeScript 5.9.3 (it looks for `typescript` next to itself otherwise). */
+export const TS5 = {
+  tspc: path.join(TS5_MODULES, "ts-patch/bin/tspc.js"),
+  env: { TSP_COMPILER_TS_PATH: path.join(TS5_MODULES, "typescript/lib/typescript.js") } as NodeJS.ProcessEnv,
+};
+
+export interface Reported {
+  readonly file: string;
+  readonly id: string;
+  readonly tool: string | undefined;
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface ProgramFailure {
+  readonly program: string;
+  readonly crash: boolean;
+  readonly reasons: readonly string[];
+}
+
+export interface BatchOutcome {
+  readonly programs: number;
+  readonly agree: number;
+  readonly crashes: number;
+  readonly registrations: number;
+  readonly findings: number;
+  readonly failures: readonly ProgramFailure[];
+  /** Wall-clock milliseconds per step. */
+  readonly timings: Readonly<Record<string, number>>;
+  /** Kept when something failed, for inspection; removed otherwise. */
+  readonly directory: string | undefined;
+}
+
+export interface ChildRun {
+  readonly status: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+/** A real child process, asynchronous so the front-ends run side by side; killed after `timeoutMs`. */
+export function run(args: readonly string[], cwd: string, timeoutMs = 15 * 60_000, env: NodeJS.ProcessEnv = {}): Promise<ChildRun> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NODE_OPTIONS: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (status, signal) => {
+      clearTimeout(timer);
+      resolve({
+        status,
+        signal,
+        stdout: Buffer.concat(stdout).toString("utf8"),
+        stderr: Buffer.concat(stderr).toString("utf8"),
+        ms: Date.now() - started,
+      });
+    });
+  });
+}
+
+export const TSCONFIG = (extra: Record<string, unknown> = {}, include: readonly string[] = ["*.ts", "lib/**/*.ts"]): string =>
+  JSON.stringify(
+    {
+      compilerOptions: {
+        target: "ES2022",
+        lib: ["ES2023"],
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        types: [],
+        strict: true,
+        rootDir: ".",
+        outDir: "out",
+        skipLibCheck: true,
+        noEmitOnError: false,
+        plugins: [{ transform: TRANSFORMER_DIR, transformProgram: true }],
+        ...extra,
+      },
+      include,
+    },
+    null,
+    2,
+  );
+
+/**
+ * A scratch project outside the repository: `node_modules` links to the real `@sourced/registry`
+ * and `typescript`, as an installed project has them, and nothing above it resolves anything.
+ */
+export function scratchProject(prefix: string, files: Readonly<Record<string, string | Buffer>>, options: { linkRegistry?: boolean } = {}): string {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), `sourced-${prefix}-`));
+  fs.mkdirSync(path.join(directory, "node_modules/@sourced"), { recursive: true });
+  if (options.linkRegistry ?? true) fs.symlinkSync(path.join(ROOT, "packages/registry"), path.join(directory, "node_modules/@sourced/registry"), "dir");
+  fs.symlinkSync(path.dirname(createRequire(path.join(TRANSFORMER_DIR, "package.json")).resolve("typescript/package.json")), path.join(directory, "node_modules/typescript"), "dir");
+  fs.writeFileSync(path.join(directory, "package.json"), JSON.stringify({ name: prefix, private: true, type: "commonjs" }) + "\n");
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(directory, name)), { recursive: true });
+    fs.writeFileSync(path.join(directory, name), content);
+  }
+  return directory;
+}
+
+export function writeBatch(programs: readonly GeneratedProgram[]): string {
+  const files: Record<string, string> = { "tsconfig.json": TSCONFIG(), ...LIB_FILES };
+  for (const program of programs) for (const file of program.files) files[file.name] = file.text;
+  return scratchProject("fuzz", files);
+}
+
+const DIAGNOSTIC = /^(?:(.+?)\((\d+),(\d+)\): )?(error|warning|message) TS(\d+): (.*)$/;
+
+/** `file(line,col): error TS92001: message` lines of `--pretty false` output. */
+export function parseTscOutput(output: string): Array<{ file: string | undefined; line: number; column: number; code: number; message: string }> {
+  const diagnostics = [];
+  for (const line of output.split(/\r?\n/)) {
+    const match = DIAGNOSTIC.exec(line);
+    if (match) {
+      diagnostics.push({ file: match[1]?.split(path.sep).join("/"), line: Number(match[2] ?? 0), column: Number(match[3] ?? 0), code: Number(match[5]), message: match[6]! });
+    }
+  }
+  return diagnostics;
+}
+
+/** The tool as every front-end's message quotes it (`tool 'list_cities'`). */
+export const toolOf = (message: string): string | undefined => /\btool '([^']*)'/i.exec(message)?.[1];
+
+/** What the analysis finds in process on the same project, with the same TypeScript as tspc. */
+export function analyseProject(directory: string): Reported[] {
+  const configPath = path.join(directory, "tsconfig.json");
+  const parsed = typescript.getParsedCommandLineOfConfigFile(configPath, {}, { ...typescript.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  if (parsed === undefined) throw new Error(`cannot read ${configPath}`);
+  const program = typescript.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+  return analysis.analyzeProgram(typescript, program).findings.map((finding) => {
+    const { line, character } = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
+    return { file: path.relative(directory, finding.sourceFile.fileName).split(path.sep).join("/"), id: finding.id, tool: finding.tool, line: line + 1, column: character + 1 };
+  });
+}
+
+interface LoadReport {
+  readonly failures: Readonly<Record<string, string>>;
+  readonly tools: ReadonlyArray<{ registry: string; name: string; verifiedBy: string | null }>;
+  readonly warnings: readonly string[];
+}
+
+/** The program a generated name belongs to: every generated name ends in `_<program>_<unit>`. */
+const programOfName = (name: string): string | undefined => {
+  const match = /_(\d{5})_\d+$/.exec(name);
+  return match ? `p${match[1]}` : undefined;
+};
+
+const keyOf = (r: Reported, withColumn: boolean) => `${r.file}:${r.line}${withColumn ? `:${r.column}` : ""} ${r.id} ${r.tool ?? "?"}`;
+
+/** `- missing` and `+ unexpected` lines between two sorted lists of keys; "" when equal. */
+function diff(expected: readonly string[], got: readonly string[]): string {
+  const remaining = [...got];
+  const missing: string[] = [];
+  for (const key of expected) {
+    const index = remaining.indexOf(key);
+    if (index < 0) missing.push(key);
+    else remaining.splice(index, 1);
+  }
+  return [...missing.map((key) => `      - expected   ${key}`), ...remaining.map((key) => `      + unexpected ${key}`)].join("\n");
+}
+
+/** Runs every front-end over one batch and judges each program. */
+/** What the front-ends reported over one batch, before any program is judged. */
+export interface BatchReports {
+  readonly directory: string;
+  readonly timings: Readonly<Record<string, number>>;
+  /** A front-end that failed as a whole (no usable output). */
+  readonly batchProblems: ReadonlyMap<FrontEnd | "load", string>;
+  readonly reported: ReadonlyMap<FrontEnd, readonly Reported[]>;
+  /** Internal errors and foreign messages, per file. */
+  readonly crashedFiles: ReadonlyMap<string, readonly string[]>;
+  /** Diagnostics other than ours: the generated program does not compile (a generator bug). */
+  readonly foreign: readonly string[];
+  readonly load: LoadReport | undefined;
+}
+
+/** Writes the batch as one project and runs every front-end over it, the three processes side by side. */
+export async function collectBatch(programs: readonly GeneratedProgram[]): Promise<BatchReports> {
+  const directory = writeBatch(programs);
+  const timings: Record<string, number> = {};
+  const batchProblems = new Map<FrontEnd | "load", string>();
+  const reported = new Map<FrontEnd, Reported[]>();
+  const crashedFiles = new Map<string, string[]>();
+  const foreign: string[] = [];
+  const noteCrash = (file: string, why: string) => crashedFiles.set(file, [...(crashedFiles.get(file) ?? []), why]);
+
+  const patterns = ["*.ts", "lib/*.ts"];
+  const [tspc, tspc5, eslint, cli] = await Promise.all([
+    run([TSPC, "-p", ".", "--pretty", "false"], directory),
+    // The same project on the older pair, emitting elsewhere: only its diagnostics are compared.
+    run([TS5.tspc, "-p", ".", "--pretty", "false", "--outDir", "out-ts5"], directory, undefined, TS5.env),
+    run([LINT, directory, ...patterns], directory),
+    run([CLI, "check", "-p", ".", "--format", "json"], directory),
+  ]);
+  timings.transformer = tspc.ms;
+  timings["transformer (TS 5.9)"] = tspc5.ms;
+  timings.eslint = eslint.ms;
+  timings.cli = cli.ms;
+
+  // Transformer: tsc's own output; exit 0 or 2 (diagnostics), never a stack trace.
+  for (const [frontEnd, output] of [["transformer", tspc], ["transformer (TS 5.9)", tspc5]] as const) {
+    if (output.signal !== null || (output.status !== 0 && output.status !== 2) || /\n\s+at .+:\d+:\d+\)?\n/.test(output.stdout + output.stderr)) {
+      batchProblems.set(frontEnd, `tspc exited with ${output.status ?? output.signal}:\n${(output.stdout + output.stderr).slice(0, 4000)}`);
+      continue;
+    }
+    const findings: Reported[] = [];
+    for (const d of parseTscOutput(output.stdout + output.stderr)) {
+      const id = ID_OF_CODE.get(d.code);
+      if (id === undefined) foreign.push(`${d.file}(${d.line},${d.column}): TS${d.code}: ${d.message} [${frontEnd}]`);
+      else if (id === "internal-error") noteCrash(d.file ?? "?", `${frontEnd}: ${d.message}`);
+      else findings.push({ file: d.file ?? "?", id, tool: toolOf(d.message), line: d.line, column: d.column });
+    }
+    reported.set(frontEnd, findings);
+  }
+
+  // ESLint: JSON on stdout; a fatal message (parse error) or another rule's message is a problem.
+  try {
+    if (eslint.status !== 0) throw new Error(`exited with ${eslint.status ?? eslint.signal}`);
+    const results = JSON.parse(eslint.stdout) as Array<{ file: string; messages: Array<{ ruleId: string | null; messageId?: string; message: string; line: number; column: number; fatal: boolean }> }>;
+    const findings: Reported[] = [];
+    for (const { file, messages } of results) {
+      for (const message of messages) {
+        if (message.ruleId !== "sourced/require-data-tool-output" || message.fatal) noteCrash(file, `eslint: ${message.ruleId ?? "fatal"}: ${message.message}`);
+        else if (message.messageId === "internal-error") noteCrash(file, `eslint: ${message.message}`);
+        else findings.push({ file, id: message.messageId ?? "?", tool: toolOf(message.message), line: message.line, column: message.column });
+      }
+    }
+    reported.set("eslint", findings);
+  } catch (error) {
+    batchProblems.set("eslint", `ESLint ${(error as Error).message}:\n${eslint.stderr.slice(0, 4000)}`);
+  }
+
+  // CLI: exit 0 or 1 with a JSON array on stdout.
+  try {
+    if (cli.status !== 0 && cli.status !== 1) throw new Error(`exited with ${cli.status ?? cli.signal}`);
+    const findings = JSON.parse(cli.stdout) as Array<{ file: string; id: string; tool: string | null; line: number; column: number; message: string }>;
+    reported.set(
+      "cli",
+      findings.flatMap((f) => {
+        if (f.id === "internal-error") {
+          noteCrash(f.file, `cli: ${f.message}`);
+          return [];
+        }
+        return [{ file: f.file, id: f.id, tool: f.tool ?? undefined, line: f.line, column: f.column }];
+      }),
+    );
+  } catch (error) {
+    batchProblems.set("cli", `sourced check ${(error as Error).message}:\n${cli.stderr.slice(0, 4000)}${cli.stdout.slice(0, 2000)}`);
+  }
+
+  // The analysis itself, in this process.
+  const started = Date.now();
+  try {
+    reported.set(
+      "analysis",
+      analyseProject(directory).flatMap((f) => {
+        if (f.id === "internal-error") {
+          noteCrash(f.file, "analysis: internal-error");
+          return [];
+        }
+        return [f];
+      }),
+    );
+  } catch (error) {
+    batchProblems.set("analysis", `analyzeProgram threw: ${(error as Error).stack ?? String(error)}`);
+  }
+  timings.analysis = Date.now() - started;
+
+  // The emitted JavaScript: loads, and serves exactly the verified tools, each stamped.
+  let load: LoadReport | undefined;
+  if (!batchProblems.has("transformer")) {
+    const loaded = await run([LOAD, path.join(directory, "out"), ...programs.map((p) => p.id)], directory, 5 * 60_000);
+    timings.load = loaded.ms;
+    try {
+      if (loaded.status !== 0) throw new Error(`exited with ${loaded.status ?? loaded.signal}`);
+      load = JSON.parse(loaded.stdout) as LoadReport;
+    } catch (error) {
+      batchProblems.set("load", `loading the emitted JavaScript ${(error as Error).message}:\n${loaded.stderr.slice(0, 4000)}`);
+    }
+  }
+  return { directory, timings, batchProblems, reported, crashedFiles, foreign, load };
+}
+
+/** Judges each program of a batch against its construction and the front-ends against each other. */
+export function judgeBatch(programs: readonly GeneratedProgram[], reports: BatchReports): BatchOutcome {
+  const { directory, timings, batchProblems, reported, crashedFiles, foreign, load } = reports;
+  const servedBy = new Map<string, Array<{ name: string; verifiedBy: string | null }>>();
+  for (const tool of load?.tools ?? []) {
+    const program = programOfName(tool.name) ?? "(unattributed)";
+    servedBy.set(program, [...(servedBy.get(program) ?? []), tool]);
+  }
+
+  // Per program.
+  const failures: ProgramFailure[] = [];
+  let agree = 0;
+  let crashes = 0;
+  const foreignByFile = new Map<string, string[]>();
+  for (const line of foreign) {
+    const file = /^([^(]+)\(/.exec(line)?.[1] ?? "?";
+    foreignByFile.set(file, [...(foreignByFile.get(file) ?? []), line]);
+  }
+  for (const program of programs) {
+    const files = new Set(program.files.map((f) => f.name));
+    const reasons: string[] = [];
+    let crash = false;
+    for (const [frontEnd, problem] of batchProblems) {
+      reasons.push(`${frontEnd} failed on the whole batch: ${problem}`);
+      crash = true;
+    }
+    for (const file of files) {
+      for (const why of crashedFiles.get(file) ?? []) {
+        reasons.push(`internal failure in ${file}: ${why}`);
+        crash = true;
+      }
+      for (const line of foreignByFile.get(file) ?? []) reasons.push(`not a valid program (generator bug): ${line}`);
+    }
+    const expected = program.findings.map((f) => keyOf({ ...f, column: 0 }, false));
+    const columns = new Map<string, string[]>();
+    const differences = new Map<string, FrontEnd[]>();
+    for (const frontEnd of FRONT_ENDS) {
+      const findings = reported.get(frontEnd);
+      if (findings === undefined) continue;
+      const mine = sortFindings(findings.filter((f) => files.has(f.file)));
+      const difference = diff(expected, mine.map((f) => keyOf(f, false)));
+      if (difference !== "") differences.set(difference, [...(differences.get(difference) ?? []), frontEnd]);
+      columns.set(frontEnd, mine.map((f) => keyOf(f, true)));
+    }
+    for (const [difference, frontEnds] of differences) {
+      const who = frontEnds.length === FRONT_ENDS.length ? "every front-end" : frontEnds.join(", ");
+      reasons.push(`${who} differs from the constructed expectation:\n${difference}`);
+    }
+    const [first, ...others] = [...columns.entries()];
+    for (const [frontEnd, keys] of others) {
+      if (first && JSON.stringify(keys) !== JSON.stringify(first[1])) reasons.push(`${frontEnd} and ${first[0]} disagree on columns: ${keys.join(", ")} vs ${first[1].join(", ")}`);
+    }
+    if (load) {
+      const failure = load.failures[program.id];
+      if (program.loadError === undefined && failure !== undefined) reasons.push(`the emitted JavaScript does not load: ${failure}`);
+      if (program.loadError !== undefined && !failure?.includes(program.loadError)) reasons.push(`loading was expected to fail on ${program.loadError}, got: ${failure ?? "loaded"}`);
+      if (program.loadError === undefined) {
+        const served = servedBy.get(program.id) ?? [];
+        const names = served.map((t) => t.name).sort();
+        if (JSON.stringify(names) !== JSON.stringify(program.served)) {
+          reasons.push(`served at run time: [${names.join(", ")}], expected the verified ones: [${program.served.join(", ")}]`);
+        }
+        for (const tool of served) if (tool.verifiedBy !== VERIFIER) reasons.push(`tool ${tool.name} is served with stamp ${tool.verifiedBy}, expected ${VERIFIER}`);
+      }
+    }
+    if (reasons.length === 0) agree++;
+    else failures.push({ program: program.id, crash, reasons });
+    if (crash) crashes++;
+  }
+  for (const tool of servedBy.get("(unattributed)") ?? []) failures.push({ program: "(batch)", crash: false, reasons: [`unexpected tool served: ${tool.name}`] });
+
+  const outcome: BatchOutcome = {
+    programs: programs.length,
+    agree,
+    crashes,
+    registrations: programs.reduce((sum, p) => sum + p.registrations, 0),
+    findings: programs.reduce((sum, p) => sum + p.findings.length, 0),
+    failures,
+    timings,
+    directory: failures.length > 0 ? directory : undefined,
+  };
+  return outcome;
+}
+
+/** Collects and judges one batch; its project is removed unless something failed. */
+export async function runBatch(programs: readonly GeneratedProgram[]): Promise<BatchOutcome> {
+  const reports = await collectBatch(programs);
+  const outcome = judgeBatch(programs, reports);
+  if (outcome.failures.length === 0) fs.rmSync(reports.directory, { recursive: true, force: true });
+  return outcome;
+}
+
+/** A readable account of a batch's failures, with each failing program's source. */
+export function describeFailures(outcome: BatchOutcome, programs: readonly GeneratedProgram[], limit = 5): string {
+  const byId = new Map(programs.map((p) => [p.id, p]));
+  const parts = outcome.failures.slice(0, limit).map((failure) => {
+    const program = byId.get(failure.program);
+    const sources = program?.files.map((f) => `--- ${f.name}\n${f.text.split("\n").map((l, i) => `${String(i + 1).padStart(3)}| ${l}`).join("\n")}`).join("\n") ?? "";
+    return `${failure.program}${failure.crash ? " (crash)" : ""}:\n  ${failure.reasons.join("\n  ")}\n${sources}`;
+  });
+  const more = outcome.failures.length > limit ? `\n… and ${outcome.failures.length - limit} more` : "";
+  return `${outcome.failures.length} of ${outcome.programs} programs failed (project kept in ${outcome.directory}):\n${parts.join("\n\n")}${more}`;
+}
