@@ -5,6 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type * as ts from "typescript";
 
+import type { Reported } from "../../fixtures/harness";
 import { LIB_FILES, sortFindings, type GeneratedProgram } from "./generator";
 
 /*
@@ -42,13 +43,8 @@ export const TS5 = {
   env: { TSP_COMPILER_TS_PATH: path.join(TS5_MODULES, "typescript/lib/typescript.js") } as NodeJS.ProcessEnv,
 };
 
-export interface Reported {
-  readonly file: string;
-  readonly id: string;
-  readonly tool: string | undefined;
-  readonly line: number;
-  readonly column: number;
-}
+/** A finding as a front-end reports it: the corpus harness's shape, files relative to the program. */
+export type { Reported };
 
 export interface ProgramFailure {
   readonly program: string;
