@@ -1,14 +1,13 @@
 import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Registry } from "../dist/index.js";
 
-const require = createRequire(import.meta.url);
-const TEST_DIR = fileURLToPath(new URL(".", import.meta.url));
+const require = createRequire(__filename);
+const TEST_DIR = __dirname;
 export const PACKAGE_DIR = join(TEST_DIR, "..");
 export const SERVERS_DIR = join(TEST_DIR, "servers");
 
@@ -51,7 +50,8 @@ export async function connectInMemory(registry: Pick<Registry, "createServer">):
 }
 
 /** The text of a result's first content block. */
-export function firstText(result: { content?: unknown }): string {
-  const [block] = (result.content ?? []) as Array<{ type: string; text?: string }>;
+export function firstText(result: object): string {
+  const content = "content" in result ? result.content : undefined;
+  const [block] = (content ?? []) as Array<{ type: string; text?: string }>;
   return block?.type === "text" ? (block.text ?? "") : "";
 }
