@@ -2,27 +2,17 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { dataToolOutputSchema, structuredContentSchema } from "../dist/index.js";
+import { seedResult } from "./helpers.js";
 
 // The JSON Schema a client receives as outputSchema, validated the way the SDK's Client does (ajv + formats).
 const published = z.toJSONSchema(structuredContentSchema, { target: "draft-7", io: "output" });
 const clientCheck = new AjvJsonSchemaValidator().getValidator(published as never);
 
-const seed = {
-  sources: ["https://example.org/cities-data"],
-  table: [
-    ["City", "Population"],
-    ["Tokyo", "37400068"],
-    ["Delhi", "30290936"],
-    ["Shanghai", "27058479"],
-  ],
-};
+const seed = seedResult().structuredContent;
 
 describe("the DataToolOutput schema", () => {
   test("the seed's list_cities result passes", () => {
-    const result = {
-      content: [{ type: "text", text: "The 3 most populated cities are Tokyo (37,400,068), Delhi (30,290,936) and Shanghai (27,058,479)." }],
-      structuredContent: seed,
-    };
+    const result = seedResult();
     expect(dataToolOutputSchema.safeParse(result).success).toBe(true);
     expect(clientCheck(seed).valid).toBe(true);
   });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { Registry } from "../dist/index.js";
+import type { DataToolOutput, Registry } from "../dist/index.js";
 
 const require = createRequire(__filename);
 const TEST_DIR = __dirname;
@@ -55,3 +55,17 @@ export function firstText(result: object): string {
   const [block] = (content ?? []) as Array<{ type: string; text?: string }>;
   return block?.type === "text" ? (block.text ?? "") : "";
 }
+
+/** The seed's list_cities result, exactly as the platform description gives it. */
+export const seedResult = (): DataToolOutput => ({
+  content: [{ type: "text", text: "The 3 most populated cities are Tokyo (37,400,068), Delhi (30,290,936) and Shanghai (27,058,479)." }],
+  structuredContent: {
+    sources: ["https://example.org/cities-data"],
+    table: [
+      ["City", "Population"],
+      ["Tokyo", "37400068"],
+      ["Delhi", "30290936"],
+      ["Shanghai", "27058479"],
+    ],
+  },
+});

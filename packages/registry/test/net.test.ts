@@ -2,22 +2,10 @@ import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createRegistry, isVerified, markVerified, structuredContentSchema, VERIFIED_STAMP, verifiedBy, type DataToolOutput } from "../dist/index.js";
-import { compileServers, connectInMemory, firstText, recordingLogger } from "./helpers.js";
+import { compileServers, connectInMemory, firstText, recordingLogger, seedResult } from "./helpers.js";
 
 type ToolsModule = typeof import("./servers/tools.js");
 
-const seedResult = (): DataToolOutput => ({
-  content: [{ type: "text", text: "The 3 most populated cities are Tokyo (37,400,068), Delhi (30,290,936) and Shanghai (27,058,479)." }],
-  structuredContent: {
-    sources: ["https://example.org/cities-data"],
-    table: [
-      ["City", "Population"],
-      ["Tokyo", "37400068"],
-      ["Delhi", "30290936"],
-      ["Shanghai", "27058479"],
-    ],
-  },
-});
 
 describe("the run-time net over the SDK's Client and InMemoryTransport", () => {
   let tools: ToolsModule;
