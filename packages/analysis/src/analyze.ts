@@ -11,14 +11,21 @@ export interface AnalyzeProgramOptions {
   readonly sourceFiles?: readonly ts.SourceFile[];
 }
 
-/** Every registration and finding of a program. Skips declaration files and files under node_modules. */
+/**
+ * Whether `analyzeProgram` judges `sourceFile`: the project's own sources, not declaration files
+ * nor anything under node_modules. Front-ends that count or de-duplicate files ask this, so their
+ * figures are the analysis' own.
+ */
+export function isAnalysedFile(program: ts.Program, sourceFile: ts.SourceFile): boolean {
+  return !(sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile) || /[\\/]node_modules[\\/]/.test(sourceFile.fileName));
+}
+
+/** Every registration and finding of a program, in the files `isAnalysedFile` accepts. */
 export function analyzeProgram(tsInstance: TypeScript, program: ts.Program, options: AnalyzeProgramOptions = {}): AnalysisResult {
   const registrations: Registration[] = [];
   const findings: Finding[] = [];
   for (const sourceFile of options.sourceFiles ?? program.getSourceFiles()) {
-    if (sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile) || /[\\/]node_modules[\\/]/.test(sourceFile.fileName)) {
-      continue;
-    }
+    if (!isAnalysedFile(program, sourceFile)) continue;
     const result = analyzeSourceFile(tsInstance, program, sourceFile);
     registrations.push(...result.registrations);
     findings.push(...result.findings);

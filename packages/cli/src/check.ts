@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type * as ts from "typescript";
-import { analyzeProgram, FINDING_KINDS } from "@sourced/analysis";
+import { analyzeProgram, FINDING_KINDS, isAnalysedFile } from "@sourced/analysis";
 import type { FindingId } from "@sourced/analysis";
 import { createSharedHost, readProjects, resolveConfigPath, type Project } from "./projects";
 import { loadTypeScript, type LoadedTypeScript, type TypeScript } from "./typescript";
@@ -86,7 +86,7 @@ export function check(options: CheckOptions = {}): CheckReport {
       projectCount++;
       const program = createProgram(ts, project, compiler.declarations);
       const sourceFiles = program.getSourceFiles().filter((sourceFile) => {
-        if (sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile) || /[\\/]node_modules[\\/]/.test(sourceFile.fileName)) return false;
+        if (!isAnalysedFile(program, sourceFile)) return false;
         const key = ts.sys.useCaseSensitiveFileNames ? path.resolve(sourceFile.fileName) : path.resolve(sourceFile.fileName).toLowerCase();
         if (analysedFiles.has(key)) return false;
         analysedFiles.add(key);

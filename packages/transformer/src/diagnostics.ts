@@ -19,7 +19,7 @@ export function findingDiagnostic(typescript: TypeScript, finding: Finding, opti
     start: finding.start,
     length: finding.end - finding.start,
     category: category(typescript, options),
-    code: FINDING_KINDS[finding.id].code,
+    code: finding.code,
     messageText: finding.message,
   };
 }

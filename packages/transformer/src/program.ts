@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import type * as ts from "typescript";
-import { analyzeProgram, type Registration } from "@sourced/analysis";
+import { analyzeProgram, isAnalysedFile, type Registration } from "@sourced/analysis";
 import { fileFailureDiagnostic, findingDiagnostic, optionDiagnostic } from "./diagnostics.js";
 import { createEmitTransformer } from "./emit.js";
 import { parseOptions, type TransformerOptions } from "./options.js";
@@ -40,7 +40,7 @@ export function createProgramCheck(
   let byFile: Map<ts.SourceFile, ts.Diagnostic[]> | undefined;
 
   const check = (sourceFile: ts.SourceFile): FileCheck => {
-    if (sourceFile.isDeclarationFile) return NOTHING;
+    if (!isAnalysedFile(program, sourceFile)) return NOTHING;
     let result = checks.get(sourceFile);
     if (result === undefined) {
       try {

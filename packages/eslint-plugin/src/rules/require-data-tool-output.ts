@@ -1,4 +1,4 @@
-import { analyzeNode, isSiteCandidate, SITE_NODE_KINDS, type Finding, type FindingId } from "@sourced/analysis";
+import { analyzeNode, SITE_NODE_KINDS, type Finding, type FindingId } from "@sourced/analysis";
 import { ESLintUtils, type TSESLint, type TSESTree } from "@typescript-eslint/utils";
 import type * as ts from "typescript";
 
@@ -67,7 +67,9 @@ export default createRule<Options, MessageIds>({
     const seen = new WeakSet<ts.Node>();
     const visit = (node: TSESTree.Node): void => {
       const tsNode = services.esTreeNodeToTSNodeMap.get(node);
-      if (seen.has(tsNode) || !isSiteCandidate(ts, tsNode)) return;
+      // analyzeNode runs the analysis' own syntactic prefilter first: a node that is no site
+      // costs a switch and, for a value reference, one walk up its parents.
+      if (seen.has(tsNode)) return;
       seen.add(tsNode);
       try {
         for (const finding of analyzeNode(ts, program, tsNode)) report(finding);

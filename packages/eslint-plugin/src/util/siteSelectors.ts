@@ -1,8 +1,8 @@
 /**
  * The ESTree node types typescript-estree produces from each TypeScript node kind the analysis may
  * report on. One ESTree type may come from several TS kinds (both member accesses become
- * `MemberExpression`) and the converse; the rule filters every visited node with
- * `isSiteCandidate` anyway, so a wide entry costs a check, never a wrong report.
+ * `MemberExpression`) and the converse; `analyzeNode` filters every visited node
+ * with the analysis' own prefilter, so a wide entry costs a check, never a wrong report.
  */
 const ESTREE_TYPES_OF_KIND: Readonly<Record<string, readonly string[]>> = {
   CallExpression: ["CallExpression", "ImportExpression"],
@@ -10,10 +10,6 @@ const ESTREE_TYPES_OF_KIND: Readonly<Record<string, readonly string[]>> = {
   Identifier: ["Identifier", "JSXIdentifier"],
   PropertyAccessExpression: ["MemberExpression", "JSXMemberExpression"],
   ElementAccessExpression: ["MemberExpression"],
-  NewExpression: ["NewExpression"],
-  TaggedTemplateExpression: ["TaggedTemplateExpression"],
-  SpreadElement: ["SpreadElement"],
-  ReturnStatement: ["ReturnStatement"],
 };
 
 /** Every node: for a kind this table does not know, completeness beats speed. */
