@@ -79,6 +79,39 @@ export class C { @registry.tool() static m(): number { return 1; } }
 });
 
 describe("messages", () => {
+  it("quotes a declared annotation as written, not the checker's expansion of it", () => {
+    const { findings } = analyze(`${HEADER}
+function plain() { return { content: [{ type: "text" as const, text: "hi" }] }; }
+registry.tool()(function derived(): ReturnType<typeof plain> { return plain(); });
+`);
+    expect(findings.map((finding) => finding.id)).toEqual(["not-data-tool-output"]);
+    expect(findings[0]!.message).toContain("is declared to return 'ReturnType<typeof plain>', which is not DataToolOutput");
+  });
+
+  it("says a required part of the contract is optional in the declared type", () => {
+    const { findings } = analyze(`${HEADER}
+interface Loose { content: { type: "text"; text: string }[]; structuredContent?: { sources: string[] } }
+registry.tool()(function loose(): Loose { return { content: [{ type: "text", text: "hi" }] }; });
+`);
+    expect(findings[0]!.message).toContain(
+      "is declared to return 'Loose', which is not DataToolOutput: its 'structuredContent' is optional, and DataToolOutput requires it.",
+    );
+  });
+
+  it("locates a function declared elsewhere relative to the registering file, the same from any directory", () => {
+    const beside = programWith(`${HEADER}import { importedText } from "./lib/tools.js";\nregistry.tool()(importedText);\n`);
+    const below = programWith(
+      `import { registry } from "../lib/registry.js";\nimport { importedText } from "../lib/tools.js";\nregistry.tool()(importedText);\n`,
+      "nested/__unit__.ts",
+    );
+    const [besideFinding] = analyzeSourceFile(ts, beside.program, beside.sourceFile).findings;
+    const [belowFinding] = analyzeSourceFile(ts, below.program, below.sourceFile).findings;
+    expect(besideFinding!.message).toContain("Tool 'importedText' (declared at ./lib/tools.ts:14:1) is declared to return 'string'");
+    expect(belowFinding!.message).toContain("Tool 'importedText' (declared at ../lib/tools.ts:14:1) is declared to return 'string'");
+    // Underlined at the registration, in the registering file.
+    expect(besideFinding!.sourceFile).toBe(beside.sourceFile);
+  });
+
   it("missing-annotation: quotes the tool, prints the inferred type, says what to write", () => {
     const { findings } = analyze(`${HEADER}
 registry.tool()(function list_cities() { return sample(); });
