@@ -67,6 +67,13 @@ describe.skipIf(SOAK_PROGRAMS > 0)(`fuzzed parity: ${PROGRAMS} generated program
     expect(judged.failures.map((f) => f.program)).toContain(target.id);
     const dropped = programs.map((p) => (p === target ? { ...p, served: [...p.served, "never_registered_00000_0"] } : p));
     expect(judgeBatch(dropped, reports).failures.map((f) => f.program)).toContain(target.id);
+    // A report in a shared lib/ file, which no program owns, is caught too.
+    const eslintReports = reports.reported.get("eslint") ?? [];
+    const inLib = new Map(reports.reported);
+    inLib.set("eslint", [...eslintReports, { file: "lib/platform.ts", id: "not-data-tool-output", tool: "platform", line: 1, column: 1 }]);
+    const libJudged = judgeBatch(programs, { ...reports, reported: inLib });
+    expect(libJudged.failures.map((f) => f.program)).toContain("(batch)");
+    expect(libJudged.agree).toBe(PROGRAMS);
   });
 });
 

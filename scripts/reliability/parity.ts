@@ -393,6 +393,21 @@ export function judgeBatch(programs: readonly GeneratedProgram[], reports: Batch
     if (crash) crashes++;
   }
   for (const tool of servedBy.get("(unattributed)") ?? []) failures.push({ program: "(batch)", crash: false, reasons: [`unexpected tool served: ${tool.name}`] });
+  // The shared lib/ files belong to no program but hold real registrations (the platform
+  // wrappers): whatever a front-end reports there is wrong, and a failure there is a crash.
+  const programFiles = new Set(programs.flatMap((program) => program.files.map((f) => f.name)));
+  const outside: string[] = [];
+  for (const frontEnd of FRONT_ENDS) {
+    for (const finding of reported.get(frontEnd) ?? []) {
+      if (!programFiles.has(finding.file)) outside.push(`${frontEnd} reported ${keyOf(finding, true)} in a shared file`);
+    }
+  }
+  const crashedOutside = [...crashedFiles].filter(([file]) => !programFiles.has(file));
+  for (const [file, whys] of crashedOutside) outside.push(...whys.map((why) => `internal failure in ${file}: ${why}`));
+  if (outside.length > 0) {
+    failures.push({ program: "(batch)", crash: crashedOutside.length > 0, reasons: outside });
+    if (crashedOutside.length > 0) crashes++;
+  }
 
   const outcome: BatchOutcome = {
     programs: programs.length,
