@@ -45,8 +45,6 @@ describe("the corpus through `sourced check --format json`", () => {
   const load = createRequire(__filename);
   const typescript6 = load(load.resolve("typescript", { paths: [CASES_DIR] })) as typeof ts;
   const typescript5 = load(load.resolve("typescript", { paths: [path.join(REPO, "fixtures/ts5")] })) as typeof ts;
-  let withTypeScript6: Located[] = [];
-
   it("TypeScript 6: meets the corpus's expectations and equals the analysis's own findings", () => {
     expect(typescript6.version).toMatch(/^6\./);
     const run = sourced(["check", "-p", path.relative(REPO, CASES_DIR), "--format", "json"]);
@@ -56,7 +54,6 @@ describe("the corpus through `sourced check --format json`", () => {
     expect(run.status).toBe(1);
     assertMatchesExpectations(reported);
     expect(reported).toEqual(analyseCorpus(typescript6));
-    withTypeScript6 = reported;
   });
 
   it("TypeScript 5.9.3 (resolved from fixtures/ts5, beside the project): the same findings", () => {
@@ -69,6 +66,7 @@ describe("the corpus through `sourced check --format json`", () => {
     const reported = fromJson(parseJson(run));
     assertMatchesExpectations(reported);
     expect(reported).toEqual(analyseCorpus(typescript5));
-    expect(reported).toEqual(withTypeScript6);
+    // Both versions judge alike: independent of the test above, so either runs alone.
+    expect(reported).toEqual(analyseCorpus(typescript6));
   });
 });
