@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -18,6 +19,8 @@ export const SERVERS_DIR = join(TEST_DIR, "servers");
 export async function compileServers(suite: string): Promise<string> {
   const outDir = join(SERVERS_DIR, "dist", suite);
   const tsc = require.resolve("typescript/bin/tsc");
+  // Nothing from an earlier run may stand in for this compile's output.
+  rmSync(outDir, { recursive: true, force: true });
   try {
     await promisify(execFile)(process.execPath, [tsc, "-p", SERVERS_DIR, "--outDir", outDir], { cwd: PACKAGE_DIR });
   } catch (error) {
