@@ -231,9 +231,14 @@ function optionsNameOf(context: Context, producer: ts.Expression, hops: number):
   if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node)) {
     const symbol = checker.getSymbolAtLocation(node);
     const declaration = symbol === undefined ? undefined : resolveAlias(context, symbol).valueDeclaration;
-    if (declaration !== undefined && ts.isVariableDeclaration(declaration) && declaration.initializer !== undefined) {
-      return optionsNameOf(context, declaration.initializer, hops + 1);
+    if (declaration !== undefined && ts.isVariableDeclaration(declaration)) {
+      // A `let` or `var` holds whichever decorator was assigned last: its options are not static.
+      const isConst = (ts.getCombinedNodeFlags(declaration) & ts.NodeFlags.BlockScoped) === ts.NodeFlags.Const;
+      if (!isConst) return { kind: "dynamic" };
+      return declaration.initializer === undefined ? { kind: "none" } : optionsNameOf(context, declaration.initializer, hops + 1);
     }
+    // `export default registry.tool({ name })`, imported under any name.
+    if (declaration !== undefined && ts.isExportAssignment(declaration)) return optionsNameOf(context, declaration.expression, hops + 1);
     return { kind: "none" };
   }
   if (!ts.isCallExpression(node)) return { kind: "none" };

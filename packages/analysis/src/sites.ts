@@ -119,10 +119,12 @@ function slotOf(ts: TypeScript, outer: ts.Expression): Slot {
   }
   if (ts.isElementAccessExpression(parent)) {
     const key = parent.argumentExpression;
-    if (parent.expression === outer && ts.isStringLiteralLike(key) && FUNCTION_METHODS.has(key.text)) {
-      return { kind: "escape", how: `is called through \`.${key.text}\`` };
+    if (parent.expression !== outer) return { kind: "inert" };
+    if (ts.isStringLiteralLike(key) || ts.isNumericLiteral(key)) {
+      return FUNCTION_METHODS.has(key.text) ? { kind: "escape", how: `is called through \`.${key.text}\`` } : { kind: "inert" };
     }
-    return { kind: "inert" };
+    // `asTool[key]`: the key may be "call", "apply" or "bind" (its type is not consulted here).
+    return { kind: "escape", how: "is read through a computed key" };
   }
   if (ts.isSpreadElement(parent) || ts.isSpreadAssignment(parent)) return { kind: "escape", how: "is spread" };
   if (ts.isReturnStatement(parent)) {
