@@ -1,8 +1,9 @@
 import type * as ts from "typescript";
 import type { AnalysisResult, AnnotationFix, Finding, FindingId, Registration, TypeScript } from "./api.js";
-import { type Context, contextOf, contractFor, isErrorType, isMarked, markOf, resolveAlias, unresolvedImportsOf } from "./context.js";
+import { type Context, contextOf, contractFor, isErrorType, isMarked, markOf, printType, resolveAlias, unresolvedImportsOf } from "./context.js";
 import { judgeRegistered, skipOuterExpressions } from "./judge.js";
 import { FINDING_KINDS } from "./kinds.js";
+import { markedTypeAt, ReferenceScan } from "./marked.js";
 import * as messages from "./messages.js";
 import { escapePlacementOf, needsTypeQuery, type Placement, placementOf } from "./sites.js";
 
@@ -38,23 +39,73 @@ export function analyzeSourceFile(tsInstance: TypeScript, program: ts.Program, s
   const context = contextOf(tsInstance, program);
   const registrations: Registration[] = [];
   const findings: Finding[] = [];
-  // Depth-first, pre-order, with an explicit stack: a generated file can nest expressions
-  // thousands deep (`1 + 1 + …`), deeper than the call stack allows a recursive walk.
+  for (const { node, placement } of sitesOf(context, sourceFile)) {
+    const result = analyzeSite(context, node, placement);
+    if (result.registration !== undefined) registrations.push(result.registration);
+    if (result.findings.length > 0) findings.push(...result.findings);
+  }
+  return { registrations, findings };
+}
+
+interface Site {
+  readonly node: ts.Node;
+  /** For a value reference: where its value goes (computed once, while walking). */
+  readonly placement?: Placement;
+}
+
+/**
+ * The file's site candidates in depth-first pre-order, and, from the same walk, its
+ * `ReferenceFacts`, so the file is walked once. Type-only subtrees (type annotations, interfaces,
+ * type aliases, the module's imports) hold no site and are skipped. An explicit stack:
+ * a generated file can nest expressions thousands deep (`1 + 1 + …`), deeper than the call stack
+ * allows a recursive walk.
+ */
+function sitesOf(context: Context, sourceFile: ts.SourceFile): Site[] {
+  const { ts } = context;
+  const { SyntaxKind } = ts;
+  const sites: Site[] = [];
+  const references = new ReferenceScan(ts);
   const pending: ts.Node[] = [sourceFile];
   const children: ts.Node[] = [];
   const collect = (child: ts.Node): void => {
     children.push(child);
   };
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
-    const result = analyzeCandidate(context, node);
-    if (result !== undefined) {
-      if (result.registration !== undefined) registrations.push(result.registration);
-      if (result.findings.length > 0) findings.push(...result.findings);
+    switch (node.kind) {
+      case SyntaxKind.CallExpression:
+        references.visit(node);
+        sites.push({ node });
+        break;
+      case SyntaxKind.Decorator:
+        sites.push({ node });
+        break;
+      case SyntaxKind.Identifier:
+        references.visit(node);
+      // falls through
+      case SyntaxKind.PropertyAccessExpression:
+      case SyntaxKind.ElementAccessExpression: {
+        const placement = escapePlacementOf(ts, node);
+        if (placement !== undefined) sites.push({ node, placement });
+        break;
+      }
+      case SyntaxKind.BinaryExpression:
+        references.visit(node);
+        break;
+      case SyntaxKind.InterfaceDeclaration:
+      case SyntaxKind.TypeAliasDeclaration:
+        continue;
+      case SyntaxKind.ImportDeclaration:
+        if (node.parent === sourceFile) continue;
+        break;
+      default:
+        // `extends mixin(asTool)` is an ExpressionWithTypeArguments: a type node holding a value.
+        if (ts.isTypeNode(node) && node.kind !== SyntaxKind.ExpressionWithTypeArguments) continue;
     }
-    tsInstance.forEachChild(node, collect);
+    ts.forEachChild(node, collect);
     while (children.length > 0) pending.push(children.pop()!);
   }
-  return { registrations, findings };
+  references.finish(sourceFile);
+  return sites;
 }
 
 /**
@@ -143,7 +194,8 @@ function registrationOf(context: Context, site: ts.CallExpression | ts.Decorator
   const { ts, checker } = context;
   const form = ts.isDecorator(site) ? "decorator" : "call";
   const producer = site.expression;
-  const mark = markOf(context, checker.getTypeAtLocation(producer));
+  const producerType = markedTypeAt(context, producer);
+  const mark = producerType === undefined ? undefined : markOf(context, producerType);
   if (mark === undefined) return unresolvedRegistryAt(context, site);
 
   const value: ts.Node | undefined = ts.isDecorator(site) ? site.parent : site.arguments[0];
@@ -276,7 +328,7 @@ function unresolvedRegistryAt(context: Context, site: ts.CallExpression | ts.Dec
   if (ts.isCallExpression(producer) && unresolvedToolReceiver(context, producer) !== undefined) {
     toolCall = producer;
     applied = ts.isDecorator(site) ? site.parent : site.arguments[0];
-  } else if (ts.isCallExpression(site) && unresolvedToolReceiver(context, site) !== undefined && !isApplied(ts, site)) {
+  } else if (ts.isCallExpression(site) && !isApplied(ts, site) && unresolvedToolReceiver(context, site) !== undefined) {
     toolCall = site;
   } else {
     return undefined;
@@ -340,13 +392,13 @@ function escapeAt(context: Context, node: ts.Expression, known?: Placement): Fin
   const { ts, checker } = context;
   const placement = known ?? placementOf(ts, node);
   if (!needsTypeQuery(placement)) return undefined;
-  const type = checker.getTypeAtLocation(node);
-  if (!isMarked(context, type)) return undefined;
-  const printed = (): string => checker.typeToString(type, node);
+  const type = markedTypeAt(context, node);
+  if (type === undefined) return undefined;
+  const printed = (): string => printType(context, type);
   for (const wrapper of placement.typed) {
     const wrapperType = checker.getTypeAtLocation(wrapper);
     if (!isMarked(context, wrapperType)) {
-      return makeFinding("unverifiable-registration", node, node, undefined, messages.typedAway(printed(), checker.typeToString(wrapperType, wrapper)));
+      return makeFinding("unverifiable-registration", node, node, undefined, messages.typedAway(printed(), printType(context, wrapperType)));
     }
   }
   const { slot } = placement;
@@ -357,7 +409,7 @@ function escapeAt(context: Context, node: ts.Expression, known?: Placement): Fin
     const signature = checker.getSignatureFromDeclaration(slot.fn);
     const returned = signature === undefined ? undefined : checker.getReturnTypeOfSignature(signature);
     if (returned === undefined || !isMarked(context, returned)) {
-      const how = returned === undefined ? "is returned" : `is returned as '${checker.typeToString(returned, slot.fn)}'`;
+      const how = returned === undefined ? "is returned" : `is returned as '${printType(context, returned)}'`;
       return makeFinding("unverifiable-registration", node, node, undefined, messages.escapes(how, printed()));
     }
     return undefined;
@@ -365,7 +417,7 @@ function escapeAt(context: Context, node: ts.Expression, known?: Placement): Fin
   if (slot.kind === "const" && slot.declaration.type !== undefined) {
     const declared = checker.getTypeAtLocation(slot.declaration.name);
     if (!isMarked(context, declared)) {
-      return makeFinding("unverifiable-registration", node, node, undefined, messages.typedAway(printed(), checker.typeToString(declared, slot.declaration)));
+      return makeFinding("unverifiable-registration", node, node, undefined, messages.typedAway(printed(), printType(context, declared)));
     }
   }
   return undefined;

@@ -8,6 +8,11 @@ export const MARK_LITERAL = "@sourced/registry:registers-tool";
 export interface Contract {
   readonly type: ts.Type;
   readonly symbol: ts.Symbol;
+  /**
+   * Types already found to fit: bit 1 as a plain return type, bit 2 as an async one. Most tools
+   * share a few annotations, so each is related to the contract once per program.
+   */
+  readonly fits: WeakMap<ts.Type, number>;
 }
 
 /** Everything the analysis keeps per program: the checker and caches of type-level answers. */
@@ -21,6 +26,12 @@ export interface Context {
   readonly contracts: Map<string, Contract | null>;
   /** Source file -> the module specifiers of its imports that do not resolve. */
   readonly unresolvedImports: WeakMap<ts.SourceFile, readonly string[]>;
+  /** Type -> its text in messages (see `printType`). */
+  readonly printed: WeakMap<ts.Type, string>;
+  /** Symbol -> whether no narrowing of its declared type can carry the mark (see `markedTypeAt`). */
+  readonly unmarkedSymbols: WeakMap<ts.Symbol, boolean>;
+  /** File -> name -> the same, for names the file never declares in an inner scope. */
+  readonly unmarkedNames: WeakMap<ts.SourceFile, Map<string, boolean>>;
 }
 
 const contexts = new WeakMap<ts.Program, Context>();
@@ -36,6 +47,9 @@ export function contextOf(tsInstance: TypeScript, program: ts.Program): Context 
       marks: new WeakMap(),
       contracts: new Map(),
       unresolvedImports: new WeakMap(),
+      printed: new WeakMap(),
+      unmarkedSymbols: new WeakMap(),
+      unmarkedNames: new WeakMap(),
     };
     contexts.set(program, context);
   }
@@ -118,7 +132,7 @@ export function contractFor(context: Context, mark: ts.Symbol): Contract | undef
     if (exported === undefined) continue;
     const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
     if (!(symbol.flags & ts.SymbolFlags.TypeAlias || symbol.flags & ts.SymbolFlags.Interface)) continue;
-    contract = { type: checker.getDeclaredTypeOfSymbol(symbol), symbol };
+    contract = { type: checker.getDeclaredTypeOfSymbol(symbol), symbol, fits: new WeakMap() };
     break;
   }
   context.contracts.set(directory, contract ?? null);
@@ -128,6 +142,21 @@ export function contractFor(context: Context, mark: ts.Symbol): Contract | undef
 function directoryOf(fileName: string): string {
   const slash = fileName.lastIndexOf("/");
   return slash < 0 ? "" : fileName.slice(0, slash);
+}
+
+/**
+ * A type as messages quote it: printed without an enclosing declaration, so names read as
+ * declared (`ToolDecorator`, not `import("@sourced/registry").ToolDecorator`) and the checker
+ * never searches for an accessible name or a module specifier, which on a first
+ * print costs more than the whole judgement of a file.
+ */
+export function printType(context: Context, type: ts.Type): string {
+  let text = context.printed.get(type);
+  if (text === undefined) {
+    text = context.checker.typeToString(type);
+    context.printed.set(type, text);
+  }
+  return text;
 }
 
 /** Module specifiers of `sourceFile`'s imports that the compiler cannot resolve. */

@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import type * as ts from "typescript";
 import type { AnnotationFix, FindingId } from "./api.js";
-import { type Context, type Contract, isErrorType, resolveAlias } from "./context.js";
+import { type Context, type Contract, isErrorType, printType, resolveAlias } from "./context.js";
 import * as messages from "./messages.js";
 
 /** What judging one registered value concludes. `id` undefined: verified. */
@@ -107,7 +107,7 @@ function judgeDeclaration(
     const fits = judgeType(context, contract, inferred, isAsync) === undefined;
     const wantsPromise = isAsync || isThenable(context, inferred);
     const text = wantsPromise ? ": Promise<DataToolOutput>" : ": DataToolOutput";
-    const printed = checker.typeToString(inferred, declaration);
+    const printed = printType(context, inferred);
     const fix = here ? fixFor(context, contract, declaration, text, fits) : undefined;
     return {
       id: "missing-annotation",
@@ -155,7 +155,7 @@ function judgeBinding(
         message: (tool) => messages.notDataToolOutput(tool, where, rejection, binding.instead ?? messages.INSTEAD_FOR_BINDING),
       };
     }
-    const printed = checker.typeToString(type, binding.typeNode);
+    const printed = printType(context, type);
     return {
       id: "unverifiable-registration",
       fn: undefined,
@@ -187,9 +187,9 @@ function rejectionOfTopType(context: Context, type: ts.Type, typeNode?: ts.TypeN
   if (isErrorType(context, type)) {
     return { kind: "unresolved", type: typeNode !== undefined ? typeNode.getText() : "error" };
   }
-  if (type.flags & ts.TypeFlags.Any) return { kind: "any", type: checker.typeToString(type) };
-  if (type.flags & ts.TypeFlags.Unknown) return { kind: "unknown", type: checker.typeToString(type) };
-  if (type.flags & ts.TypeFlags.Never) return { kind: "never", type: checker.typeToString(type) };
+  if (type.flags & ts.TypeFlags.Any) return { kind: "any", type: printType(context, type) };
+  if (type.flags & ts.TypeFlags.Unknown) return { kind: "unknown", type: printType(context, type) };
+  if (type.flags & ts.TypeFlags.Never) return { kind: "never", type: printType(context, type) };
   return undefined;
 }
 
@@ -205,6 +205,21 @@ export function judgeType(
   isAsync: boolean,
   typeNode?: ts.TypeNode,
 ): messages.Rejection | undefined {
+  const bit = isAsync ? 2 : 1;
+  const fits = contract.fits.get(type) ?? 0;
+  if (fits & bit) return undefined;
+  const rejection = rejectionOf(context, contract, type, isAsync, typeNode);
+  if (rejection === undefined) contract.fits.set(type, fits | bit);
+  return rejection;
+}
+
+function rejectionOf(
+  context: Context,
+  contract: Contract,
+  type: ts.Type,
+  isAsync: boolean,
+  typeNode: ts.TypeNode | undefined,
+): messages.Rejection | undefined {
   const { ts, checker } = context;
   const top = rejectionOfTopType(context, type, typeNode);
   if (top !== undefined) return top;
@@ -216,16 +231,16 @@ export function judgeType(
     if (inner !== undefined) {
       return inner.kind === "unresolved"
         ? { kind: "unresolved", type: typeNode?.getText() ?? "error" }
-        : { kind: inner.kind as "any" | "unknown" | "never", type: checker.typeToString(type, typeNode) };
+        : { kind: inner.kind as "any" | "unknown" | "never", type: printType(context, type) };
     }
   }
   // Quote the annotation as the user wrote it: the checker expands aliases of inferred types
   // (the SDK's CallToolResult) into pages of structure.
-  const printed = (): string => (typeNode !== undefined ? typeNode.getText() : checker.typeToString(type));
+  const printed = (): string => (typeNode !== undefined ? typeNode.getText() : printType(context, type));
   if (resolved.flags & ts.TypeFlags.Union) {
     for (const member of (resolved as ts.UnionType).types) {
       if (!isAssignable(context, member, contract.type)) {
-        return { kind: "member", type: printed(), member: checker.typeToString(member, typeNode) };
+        return { kind: "member", type: printed(), member: printType(context, member) };
       }
     }
     return undefined;
@@ -323,9 +338,7 @@ function fixFor(context: Context, contract: Contract, declaration: SignatureDecl
       { position, text: `)${text}` },
     ];
   }
-  const inScope = checker
-    .getSymbolsInScope(declaration, ts.SymbolFlags.Type | ts.SymbolFlags.Alias)
-    .some((symbol) => symbol.name === "DataToolOutput" && resolveAlias(context, symbol) === contract.symbol);
+  const inScope = nameInScope(context, "DataToolOutput", declaration, ts.SymbolFlags.Type, (symbol) => resolveAlias(context, symbol) === contract.symbol);
   return { inferredFits: fits, text, position, edits, typeInScope: inScope, module: "@sourced/registry" };
 }
 
@@ -383,7 +396,7 @@ function resolveTarget(context: Context, value: ts.Node, hops: number): Target {
   if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
     const symbol = checker.getSymbolAtLocation(ts.isElementAccessExpression(node) ? node.argumentExpression : node);
     if (symbol === undefined) {
-      const printed = checker.typeToString(checker.getTypeAtLocation(node), node);
+      const printed = printType(context, checker.getTypeAtLocation(node));
       return {
         kind: "unverifiable",
         why: `'${node.getText()}' (of type '${printed}') is not a declaration the analysis can see`,
@@ -392,7 +405,7 @@ function resolveTarget(context: Context, value: ts.Node, hops: number): Target {
     }
     return resolveSymbol(context, resolveAlias(context, symbol), node, hops);
   }
-  const printed = checker.typeToString(checker.getTypeAtLocation(node), node);
+  const printed = printType(context, checker.getTypeAtLocation(node));
   const isFunction = checker.getTypeAtLocation(node).getCallSignatures().length > 0;
   return {
     kind: "unverifiable",
@@ -474,10 +487,26 @@ function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, 
     };
   }
   if (ts.isExportAssignment(declaration)) return resolveTarget(context, declaration.expression, hops + 1);
-  const printed = context.checker.typeToString(context.checker.getTypeAtLocation(reference), reference);
+  const printed = printType(context, context.checker.getTypeAtLocation(reference));
   return {
     kind: "unverifiable",
     why: `the registered value '${reference.getText()}' (of type '${printed}') is not statically a function`,
     name: undefined,
   };
+}
+
+/**
+ * Whether `name` resolves at `location` (with `meaning`) to a symbol `accept` takes. The checker's
+ * `resolveName` looks up that one name as the compiler itself would (shadowing included);
+ * `getSymbolsInScope`, which lists every symbol in scope, is only the fallback for a checker
+ * that does not expose it.
+ */
+function nameInScope(context: Context, name: string, location: ts.Node, meaning: ts.SymbolFlags, accept: (symbol: ts.Symbol) => boolean): boolean {
+  const { ts, checker } = context;
+  const resolveName = (checker as { resolveName?: ts.TypeChecker["resolveName"] }).resolveName;
+  if (typeof resolveName === "function") {
+    const symbol = resolveName.call(checker, name, location, meaning, false);
+    return symbol !== undefined && accept(symbol);
+  }
+  return checker.getSymbolsInScope(location, meaning | ts.SymbolFlags.Alias).some((symbol) => symbol.name === name && accept(symbol));
 }
