@@ -6,7 +6,7 @@ import { structuredContentSchema } from "./contract.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { callThroughNet } from "./net.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServing } from "./serve.js";
-import { captureSite, enclosingClassName, formatSite, type LazySite, type Site } from "./site.js";
+import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
 import type { ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
 import { verifiedBy } from "./verified.js";
 
@@ -62,11 +62,47 @@ export interface Registry {
   serveHttp(options?: HttpServeOptions): Promise<HttpServing>;
 }
 
-interface Entry extends RegisteredTool {
+/** A decorated static method: its name, and its class once the class exists. */
+interface StaticMethod {
+  readonly name: string;
+  owner: unknown;
+}
+
+/**
+ * Stack frames kept for the site of a call-form registration: the decorator's own and its caller's,
+ * the first frame outside this package (every frame more costs each registration 0.5–2 µs). A TC39
+ * decorator keeps `Error.stackTraceLimit`: its class body lies below the decorator helpers and any
+ * wrappers.
+ */
+const CALL_FORM_FRAMES = 2;
+
+/**
+ * A tool as the registry holds it. `label` and `site` are read only by messages: computing them
+ * for every tool would cost more than the registration itself, so they are prototype getters.
+ */
+class Entry implements RegisteredTool {
+  constructor(
+    readonly name: string,
+    readonly options: Readonly<ToolOptions>,
+    readonly fn: ToolFunction,
+    readonly verifiedBy: string | undefined,
+    private readonly lazySite: LazySite,
+    private readonly method: StaticMethod | undefined,
+  ) {}
+
   /** How errors name it: `function list_cities`, `static method Weather.forecast`. */
-  readonly label: string;
+  get label(): string {
+    return describeRegistered(this.fn, this.method, this.lazySite.get());
+  }
+
+  get site(): string {
+    return formatSite(this.lazySite.get());
+  }
+
   /** `this` for the call: the class of a static method, `undefined` for a plain function. */
-  readonly thisArg: () => unknown;
+  get thisArg(): unknown {
+    return this.method?.owner;
+  }
 }
 
 function describeRegistered(fn: ToolFunction, method: { name: string } | undefined, site: Site | undefined): string {
@@ -78,10 +114,10 @@ export function createRegistry(options: RegistryOptions): Registry {
   const logger = options.logger ?? stderrLogger;
   const entries = new Map<string, Entry>();
 
-  function register(fn: unknown, toolOptions: ToolOptions, lazySite: LazySite, method?: { name: string; thisArg: () => unknown }): void {
+  function register(fn: unknown, toolOptions: ToolOptions, lazySite: LazySite, method?: StaticMethod): void {
     if (typeof fn !== "function") {
       throw new TypeError(
-        `registry.tool() at ${formatSite(lazySite())} expects a function, got ${fn === null ? "null" : typeof fn}. ` +
+        `registry.tool() at ${formatSite(lazySite.get())} expects a function, got ${fn === null ? "null" : typeof fn}. ` +
           "Write registry.tool()(function my_tool() {…}).",
       );
     }
@@ -89,33 +125,19 @@ export function createRegistry(options: RegistryOptions): Registry {
     const name = toolOptions.name ?? method?.name ?? tool.name;
     if (name === "") {
       throw new TypeError(
-        `registry.tool() at ${formatSite(lazySite())} cannot name the tool: the function is anonymous. ` +
+        `registry.tool() at ${formatSite(lazySite.get())} cannot name the tool: the function is anonymous. ` +
           'Name the function (function list_cities() {…}) or pass { name: "list_cities" }.',
       );
     }
     const stamp = verifiedBy(tool);
     if (options.requireVerified && stamp === undefined) {
       logger.warn(
-        `tool "${name}" (${formatSite(lazySite())}) was not registered: requireVerified is on and the function carries no verified stamp, ` +
+        `tool "${name}" (${formatSite(lazySite.get())}) was not registered: requireVerified is on and the function carries no verified stamp, ` +
           "so no compile step has checked that it returns DataToolOutput. Build it with the @sourced/transformer.",
       );
       return;
     }
-    // label and site are read only by messages: computing them for every tool would cost more
-    // than the registration itself.
-    const entry: Entry = {
-      name,
-      get label() {
-        return describeRegistered(tool, method, lazySite());
-      },
-      options: { ...toolOptions },
-      fn: tool,
-      get site() {
-        return formatSite(lazySite());
-      },
-      verifiedBy: stamp,
-      thisArg: method?.thisArg ?? (() => undefined),
-    };
+    const entry = new Entry(name, { ...toolOptions }, tool, stamp, lazySite, method);
     const previous = entries.get(name);
     if (previous) {
       throw new Error(
@@ -132,55 +154,55 @@ export function createRegistry(options: RegistryOptions): Registry {
 
     tool(toolOptions: ToolOptions = {}): ToolDecorator {
       const decorator = (fn: unknown, context?: DecoratorContext): unknown => {
-        const site = captureSite();
+        // Captured in this very frame: a helper would add a frame of its own to every stack.
+        const limit = context === undefined ? lowerStackTraceLimit(CALL_FORM_FRAMES) : undefined;
+        const site = new LazySite(new Error());
+        if (limit !== undefined) Error.stackTraceLimit = limit;
         if (context === undefined) {
           register(fn, toolOptions, site);
           return fn;
         }
         if (context.kind !== "method") {
           throw new TypeError(
-            `registry.tool() at ${formatSite(site())} decorates a ${context.kind}: it registers functions and static methods only.`,
+            `registry.tool() at ${formatSite(site.get())} decorates a ${context.kind}: it registers functions and static methods only.`,
           );
         }
         const methodName = typeof context.name === "string" ? context.name : "";
         if (!context.static) {
-          const className = enclosingClassName(site());
+          const className = enclosingClassName(site.get());
           throw new TypeError(
             `registry.tool() cannot register the instance method "${methodName}" of ${
               className === undefined ? "an anonymous class" : `class ${className}`
-            } (${formatSite(site())}): a tool is called without an instance. ` +
+            } (${formatSite(site.get())}): a tool is called without an instance. ` +
               `Make it static (@registry.tool() static ${methodName}(…)) or register a plain function.`,
           );
         }
         // Static initializers run with `this` = the class once it exists: calls get it as `this`.
-        let owner: unknown;
+        const method: StaticMethod = { name: methodName, owner: undefined };
         context.addInitializer(function (this: unknown) {
-          // eslint-disable-next-line @typescript-eslint/no-this-alias -- the class is only reachable here
-          owner = this;
+          method.owner = this;
         });
-        register(fn, toolOptions, site, { name: methodName, thisArg: () => owner });
+        register(fn, toolOptions, site, method);
         return fn;
       };
       return decorator as ToolDecorator;
     },
 
     get tools(): readonly RegisteredTool[] {
-      return [...entries.values()].map(({ thisArg: _thisArg, label: _label, ...tool }) => tool);
+      return [...entries.values()].map(({ name, options, fn, site, verifiedBy }) => ({ name, options, fn, site, verifiedBy }));
     },
 
     createServer(): McpServer {
       const server = new McpServer({ name: options.name, version: options.version });
       for (const entry of entries.values()) {
-        const call = (args: unknown, extra: ToolCallExtra) =>
-          callThroughNet(entry.name, () => entry.fn.call(entry.thisArg(), args, extra), logger);
         const { title, description, input, annotations } = entry.options;
         server.registerTool(
           entry.name,
           { title, description, inputSchema: input, outputSchema: structuredContentSchema, annotations },
           // The SDK passes (args, extra) with an input schema and (extra) without one.
           (input === undefined
-            ? (extra: ToolCallExtra) => call({}, extra)
-            : (args: unknown, extra: ToolCallExtra) => call(args, extra)) as never,
+            ? (extra: ToolCallExtra) => callThroughNet(entry, {}, extra, logger)
+            : (args: unknown, extra: ToolCallExtra) => callThroughNet(entry, args, extra, logger)) as never,
         );
       }
       if (entries.size === 0) {

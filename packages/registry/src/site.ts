@@ -20,26 +20,41 @@ const FRAME = /^\s*at (?:(?:async |new )?(.*?) \()?(.*?):(\d+):(\d+)\)?$/;
 /** Decorator helpers emitted by TypeScript, tslib and esbuild: never the user's own line. */
 const DECORATOR_HELPER = /^(?:__esDecorate|__runInitializers|__decorate|__decorateElement|__decoratorStart)$/;
 
-/** A call site captured now and read only when a message needs it. */
-export type LazySite = () => Site | undefined;
+/**
+ * Where the registry was called from, read from a stack captured at registration (an `Error` made
+ * in the registry's entry frame): the first frame outside this package, preferring the class body
+ * that applies a decorator. Honours `--enable-source-maps`. Formatting and parsing the stack
+ * (~40 µs) waits until an error or a warning names the site — registering 10,000 tools must stay
+ * under 100 ms.
+ */
+export class LazySite {
+  private site: Site | undefined;
+
+  constructor(private capture: { readonly stack?: string } | undefined) {}
+
+  get(): Site | undefined {
+    if (this.capture !== undefined) {
+      this.site = siteOf(this.capture.stack ?? "");
+      this.capture = undefined;
+    }
+    return this.site;
+  }
+}
 
 /**
- * Where the registry was called from: the first stack frame outside this package, preferring the
- * class body that applies a decorator. Honours `--enable-source-maps`. Capturing the stack is
- * cheap; formatting and parsing it is not (~40 µs), so that waits until an error or a warning
- * names the site — registering 10,000 tools must stay well under 100 ms.
+ * Sets `Error.stackTraceLimit` to `frames` when it is higher and settable, and returns the value
+ * to restore, else `undefined`. Each frame a capture records costs time and memory kept as long
+ * as the registry.
  */
-export function captureSite(): LazySite {
-  const capture = new Error();
-  let site: Site | undefined;
-  let parsed = false;
-  return () => {
-    if (!parsed) {
-      site = siteOf(capture.stack ?? "");
-      parsed = true;
-    }
-    return site;
-  };
+export function lowerStackTraceLimit(frames: number): number | undefined {
+  const limit = Error.stackTraceLimit;
+  if (!(limit > frames)) return undefined;
+  try {
+    Error.stackTraceLimit = frames;
+  } catch {
+    return undefined; // frozen (`--frozen-intrinsics`, a locked-down realm)
+  }
+  return limit;
 }
 
 function siteOf(stack: string): Site | undefined {
@@ -53,7 +68,9 @@ function siteOf(stack: string): Site | undefined {
     frames.push({ file, line: Number(lineText), column: Number(columnText), functionName });
   }
   return (
-    frames.find((frame) => frame.functionName === "<static_initializer>") ??
+    // Node names a class body `<static_initializer>`, or `Function.<static_initializer>` once
+    // source maps are on.
+    frames.find((frame) => /(?:^|\.)<static_initializer>$/.test(frame.functionName ?? "")) ??
     frames.find((frame) => !DECORATOR_HELPER.test(frame.functionName ?? ""))
   );
 }

@@ -1,5 +1,7 @@
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 import { compileServers, connectInMemory, firstText, recordingLogger } from "./helpers.js";
 
@@ -44,6 +46,14 @@ describe("registry.tool() as a TC39 decorator (compiled by tsc)", () => {
     expect(() => defineForecaster()).toThrow(
       /^registry\.tool\(\) cannot register the instance method "forecast" of class Forecaster \(.*instance-method\.[jt]s:\d+:\d+\): a tool is called without an instance\. Make it static \(@registry\.tool\(\) static forecast\(…\)\) or register a plain function\.$/,
     );
+  });
+
+  test.each([[[]], [["--enable-source-maps"]]])("node %j: a decorator wrapped outside the class still names the class", async (flags) => {
+    // With source maps Node names a class body `Function.<static_initializer>`; the site must
+    // still be that frame, not the wrapper's line (which lies below another class).
+    const script = `try { require(${JSON.stringify(`${outDir}/wrapped-decorator.js`)}).defineWrapped(); } catch (error) { process.stdout.write(error.message); }`;
+    const { stdout } = await promisify(execFile)(process.execPath, [...flags, "-e", script]);
+    expect(stdout).toMatch(/^registry\.tool\(\) cannot register the instance method "forecast" of class Forecaster \(.*wrapped-decorator\.[jt]s:\d+:\d+\)/);
   });
 
   test("requireVerified: a stamped static method is served, an unstamped one refused with one warning", async () => {

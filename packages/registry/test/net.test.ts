@@ -87,6 +87,30 @@ describe("the run-time net over the SDK's Client and InMemoryTransport", () => {
     expect(logger.warnings.at(-1)).toContain(`tool "${name}" threw: Error: ${text.split(": ").slice(1).join(": ")}`);
     expect((await connection.client.callTool({ name: "population", arguments: { city: "Tokyo" } })).isError).toBeUndefined();
   });
+
+  test("any thenable result is awaited, as `await` would; one whose `then` cannot be read is a tool that threw", async () => {
+    const thenLogger = recordingLogger();
+    const registry = createRegistry({ name: "t", version: "1.0.0", logger: thenLogger });
+    registry.tool()(function thenable() {
+      return { then: (resolve: (value: unknown) => void) => resolve(seedResult()) };
+    });
+    registry.tool()(function unreadable_then() {
+      return Object.defineProperty(seedResult(), "then", {
+        get() {
+          throw new Error("then exploded");
+        },
+      });
+    });
+    const { client, close } = await connectInMemory(registry);
+    const resolved = await client.callTool({ name: "thenable" });
+    expect(resolved.isError).toBeUndefined();
+    expect(resolved.structuredContent).toEqual(seedResult().structuredContent);
+    const failed = await client.callTool({ name: "unreadable_then" });
+    expect(failed.isError).toBe(true);
+    expect(firstText(failed)).toBe('Tool "unreadable_then" failed: then exploded');
+    expect(thenLogger.warnings).toHaveLength(1);
+    await close();
+  });
 });
 
 describe("registration", () => {
