@@ -20,6 +20,8 @@ export interface Context {
   readonly ts: TypeScript;
   readonly program: ts.Program;
   readonly checker: ts.TypeChecker;
+  /** Every file has been type-checked: resolved signatures are cached (see `AnalyzeProgramOptions`). */
+  typeChecked: boolean;
   /** Type -> the mark's property symbol (`null`: the type is not marked). */
   readonly marks: WeakMap<ts.Type, ts.Symbol | null>;
   /** Directory of a mark's declaration -> the `DataToolOutput` declared beside it. */
@@ -30,8 +32,10 @@ export interface Context {
   readonly printed: WeakMap<ts.Type, string>;
   /** Symbol -> whether no narrowing of its declared type can carry the mark (see `markedTypeAt`). */
   readonly unmarkedSymbols: WeakMap<ts.Symbol, boolean>;
-  /** File -> name -> the same, for names the file never declares in an inner scope. */
-  readonly unmarkedNames: WeakMap<ts.SourceFile, Map<string, boolean>>;
+  /** Callee symbol -> what its calls return, when its declared signatures settle it (see `markedTypeAt`). */
+  readonly declaredReturns: WeakMap<ts.Symbol, ts.Type | "unmarked" | null>;
+  /** File -> name -> its symbol (`null`: none), for names the file never declares in an inner scope. */
+  readonly symbolsByName: WeakMap<ts.SourceFile, Map<string, ts.Symbol | null>>;
 }
 
 const contexts = new WeakMap<ts.Program, Context>();
@@ -44,12 +48,14 @@ export function contextOf(tsInstance: TypeScript, program: ts.Program): Context 
       ts: tsInstance,
       program,
       checker: program.getTypeChecker(),
+      typeChecked: false,
       marks: new WeakMap(),
       contracts: new Map(),
       unresolvedImports: new WeakMap(),
       printed: new WeakMap(),
       unmarkedSymbols: new WeakMap(),
-      unmarkedNames: new WeakMap(),
+      declaredReturns: new WeakMap(),
+      symbolsByName: new WeakMap(),
     };
     contexts.set(program, context);
   }

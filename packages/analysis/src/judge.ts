@@ -183,7 +183,7 @@ function judgeBinding(
 }
 
 function rejectionOfTopType(context: Context, type: ts.Type, typeNode?: ts.TypeNode): messages.Rejection | undefined {
-  const { ts, checker } = context;
+  const { ts } = context;
   if (isErrorType(context, type)) {
     return { kind: "unresolved", type: typeNode !== undefined ? typeNode.getText() : "error" };
   }
@@ -321,7 +321,7 @@ function locate(node: ts.Node, siteFile: ts.SourceFile): string {
 
 /** Where `: DataToolOutput` goes (after the parameter list's `)`), and whether the name is in scope there. */
 function fixFor(context: Context, contract: Contract, declaration: SignatureDeclaration, text: string, fits: boolean): AnnotationFix {
-  const { ts, checker } = context;
+  const { ts } = context;
   const sourceFile = declaration.getSourceFile();
   const closeParen = declaration.getChildren(sourceFile).find((child) => child.kind === ts.SyntaxKind.CloseParenToken);
   let position: number;

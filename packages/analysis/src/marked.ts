@@ -8,65 +8,130 @@ import { type Context, markOf } from "./context.js";
  *
  * Why: the checker caches neither the flow-narrowed type of a reference nor the type of a call
  * expression, so `getTypeAtLocation` re-walks the control flow graph back from every callee and
- * every argument the analysis looks at, even after tsc has checked the whole program. A
- * reference's declared type and a call's resolved signature are cached, and they settle the
- * question whenever narrowing cannot add the mark (see `mayNarrowToMarked`). Only values that may
- * be marked pay for the exact type.
+ * every argument the analysis looks at, even after tsc has checked the whole program; in a
+ * program nobody has checked (ESLint, `sourced check`) it checks whatever those types depend on.
+ * A reference's declared type, a callee's declared signatures and a call's resolved signature
+ * settle the question whenever narrowing cannot add the mark (see `mayNarrowToMarked`). Only
+ * values that may be marked pay for the exact type.
  */
 export function markedTypeAt(context: Context, node: ts.Node): ts.Type | undefined {
   const { ts, checker } = context;
   // The type of a call is its resolved signature's return type (plus `undefined` after `?.`, which
   // the mark ignores but a message prints). A JavaScript `require(…)` is typed otherwise.
   if (ts.isCallExpression(node) && !(node.flags & ts.NodeFlags.JavaScriptFile)) {
+    // In a program nobody has checked yet, resolving the call checks its arguments (and so the
+    // functions passed to it): first see what the callee's declared signatures say. After tsc's
+    // check, the resolved signature is cached and cheaper than that.
+    if (!context.typeChecked) {
+      const declared = declaredReturnOf(context, node.expression);
+      if (declared === UNMARKED) return undefined;
+      if (declared !== undefined && !ts.isOptionalChain(node)) return declared;
+    }
     const signature = checker.getResolvedSignature(node);
     if (signature !== undefined) {
       const returned = checker.getReturnTypeOfSignature(signature);
       if (markOf(context, returned) === undefined) return undefined;
       if (!ts.isOptionalChain(node)) return returned;
     }
-  } else if (isCertainlyUnmarked(context, node)) {
-    return undefined;
+  } else {
+    const symbol = unguardedSymbolOf(context, node);
+    if (symbol !== undefined && cachedVerdict(context.unmarkedSymbols, symbol, () => !mayNarrowToMarked(context, typeOfSymbol(context, symbol)))) {
+      return undefined;
+    }
   }
   const type = checker.getTypeAtLocation(node);
   return markOf(context, type) === undefined ? undefined : type;
 }
 
-function isCertainlyUnmarked(context: Context, node: ts.Node): boolean {
-  const { ts, checker } = context;
-  if (!ts.isIdentifier(node) && !ts.isPropertyAccessExpression(node)) return false;
-  // `getTypeOfSymbol` is public since TypeScript 5.1; without it, always ask for the exact type.
-  const typeOfSymbol = (checker as { getTypeOfSymbol?: (symbol: ts.Symbol) => ts.Type }).getTypeOfSymbol;
-  if (typeof typeOfSymbol !== "function") return false;
-  const root = referenceRoot(ts, node);
-  if (root === undefined) return false;
-  const sourceFile = node.getSourceFile();
-  const facts = root === NOT_NARROWABLE && !ts.isIdentifier(node) ? undefined : referenceFactsOf(context, sourceFile);
-  if (facts !== undefined && root !== NOT_NARROWABLE && facts.guarded.has(root)) return false;
-  const verdictOf = (symbol: ts.Symbol): boolean => {
-    let unmarked = context.unmarkedSymbols.get(symbol);
-    if (unmarked === undefined) {
-      unmarked = !mayNarrowToMarked(context, typeOfSymbol.call(checker, symbol));
-      context.unmarkedSymbols.set(symbol, unmarked);
-    }
-    return unmarked;
-  };
-  if (ts.isIdentifier(node) && facts !== undefined && !facts.shadowed.has(node.text)) {
-    // No scope of this file declares the name again: every reference to it means one symbol.
-    let byName = context.unmarkedNames.get(sourceFile);
-    if (byName === undefined) {
-      byName = new Map();
-      context.unmarkedNames.set(sourceFile, byName);
-    }
-    let unmarked = byName.get(node.text);
-    if (unmarked === undefined) {
-      const symbol = checker.getSymbolAtLocation(node);
-      unmarked = symbol !== undefined && verdictOf(symbol);
-      byName.set(node.text, unmarked);
-    }
-    return unmarked;
+const UNMARKED = "unmarked";
+
+/**
+ * What a call of `callee` returns, read from the callee's declared signatures when they settle it
+ * whatever the call's arguments: `UNMARKED` when no signature returns a marked or generic type;
+ * the marked type itself when there is one signature, not generic (the one the call resolves to);
+ * `undefined` when only resolving the call can tell.
+ */
+function declaredReturnOf(context: Context, callee: ts.Expression): ts.Type | typeof UNMARKED | undefined {
+  const symbol = unguardedSymbolOf(context, callee);
+  if (symbol === undefined) return undefined;
+  let known = context.declaredReturns.get(symbol);
+  if (known === undefined) {
+    known = computeDeclaredReturn(context, symbol) ?? null;
+    context.declaredReturns.set(symbol, known);
   }
-  const symbol = checker.getSymbolAtLocation(node);
-  return symbol !== undefined && verdictOf(symbol);
+  return known ?? undefined;
+}
+
+function computeDeclaredReturn(context: Context, symbol: ts.Symbol): ts.Type | typeof UNMARKED | undefined {
+  const { checker } = context;
+  const declared = typeOfSymbol(context, symbol);
+  if (mayNarrowToMarked(context, declared)) return undefined;
+  const members = declared.flags & context.ts.TypeFlags.Union ? (declared as ts.UnionType).types : [declared];
+  const signatures = members.flatMap((member) => member.getCallSignatures());
+  const returns = signatures.map((signature) => checker.getReturnTypeOfSignature(signature));
+  if (returns.every((returned) => !isOpen(context, returned) && markOf(context, returned) === undefined)) return UNMARKED;
+  const only = signatures.length === 1 && members.length === 1 ? signatures[0]! : undefined;
+  if (only !== undefined && (only.getTypeParameters()?.length ?? 0) === 0 && !isOpen(context, returns[0]!)) return returns[0];
+  return undefined;
+}
+
+function cachedVerdict(cache: WeakMap<ts.Symbol, boolean>, symbol: ts.Symbol, compute: () => boolean): boolean {
+  let verdict = cache.get(symbol);
+  if (verdict === undefined) {
+    verdict = compute();
+    cache.set(symbol, verdict);
+  }
+  return verdict;
+}
+
+/** `checker.getTypeOfSymbol`, public since TypeScript 5.1 (`unguardedSymbolOf` checks it is there). */
+function typeOfSymbol(context: Context, symbol: ts.Symbol): ts.Type {
+  return (context.checker as ts.TypeChecker & { getTypeOfSymbol(symbol: ts.Symbol): ts.Type }).getTypeOfSymbol(symbol);
+}
+
+/**
+ * The symbol `node` reads when `node` is a reference (`a`, `a.b`) that no type guard of its file
+ * may narrow; `undefined` otherwise, or when this TypeScript cannot give a symbol's type.
+ * A name the file never declares again in an inner scope means one symbol wherever the file reads
+ * it, so it is looked up once per file.
+ */
+function unguardedSymbolOf(context: Context, node: ts.Node): ts.Symbol | undefined {
+  const { ts, checker } = context;
+  if (!ts.isIdentifier(node) && !ts.isPropertyAccessExpression(node)) return undefined;
+  if (typeof (checker as { getTypeOfSymbol?: unknown }).getTypeOfSymbol !== "function") return undefined;
+  const root = referenceRoot(ts, node);
+  if (root === undefined) return undefined;
+  if (root === NOT_NARROWABLE) return checker.getSymbolAtLocation(node);
+  const sourceFile = node.getSourceFile();
+  const facts = referenceFactsOf(context, sourceFile);
+  if (facts.guarded.has(root)) return undefined;
+  const lookUp = (): ts.Symbol | undefined =>
+    ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node
+      ? checker.getShorthandAssignmentValueSymbol(node.parent)
+      : checker.getSymbolAtLocation(node);
+  if (!ts.isIdentifier(node) || facts.shadowed.has(node.text)) return lookUp();
+  let byName = context.symbolsByName.get(sourceFile);
+  if (byName === undefined) {
+    byName = new Map();
+    context.symbolsByName.set(sourceFile, byName);
+  }
+  let symbol = byName.get(node.text);
+  if (symbol === undefined) {
+    symbol = lookUp() ?? null;
+    byName.set(node.text, symbol);
+  }
+  return symbol ?? undefined;
+}
+
+const OPEN = (ts: TypeScript): number =>
+  ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeVariable | ts.TypeFlags.Index | ts.TypeFlags.Conditional | ts.TypeFlags.Substitution;
+
+/** A type that instantiation can turn into a marked one: a type parameter, `any`, a generic mapped type… */
+function isOpen(context: Context, type: ts.Type): boolean {
+  const { ts } = context;
+  if (type.flags & OPEN(ts)) return true;
+  if (type.flags & ts.TypeFlags.UnionOrIntersection) return (type as ts.UnionOrIntersectionType).types.some((member) => isOpen(context, member));
+  return (type.flags & ts.TypeFlags.Object) !== 0 && ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Mapped) !== 0;
 }
 
 /**
@@ -77,10 +142,11 @@ function isCertainlyUnmarked(context: Context, node: ts.Node): boolean {
  */
 function mayNarrowToMarked(context: Context, declared: ts.Type): boolean {
   const { ts } = context;
-  const open = ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeVariable | ts.TypeFlags.Index | ts.TypeFlags.Conditional |
-    ts.TypeFlags.Substitution | ts.TypeFlags.NonPrimitive;
   const members = declared.flags & ts.TypeFlags.UnionOrIntersection ? (declared as ts.UnionOrIntersectionType).types : [declared];
-  return members.some((member) => (member.flags & open) !== 0 || markOf(context, member) !== undefined) || markOf(context, declared) !== undefined;
+  return (
+    members.some((member) => (member.flags & (OPEN(ts) | ts.TypeFlags.NonPrimitive)) !== 0 || markOf(context, member) !== undefined) ||
+    markOf(context, declared) !== undefined
+  );
 }
 
 const NOT_NARROWABLE = "";
