@@ -1,9 +1,11 @@
+import { VERIFIED_STAMP_KEY } from "./stamp.js";
+
 /**
  * The verified stamp: a non-enumerable own property of a registered FUNCTION, keyed by this
  * registered symbol, whose value names the verifier (e.g. `"@sourced/transformer@0.1.0"`).
  *
  * A compile step that has checked a registration (the `@sourced/transformer`) stamps the function
- * inline, without importing this package, since `Symbol.for` returns the same symbol everywhere:
+ * inline, so the emitted code imports nothing, since `Symbol.for` returns the same symbol everywhere:
  *
  * ```js
  * registry.tool()(Object.defineProperty(fn, Symbol.for("@sourced/registry:verified"), { value: "@sourced/transformer@0.1.0" }));
@@ -11,7 +13,7 @@
  *
  * With `requireVerified: true`, the registry refuses every registration that lacks it.
  */
-export const VERIFIED_STAMP: unique symbol = Symbol.for("@sourced/registry:verified") as never;
+export const VERIFIED_STAMP: unique symbol = Symbol.for(VERIFIED_STAMP_KEY) as never;
 
 /** A function stamped as verified by a compile step. */
 export type VerifiedFunction<F> = F & { readonly [VERIFIED_STAMP]: string };

@@ -1,7 +1,18 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
-import { createRegistry, isVerified, markVerified, structuredContentSchema, VERIFIED_STAMP, verifiedBy, type DataToolOutput } from "../dist/index.js";
+import {
+  createRegistry,
+  isVerified,
+  markVerified,
+  structuredContentSchema,
+  VERIFIED_STAMP,
+  VERIFIED_STAMP_KEY,
+  verifiedBy,
+  type DataToolOutput,
+} from "../dist/index.js";
 import { compileServers, connectInMemory, firstText, recordingLogger, seedResult } from "./helpers.js";
 
 type ToolsModule = typeof import("./servers/tools.js");
@@ -192,8 +203,16 @@ describe("registration", () => {
 });
 
 describe("requireVerified and the verified stamp", () => {
+  test("the stamp's key is also published alone, as @sourced/registry/stamp, a module that loads nothing", () => {
+    const load = createRequire(__filename);
+    const file = load.resolve("@sourced/registry/stamp");
+    expect((load(file) as { VERIFIED_STAMP_KEY: string }).VERIFIED_STAMP_KEY).toBe(VERIFIED_STAMP_KEY);
+    expect(readFileSync(file, "utf8")).not.toMatch(/\brequire\(/);
+  });
+
   test("VERIFIED_STAMP is the registered symbol; markVerified stamps a non-enumerable own property", () => {
     expect(VERIFIED_STAMP).toBe(Symbol.for("@sourced/registry:verified"));
+    expect(VERIFIED_STAMP).toBe(Symbol.for(VERIFIED_STAMP_KEY));
     const fn = function list_cities() {
       return seedResult();
     };

@@ -1,13 +1,12 @@
 import type * as ts from "typescript";
 import type { Registration } from "@sourced/analysis";
+// The registry's dependency-free entry: the key without the registry itself (nor the MCP SDK).
+import { VERIFIED_STAMP_KEY } from "@sourced/registry/stamp";
 import type { TransformerOptions } from "./options.js";
 import { registrationFailureDiagnostic } from "./diagnostics.js";
 import { throwIfInjected } from "./test-hook.js";
 
 type TypeScript = typeof ts;
-
-/** The key the registry reads the stamp from (`Symbol.for` gives the same symbol in every realm). */
-export const VERIFIED_STAMP_KEY = "@sourced/registry:verified";
 
 export interface EmitContext {
   readonly ts: TypeScript;
@@ -61,6 +60,7 @@ export function createEmitTransformer(context: EmitContext): ts.TransformerFacto
           factory.createCallExpression(
             factory.createPropertyAccessExpression(factory.createIdentifier("Symbol"), "for"),
             undefined,
+            // `Symbol.for` gives the registry's own symbol in every realm: the emitted code imports nothing.
             [factory.createStringLiteral(VERIFIED_STAMP_KEY)],
           ),
           factory.createObjectLiteralExpression([factory.createPropertyAssignment("value", factory.createStringLiteral(context.verifier))]),

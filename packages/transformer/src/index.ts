@@ -4,7 +4,7 @@ import type * as ts from "typescript";
 import { notProgramTransformerDiagnostic } from "./diagnostics.js";
 import { createProgramCheck, installOnProgram, type ProgramCheck } from "./program.js";
 
-export { VERIFIED_STAMP_KEY } from "./emit.js";
+export { VERIFIED_STAMP_KEY } from "@sourced/registry/stamp";
 export { DEFAULT_OPTIONS, parseOptions, type OptionProblem, type TransformerOptions } from "./options.js";
 
 /** The plugins entry as ts-patch passes it: `transform`, ts-patch's own keys, and our options. */
