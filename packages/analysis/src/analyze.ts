@@ -1,9 +1,9 @@
 import type * as ts from "typescript";
-import type { AnalysisResult, AnnotationFix, Finding, FindingId, Registration, TypeScript } from "./api.js";
-import { type Context, contextOf, contractFor, isErrorType, isMarked, markOf, printType, resolveAlias, unresolvedImportsOf } from "./context.js";
+import type { AnalysisResult, AnnotationFix, Finding, FindingId, Registration, TypeScript, UnresolvedRegistryImport } from "./api.js";
+import { type Context, contextOf, contractFor, hasUnresolvedImports, isErrorType, isProjectSource, isMarked, markOf, moduleSpecifiersOf, printType, resolveAlias, unresolvedImportsOf } from "./context.js";
 import { judgeRegistered, skipOuterExpressions } from "./judge.js";
 import { FINDING_KINDS } from "./kinds.js";
-import { markedTypeAt, ReferenceScan } from "./marked.js";
+import { hasAnyType, markedTypeAt, ReferenceScan, referencedSymbol } from "./marked.js";
 import * as messages from "./messages.js";
 import { escapePlacementOf, needsTypeQuery, type Placement, placementOf } from "./sites.js";
 
@@ -24,21 +24,23 @@ export interface AnalyzeProgramOptions {
  * figures are the analysis' own.
  */
 export function isAnalysedFile(program: ts.Program, sourceFile: ts.SourceFile): boolean {
-  return !(sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile) || /[\\/]node_modules[\\/]/.test(sourceFile.fileName));
+  return isProjectSource(program, sourceFile);
 }
 
 /** Every registration and finding of a program, in the files `isAnalysedFile` accepts. */
 export function analyzeProgram(tsInstance: TypeScript, program: ts.Program, options: AnalyzeProgramOptions = {}): AnalysisResult {
   const registrations: Registration[] = [];
   const findings: Finding[] = [];
+  const unresolvedRegistryImports: UnresolvedRegistryImport[] = [];
   if (options.typeChecked) contextOf(tsInstance, program).typeChecked = true;
   for (const sourceFile of options.sourceFiles ?? program.getSourceFiles()) {
     if (!isAnalysedFile(program, sourceFile)) continue;
     const result = analyzeSourceFile(tsInstance, program, sourceFile);
     registrations.push(...result.registrations);
     findings.push(...result.findings);
+    unresolvedRegistryImports.push(...result.unresolvedRegistryImports);
   }
-  return { registrations, findings };
+  return { registrations, findings, unresolvedRegistryImports };
 }
 
 /** Every registration and finding of one file, in source order (sites visited depth-first). */
@@ -51,7 +53,24 @@ export function analyzeSourceFile(tsInstance: TypeScript, program: ts.Program, s
     if (result.registration !== undefined) registrations.push(result.registration);
     if (result.findings.length > 0) findings.push(...result.findings);
   }
-  return { registrations, findings };
+  return { registrations, findings, unresolvedRegistryImports: unresolvedRegistryImportsOf(context, sourceFile) };
+}
+
+/**
+ * The file's top-level imports and re-exports of the registry whose module does not resolve. The
+ * module name is the only evidence left when its types are missing; the checker is asked only
+ * about specifiers that name the registry.
+ */
+function unresolvedRegistryImportsOf(context: Context, sourceFile: ts.SourceFile): UnresolvedRegistryImport[] {
+  const { ts, checker } = context;
+  const unresolved: UnresolvedRegistryImport[] = [];
+  for (const specifier of moduleSpecifiersOf(ts, sourceFile)) {
+    const name = specifier.text;
+    if (name !== messages.REGISTRY_MODULE && !name.startsWith(`${messages.REGISTRY_MODULE}/`)) continue;
+    if (checker.getSymbolAtLocation(specifier) !== undefined) continue;
+    unresolved.push({ sourceFile, specifier: name, node: specifier, start: specifier.getStart(sourceFile), end: specifier.getEnd() });
+  }
+  return unresolved;
 }
 
 interface Site {
@@ -325,33 +344,65 @@ function optionsNameOf(context: Context, producer: ts.Expression, hops: number):
 /**
  * `x.tool(…)` whose receiver's type cannot be resolved, in a file with an unresolved import: the
  * registry's types are missing, so whether this registers a tool is unknown. A finding, not a pass.
- * The site is what applies it (`x.tool()(fn)`, `@x.tool()`), or the bare `x.tool()` otherwise.
+ * The site is what applies it (`x.tool()(fn)`, `@x.tool()`, or a const holding `x.tool()`, in
+ * any module), or the bare `x.tool()` otherwise.
  */
 function unresolvedRegistryAt(context: Context, site: ts.CallExpression | ts.Decorator): Registration | undefined {
   const { ts } = context;
   const producer = skipOuterExpressions(ts, site.expression);
-  let toolCall: ts.CallExpression;
+  const applies = storedToolCallOf(context, producer, 0);
+  let toolCall: ts.CallExpression | undefined;
+  let unresolved = applies === undefined ? undefined : unresolvedToolReceiver(context, applies);
   let applied: ts.Node | undefined;
-  if (ts.isCallExpression(producer) && unresolvedToolReceiver(context, producer) !== undefined) {
-    toolCall = producer;
+  if (applies !== undefined && unresolved !== undefined) {
+    toolCall = applies;
     applied = ts.isDecorator(site) ? site.parent : site.arguments[0];
-  } else if (ts.isCallExpression(site) && !isApplied(ts, site) && unresolvedToolReceiver(context, site) !== undefined) {
+  } else if (ts.isCallExpression(site) && !isApplied(ts, site)) {
     toolCall = site;
-  } else {
-    return undefined;
+    unresolved = unresolvedToolReceiver(context, site);
   }
+  if (toolCall === undefined || unresolved === undefined) return undefined;
   const callee = toolCall.expression as ts.PropertyAccessExpression;
-  const unresolved = unresolvedToolReceiver(context, toolCall)?.imports ?? [];
+  // Applied through a const: name it, since the unresolved import may be in the module declaring it.
+  const through = applied !== undefined && producer !== toolCall ? producer : undefined;
   const options = optionsNameOf(context, toolCall, 0);
   const tool = options.kind === "static" ? options.name : options.kind === "dynamic" ? undefined : appliedName(context, applied);
-  const message = messages.unresolvedRegistry(tool, callee.expression.getText(), unresolved.length > 0 ? unresolved : ["@sourced/registry"]);
+  const modules = unresolved.imports.length > 0 ? unresolved.imports : [messages.REGISTRY_MODULE];
+  const message = messages.unresolvedRegistry(tool, callee.expression.getText(), modules, through?.getText());
   return {
     site,
     form: ts.isDecorator(site) ? "decorator" : "call",
     tool,
     fn: undefined,
-    finding: makeFinding("unverifiable-registration", callee, site, tool, message),
+    finding: makeFinding("unverifiable-registration", through ?? callee, site, tool, message),
   };
+}
+
+/**
+ * The call `x.tool(…)` that `producer` is, or that a const it names holds (followed, like
+ * `optionsNameOf`, through consts and `export default`, never a `let`); syntax and symbols only,
+ * so every unmarked call can afford the question.
+ */
+function storedToolCallOf(context: Context, producer: ts.Node, hops: number): ts.CallExpression | undefined {
+  const { ts } = context;
+  const node = skipOuterExpressions(ts, producer);
+  if (ts.isCallExpression(node)) {
+    return ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === "tool" ? node : undefined;
+  }
+  if (hops > 8 || !(ts.isIdentifier(node) || ts.isPropertyAccessExpression(node))) return undefined;
+  // Every call the analysis does not recognise asks this. Only a name whose type is unresolved
+  // (`any`) can hold `x.tool()` on a registry that does not resolve, and only if some import of
+  // the program does not resolve; the symbol comes from the per-file cache.
+  if (!hasUnresolvedImports(context)) return undefined;
+  const symbol = referencedSymbol(context, node);
+  if (symbol === undefined || !hasAnyType(context, symbol)) return undefined;
+  const declaration = resolveAlias(context, symbol).valueDeclaration;
+  if (declaration === undefined) return undefined;
+  if (ts.isVariableDeclaration(declaration)) {
+    const isConst = (ts.getCombinedNodeFlags(declaration) & ts.NodeFlags.BlockScoped) === ts.NodeFlags.Const;
+    return isConst && declaration.initializer !== undefined ? storedToolCallOf(context, declaration.initializer, hops + 1) : undefined;
+  }
+  return ts.isExportAssignment(declaration) ? storedToolCallOf(context, declaration.expression, hops + 1) : undefined;
 }
 
 /**

@@ -24,6 +24,8 @@ export interface AnnotationFix {
   readonly inferredFits: boolean;
   /** The text to insert, e.g. `: DataToolOutput` or `: Promise<DataToolOutput>`. */
   readonly text: string;
+  /** The annotation's type alone, `text` without its `: `: `DataToolOutput` or `Promise<DataToolOutput>`. */
+  readonly typeText: string;
   /** Where to insert it in the source file (after the parameter list's `)`). */
   readonly position: number;
   /**
@@ -34,8 +36,18 @@ export interface AnnotationFix {
   readonly edits: readonly { readonly position: number; readonly text: string }[];
   /** Whether the name `DataToolOutput` already resolves, at that position, to the registry's type. */
   readonly typeInScope: boolean;
-  /** The module to import `DataToolOutput` from when it is not in scope. */
+  /** The name to import when it is not in scope. */
+  readonly importName: "DataToolOutput";
+  /** The module to import it from. */
   readonly module: "@sourced/registry";
+  /**
+   * Whether `import type { DataToolOutput } from "@sourced/registry"` can be added to the file and
+   * then names the registry's type at `position`: false when the file's top level already declares
+   * or imports that name (the import would clash with it), or when a declaration of it in a scope
+   * around the function (a namespace, a type parameter) would shadow the import there. A front-end
+   * offers the import only when `typeInScope` is false and this is true.
+   */
+  readonly importable: boolean;
 }
 
 export interface Finding {
@@ -67,8 +79,27 @@ export interface Registration {
   readonly finding: Finding | undefined;
 }
 
+/**
+ * An import of the registry (`@sourced/registry` or a subpath of it) that does not resolve: every
+ * registration made through it is invisible to the type checker. The analysis reports what it can
+ * still see (`x.tool(…)` on an unresolved value, as `unverifiable-registration`); a front-end whose
+ * build does not report the import itself (tsc does, as TS2307) reports it from this.
+ */
+export interface UnresolvedRegistryImport {
+  readonly sourceFile: ts.SourceFile;
+  /** The module name as written, e.g. `@sourced/registry`. */
+  readonly specifier: string;
+  /** The module specifier's string literal, to underline. */
+  readonly node: ts.StringLiteral;
+  /** `node.getStart(sourceFile)` and its end. */
+  readonly start: number;
+  readonly end: number;
+}
+
 export interface AnalysisResult {
   readonly registrations: readonly Registration[];
   /** Every finding: those of registrations plus those of escaped decorator values, in source order. */
   readonly findings: readonly Finding[];
+  /** The registry imports that do not resolve, in source order. */
+  readonly unresolvedRegistryImports: readonly UnresolvedRegistryImport[];
 }

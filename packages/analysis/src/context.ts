@@ -28,6 +28,8 @@ export interface Context {
   readonly contracts: Map<string, Contract | null>;
   /** Source file -> the module specifiers of its imports that do not resolve. */
   readonly unresolvedImports: WeakMap<ts.SourceFile, readonly string[]>;
+  /** Whether some file has such an import (see `hasUnresolvedImports`); computed once. */
+  anyUnresolvedImport: boolean | undefined;
   /** Type -> its text in messages (see `printType`). */
   readonly printed: WeakMap<ts.Type, string>;
   /** Symbol -> whether no narrowing of its declared type can carry the mark (see `markedTypeAt`). */
@@ -52,6 +54,7 @@ export function contextOf(tsInstance: TypeScript, program: ts.Program): Context 
       marks: new WeakMap(),
       contracts: new Map(),
       unresolvedImports: new WeakMap(),
+      anyUnresolvedImport: undefined,
       printed: new WeakMap(),
       unmarkedSymbols: new WeakMap(),
       declaredReturns: new WeakMap(),
@@ -165,27 +168,50 @@ export function printType(context: Context, type: ts.Type): string {
   return text;
 }
 
+/** The module specifiers of `sourceFile`'s top-level imports, re-exports and `import x = require(…)`. */
+export function moduleSpecifiersOf(ts: TypeScript, sourceFile: ts.SourceFile): ts.StringLiteral[] {
+  const specifiers: ts.StringLiteral[] = [];
+  for (const statement of sourceFile.statements) {
+    const specifier =
+      ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)
+        ? statement.moduleSpecifier
+        : ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference)
+          ? statement.moduleReference.expression
+          : undefined;
+    if (specifier !== undefined && ts.isStringLiteral(specifier)) specifiers.push(specifier);
+  }
+  return specifiers;
+}
+
 /** Module specifiers of `sourceFile`'s imports that the compiler cannot resolve. */
 export function unresolvedImportsOf(context: Context, sourceFile: ts.SourceFile): readonly string[] {
   let unresolved = context.unresolvedImports.get(sourceFile);
   if (unresolved === undefined) {
     const { ts, checker } = context;
-    const names: string[] = [];
-    for (const statement of sourceFile.statements) {
-      const specifier =
-        ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)
-          ? statement.moduleSpecifier
-          : ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference)
-            ? statement.moduleReference.expression
-            : undefined;
-      if (specifier !== undefined && ts.isStringLiteral(specifier) && checker.getSymbolAtLocation(specifier) === undefined) {
-        names.push(specifier.text);
-      }
-    }
-    unresolved = names;
+    unresolved = moduleSpecifiersOf(ts, sourceFile)
+      .filter((specifier) => checker.getSymbolAtLocation(specifier) === undefined)
+      .map((specifier) => specifier.text);
     context.unresolvedImports.set(sourceFile, unresolved);
   }
   return unresolved;
+}
+
+/**
+ * Whether a source file of the project itself (not a declaration file, nothing under
+ * node_modules) imports a module that does not resolve: only then can a const the analysis can
+ * read (it has an initializer) hold a call on an unresolved registry. Once per program.
+ */
+export function hasUnresolvedImports(context: Context): boolean {
+  const { program } = context;
+  context.anyUnresolvedImport ??= program
+    .getSourceFiles()
+    .some((sourceFile) => isProjectSource(program, sourceFile) && unresolvedImportsOf(context, sourceFile).length > 0);
+  return context.anyUnresolvedImport;
+}
+
+/** The project's own sources: not declaration files, nor anything under node_modules. */
+export function isProjectSource(program: ts.Program, sourceFile: ts.SourceFile): boolean {
+  return !(sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile) || /[\\/]node_modules[\\/]/.test(sourceFile.fileName));
 }
 
 /** The symbol behind an alias (import, re-export), or the symbol itself. */

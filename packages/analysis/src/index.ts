@@ -1,4 +1,4 @@
-export type { AnalysisResult, AnnotationFix, Finding, FindingId, FindingKind, Registration, TypeScript } from "./api.js";
+export type { AnalysisResult, AnnotationFix, Finding, FindingId, FindingKind, Registration, TypeScript, UnresolvedRegistryImport } from "./api.js";
 export { analyzeNode, analyzeProgram, analyzeSourceFile, isAnalysedFile, registrationAt } from "./analyze.js";
 export type { AnalyzeProgramOptions } from "./analyze.js";
 export { FINDING_KINDS } from "./kinds.js";

@@ -106,9 +106,10 @@ function judgeDeclaration(
     const inferred = signature === undefined ? checker.getAnyType() : checker.getReturnTypeOfSignature(signature);
     const fits = judgeType(context, contract, inferred, isAsync) === undefined;
     const wantsPromise = isAsync || isThenable(context, inferred);
-    const text = wantsPromise ? ": Promise<DataToolOutput>" : ": DataToolOutput";
+    const typeText = wantsPromise ? `Promise<${messages.DATA_TOOL_OUTPUT}>` : messages.DATA_TOOL_OUTPUT;
+    const text = `: ${typeText}`;
     const printed = printType(context, inferred);
-    const fix = here ? fixFor(context, contract, declaration, text, fits) : undefined;
+    const fix = here ? fixFor(context, contract, declaration, typeText, fits) : undefined;
     return {
       id: "missing-annotation",
       fn: declaration,
@@ -319,9 +320,13 @@ function locate(node: ts.Node, siteFile: ts.SourceFile): string {
   return `${relative.startsWith("../") ? relative : `./${relative}`}:${line + 1}:${character + 1}`;
 }
 
-/** Where `: DataToolOutput` goes (after the parameter list's `)`), and whether the name is in scope there. */
-function fixFor(context: Context, contract: Contract, declaration: SignatureDeclaration, text: string, fits: boolean): AnnotationFix {
+/**
+ * Where `: DataToolOutput` goes (after the parameter list's `)`), whether the name is in scope
+ * there, and whether an import of it can be added.
+ */
+function fixFor(context: Context, contract: Contract, declaration: SignatureDeclaration, typeText: string, fits: boolean): AnnotationFix {
   const { ts } = context;
+  const text = `: ${typeText}`;
   const sourceFile = declaration.getSourceFile();
   const closeParen = declaration.getChildren(sourceFile).find((child) => child.kind === ts.SyntaxKind.CloseParenToken);
   let position: number;
@@ -338,8 +343,41 @@ function fixFor(context: Context, contract: Contract, declaration: SignatureDecl
       { position, text: `)${text}` },
     ];
   }
-  const inScope = nameInScope(context, "DataToolOutput", declaration, ts.SymbolFlags.Type, (symbol) => resolveAlias(context, symbol) === contract.symbol);
-  return { inferredFits: fits, text, position, edits, typeInScope: inScope, module: "@sourced/registry" };
+  const name = messages.DATA_TOOL_OUTPUT;
+  const atFunction = typeNamed(context, name, declaration);
+  const typeInScope = atFunction !== undefined && resolveAlias(context, atFunction) === contract.symbol;
+  // An import is seen at the function only if no declaration around it shadows the file's top level.
+  const importable = !declaresAtTopLevel(ts, sourceFile, name) && atFunction === typeNamed(context, name, sourceFile);
+  return { inferredFits: fits, text, typeText, position, edits, typeInScope, importName: name, module: messages.REGISTRY_MODULE, importable };
+}
+
+/**
+ * Whether the file's top level declares or imports `name`, in any meaning: an import of that name
+ * would clash with it (or, for the registry's own import, repeat it).
+ */
+function declaresAtTopLevel(ts: Context["ts"], sourceFile: ts.SourceFile, name: string): boolean {
+  const binds = (binding: ts.BindingName): boolean =>
+    ts.isIdentifier(binding) ? binding.text === name : binding.elements.some((element) => !ts.isOmittedExpression(element) && binds(element.name));
+  return sourceFile.statements.some((statement) => {
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      const bindings = clause?.namedBindings;
+      return (
+        clause?.name?.text === name ||
+        (bindings !== undefined && (ts.isNamespaceImport(bindings) ? bindings.name.text === name : bindings.elements.some((element) => element.name.text === name)))
+      );
+    }
+    if (ts.isVariableStatement(statement)) return statement.declarationList.declarations.some((declaration) => binds(declaration.name));
+    if (
+      ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement) ||
+      ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement) || ts.isModuleDeclaration(statement) ||
+      ts.isImportEqualsDeclaration(statement)
+    ) {
+      // `declare module "x" { }` names a module, not a binding.
+      return statement.name !== undefined && ts.isIdentifier(statement.name) && statement.name.text === name;
+    }
+    return false;
+  });
 }
 
 /** Strips what does not change the registered value: parentheses, `!`, `as`, `satisfies`. */
@@ -496,17 +534,13 @@ function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, 
 }
 
 /**
- * Whether `name` resolves at `location` (with `meaning`) to a symbol `accept` takes. The checker's
- * `resolveName` looks up that one name as the compiler itself would (shadowing included);
- * `getSymbolsInScope`, which lists every symbol in scope, is only the fallback for a checker
- * that does not expose it.
+ * The type `name` resolves to at `location`. The checker's `resolveName` looks up that one name as
+ * the compiler itself would (shadowing included); `getSymbolsInScope`, which lists every symbol in
+ * scope, is only the fallback for a checker that does not expose it.
  */
-function nameInScope(context: Context, name: string, location: ts.Node, meaning: ts.SymbolFlags, accept: (symbol: ts.Symbol) => boolean): boolean {
+function typeNamed(context: Context, name: string, location: ts.Node): ts.Symbol | undefined {
   const { ts, checker } = context;
   const resolveName = (checker as { resolveName?: ts.TypeChecker["resolveName"] }).resolveName;
-  if (typeof resolveName === "function") {
-    const symbol = resolveName.call(checker, name, location, meaning, false);
-    return symbol !== undefined && accept(symbol);
-  }
-  return checker.getSymbolsInScope(location, meaning | ts.SymbolFlags.Alias).some((symbol) => symbol.name === name && accept(symbol));
+  if (typeof resolveName === "function") return resolveName.call(checker, name, location, ts.SymbolFlags.Type, false);
+  return checker.getSymbolsInScope(location, ts.SymbolFlags.Type | ts.SymbolFlags.Alias).find((symbol) => symbol.name === name);
 }

@@ -105,11 +105,25 @@ function unguardedSymbolOf(context: Context, node: ts.Node): ts.Symbol | undefin
   const sourceFile = node.getSourceFile();
   const facts = referenceFactsOf(context, sourceFile);
   if (facts.guarded.has(root)) return undefined;
+  return referencedSymbol(context, node, facts);
+}
+
+/**
+ * The symbol a reference (`a`, `a.b`) reads. A name its file never declares again in an inner
+ * scope means one symbol wherever the file reads it, so it is looked up once per file.
+ */
+export function referencedSymbol(
+  context: Context,
+  node: ts.Identifier | ts.PropertyAccessExpression,
+  facts: ReferenceFacts = referenceFactsOf(context, node.getSourceFile()),
+): ts.Symbol | undefined {
+  const { ts, checker } = context;
   const lookUp = (): ts.Symbol | undefined =>
     ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node
       ? checker.getShorthandAssignmentValueSymbol(node.parent)
       : checker.getSymbolAtLocation(node);
   if (!ts.isIdentifier(node) || facts.shadowed.has(node.text)) return lookUp();
+  const sourceFile = node.getSourceFile();
   let byName = context.symbolsByName.get(sourceFile);
   if (byName === undefined) {
     byName = new Map();
@@ -121,6 +135,13 @@ function unguardedSymbolOf(context: Context, node: ts.Node): ts.Symbol | undefin
     byName.set(node.text, symbol);
   }
   return symbol ?? undefined;
+}
+
+/** Whether `symbol`'s declared type is `any` (what a name becomes when its types do not resolve). */
+export function hasAnyType(context: Context, symbol: ts.Symbol): boolean {
+  // Without `getTypeOfSymbol` (TypeScript < 5.1), answer yes: the caller then looks further.
+  if (typeof (context.checker as { getTypeOfSymbol?: unknown }).getTypeOfSymbol !== "function") return true;
+  return (typeOfSymbol(context, symbol).flags & context.ts.TypeFlags.Any) !== 0;
 }
 
 const OPEN = (ts: TypeScript): number =>

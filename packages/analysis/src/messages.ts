@@ -3,6 +3,12 @@
  * terms (with the type as the checker prints it) and what to write instead.
  */
 
+/** The registry's package: where `DataToolOutput` comes from, and whose imports must resolve. */
+export const REGISTRY_MODULE = "@sourced/registry";
+
+/** The type every registered function must be declared to return, as the registry exports it. */
+export const DATA_TOOL_OUTPUT = "DataToolOutput";
+
 const SHAPE = "return { content: [{ type: \"text\", text }], structuredContent: { sources: [url] } }";
 
 /** `tool 'list_cities'`, or a description of the registration when the name is not static. */
@@ -99,11 +105,13 @@ export function unverifiable(tool: string | undefined, why: string, instead: str
 
 export const REGISTER_INSTEAD = "Register a function declared with ': DataToolOutput' directly, or a const bound to one";
 
-export function unresolvedRegistry(tool: string | undefined, receiver: string, modules: readonly string[]): string {
+export function unresolvedRegistry(tool: string | undefined, receiver: string, modules: readonly string[], through?: string): string {
   const missing = modules.map((name) => `'${name}'`).join(", ");
+  const held = through === undefined ? "" : `'${through}' holds '${receiver}.tool(…)', and `;
+  const importer = through === undefined ? "this file" : `the module that declares '${through}'`;
   return (
-    `${capitalize(quoteTool(tool))} cannot be verified: the type of '${receiver}' cannot be resolved ` +
-    `(TypeScript cannot find ${missing}, imported by this file or by the module '${receiver}' comes from), so it is unknown whether '${receiver}.tool' registers a tool. ` +
+    `${capitalize(quoteTool(tool))} cannot be verified: ${held}the type of '${receiver}' cannot be resolved ` +
+    `(TypeScript cannot find ${missing}, imported by ${importer} or by the module '${receiver}' comes from), so it is unknown whether '${receiver}.tool' registers a tool. ` +
     `Install @sourced/registry (and the packages named above) and check the import paths.`
   );
 }

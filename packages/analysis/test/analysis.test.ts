@@ -175,7 +175,16 @@ describe("the fix of missing-annotation", () => {
     const { findings, sourceFile } = analyze(text);
     expect(findings.map((finding) => finding.id)).toEqual(["missing-annotation"]);
     const fix = findings[0]!.fix!;
-    expect(fix).toMatchObject({ inferredFits: true, text: annotation, typeInScope: true, module: "@sourced/registry" });
+    expect(fix).toMatchObject({
+      inferredFits: true,
+      text: annotation,
+      typeText: annotation.slice(2),
+      typeInScope: true,
+      importName: "DataToolOutput",
+      module: "@sourced/registry",
+      // Already imported: a second import would repeat it.
+      importable: false,
+    });
     expect(fix.edits[fix.edits.length - 1]!.position).toBe(fix.position);
     // `position` is right after the parameter list's `)` (or the lone parameter).
     expect(sourceFile.text.slice(fix.position - 1, fix.position)).toMatch(/[)a-z]/);
@@ -189,17 +198,58 @@ describe("the fix of missing-annotation", () => {
     const { findings } = analyze(`import { registry } from "./lib/registry.js";
 registry.tool()(function greeting() { return "hello"; });
 `);
-    expect(findings[0]!.fix).toMatchObject({ inferredFits: false, text: ": DataToolOutput", typeInScope: false });
+    expect(findings[0]!.fix).toMatchObject({ inferredFits: false, text: ": DataToolOutput", typeText: "DataToolOutput", typeInScope: false, importable: true });
     expect(findings[0]!.message).toContain(`importing it with 'import type { DataToolOutput } from "@sourced/registry";'`);
   });
 
-  it("does not count a local type of the same name as in scope", () => {
+  it("does not count a local type of the same name as in scope, and does not import over it", () => {
     const { findings } = analyze(`import { registry } from "./lib/registry.js";
 import { sample } from "./lib/sample.js";
 type DataToolOutput = { content: string };
 registry.tool()(function local() { return sample(); });
 `);
-    expect(findings[0]!.fix!.typeInScope).toBe(false);
+    expect(findings[0]!.fix).toMatchObject({ typeInScope: false, importable: false });
+  });
+
+  it.each([
+    ["a value of that name", "export const DataToolOutput = 1;"],
+    ["an import of that name from elsewhere", `import type { ToolResult as DataToolOutput } from "./lib/output.js";`],
+    ["a destructured binding", "export const { DataToolOutput } = { DataToolOutput: 1 };"],
+  ])("does not import over %s at the file's top level", (_name, declaration) => {
+    const { findings } = analyze(`import { registry } from "./lib/registry.js";
+import { sample } from "./lib/sample.js";
+${declaration}
+registry.tool()(function local() { return sample(); });
+`);
+    expect(findings[0]!.fix).toMatchObject({ typeInScope: false, importable: false });
+  });
+
+  it("does not import a name that a declaration around the function would shadow", () => {
+    const { findings } = analyze(`import { registry } from "./lib/registry.js";
+import { sample } from "./lib/sample.js";
+export namespace Local {
+  type DataToolOutput = { content: string };
+  export const local = registry.tool()(function local() { return sample(); });
+}
+export function install<DataToolOutput>(): void {
+  registry.tool()(function generic() { return sample(); });
+}
+`);
+    expect(findings.map((finding) => [finding.tool, finding.fix?.typeInScope, finding.fix?.importable])).toEqual([
+      ["local", false, false],
+      ["generic", false, false],
+    ]);
+  });
+
+  it("imports a name that only a global declares: the import shadows it", () => {
+    const { findings } = analyze(`import { registry } from "./lib/registry.js";
+import { sample } from "./lib/sample.js";
+declare global {
+  interface DataToolOutput { legacy: true }
+}
+registry.tool()(function local() { return sample(); });
+`);
+    expect(findings[0]!.fix).toMatchObject({ typeInScope: false, importable: true });
   });
 });
 
@@ -217,6 +267,25 @@ export const cities = registry.tool()(function list_cities(): DataToolOutput { r
     ]);
     expect(ts.isMethodDeclaration(registrations[0]!.fn!)).toBe(true);
     expect(ts.isFunctionExpression(registrations[1]!.fn!)).toBe(true);
+  });
+});
+
+describe("unresolved registry imports", () => {
+  it("lists the imports of the registry, and only those, whose module does not resolve", () => {
+    const { unresolvedRegistryImports, sourceFile } = analyze(`// @ts-nocheck: the missing modules are the point
+import type { DataToolOutput } from "@sourced/registry";
+import { createRegistry } from "@sourced/registry/not-installed";
+import { elsewhere } from "@sourced/registy";
+export * from "@sourced/registry/also-missing";
+import legacy = require("@sourced/registry/legacy");
+export type { DataToolOutput, elsewhere, legacy };
+export const registry = createRegistry({ name: "x", version: "1.0.0" });
+`);
+    expect(unresolvedRegistryImports.map(({ specifier, node, start, end }) => [specifier, node.text, sourceFile.text.slice(start, end)])).toEqual([
+      ["@sourced/registry/not-installed", "@sourced/registry/not-installed", `"@sourced/registry/not-installed"`],
+      ["@sourced/registry/also-missing", "@sourced/registry/also-missing", `"@sourced/registry/also-missing"`],
+      ["@sourced/registry/legacy", "@sourced/registry/legacy", `"@sourced/registry/legacy"`],
+    ]);
   });
 });
 

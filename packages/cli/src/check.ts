@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type * as ts from "typescript";
 import { analyzeProgram, FINDING_KINDS, isAnalysedFile } from "@sourced/analysis";
-import type { FindingId } from "@sourced/analysis";
+import type { FindingId, UnresolvedRegistryImport } from "@sourced/analysis";
 import { createSharedHost, readProjects, resolveConfigPath, type Project } from "./projects";
 import { loadTypeScript, type LoadedTypeScript, type TypeScript } from "./typescript";
 
@@ -50,9 +50,6 @@ export interface CheckOptions {
   readonly projects?: readonly string[];
   readonly cwd?: string;
 }
-
-/** The module whose failure to resolve would make every registration through it invisible. */
-const REGISTRY_MODULE = "@sourced/registry";
 
 /**
  * Runs the sourced check over one or more TypeScript projects. Judges nothing itself: every
@@ -115,11 +112,11 @@ export function check(options: CheckOptions = {}): CheckReport {
             message: finding.message,
           });
         }
+        for (const unresolved of result.unresolvedRegistryImports) notices.push(unresolvedRegistryNotice(unresolved, cwd));
       } catch (error) {
         // The analysis turns its own failures into findings; this is the net below it.
         findings.push(internalError(project, cwd, error));
       }
-      notices.push(...unresolvedRegistryImports(ts, program, sourceFiles, cwd));
     }
   }
 
@@ -153,37 +150,19 @@ function createProgram(ts: TypeScript, project: Project, declarations: Map<strin
   });
 }
 
-/**
- * Imports of the registry that do not resolve: every registration through them would be invisible
- * to the type checker and pass unchecked. Cheap: it asks the checker for the module symbol of each
- * top-level import only, without checking the files.
- */
-function unresolvedRegistryImports(ts: TypeScript, program: ts.Program, sourceFiles: readonly ts.SourceFile[], cwd: string): Notice[] {
-  const checker = program.getTypeChecker();
-  const notices: Notice[] = [];
-  for (const sourceFile of sourceFiles) {
-    for (const statement of sourceFile.statements) {
-      let specifier: ts.Expression | undefined;
-      if (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) specifier = statement.moduleSpecifier;
-      else if (ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference)) specifier = statement.moduleReference.expression;
-      if (specifier === undefined || !ts.isStringLiteral(specifier)) continue;
-      const name = specifier.text;
-      if (name !== REGISTRY_MODULE && !name.startsWith(`${REGISTRY_MODULE}/`)) continue;
-      if (checker.getSymbolAtLocation(specifier) !== undefined) continue;
-      const { line, character } = sourceFile.getLineAndCharacterOfPosition(specifier.getStart(sourceFile));
-      notices.push({
-        kind: "unresolved-registry",
-        severity: "error",
-        file: relativeFile(cwd, sourceFile.fileName),
-        line: line + 1,
-        column: character + 1,
-        message:
-          `cannot resolve '${name}', so registrations made through it cannot be recognised and would pass unchecked. ` +
-          `Install the project's dependencies (e.g. 'npm install') before running sourced check.`,
-      });
-    }
-  }
-  return notices;
+/** An import of the registry that does not resolve: every registration through it would pass unchecked, so the run cannot be trusted. */
+function unresolvedRegistryNotice(unresolved: UnresolvedRegistryImport, cwd: string): Notice {
+  const { line, character } = unresolved.sourceFile.getLineAndCharacterOfPosition(unresolved.start);
+  return {
+    kind: "unresolved-registry",
+    severity: "error",
+    file: relativeFile(cwd, unresolved.sourceFile.fileName),
+    line: line + 1,
+    column: character + 1,
+    message:
+      `cannot resolve '${unresolved.specifier}', so registrations made through it cannot be recognised and would pass unchecked. ` +
+      `Install the project's dependencies (e.g. 'npm install') before running sourced check.`,
+  };
 }
 
 function toNotice(ts: TypeScript, diagnostic: ts.Diagnostic, kind: Notice["kind"], severity: Notice["severity"], cwd: string): Notice {

@@ -383,6 +383,22 @@ export const listCities = registry.tool()(function list_cities() {
       errors: [{ messageId: "missing-annotation", line: 5, suggestions: [] }],
     },
     {
+      // The import would land at the top level, where this function does not see it: the
+      // annotation would name the namespace's type and fail the check.
+      name: "a DataToolOutput declared around the function shadows an import: no suggestion",
+      code: `
+import { registry } from "./registry";
+export namespace Local {
+  type DataToolOutput = { text: string };
+  export const sample: DataToolOutput = { text: "" };
+  export const listCities = registry.tool()(function list_cities() {
+    return ${RESULT};
+  });
+}
+`,
+      errors: [{ messageId: "missing-annotation", line: 6, suggestions: [] }],
+    },
+    {
       name: "annotated with another type: not-data-tool-output at the annotation, no suggestion",
       code: `
 import { registry } from "./registry";

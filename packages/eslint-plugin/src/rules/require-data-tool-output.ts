@@ -2,13 +2,10 @@ import { analyzeNode, SITE_NODE_KINDS, type Finding, type FindingId } from "@sou
 import { ESLintUtils, type TSESLint, type TSESTree } from "@typescript-eslint/utils";
 import type * as ts from "typescript";
 
-import { addTypeImport, isNameTaken } from "../util/addTypeImport";
+import { addTypeImport } from "../util/addTypeImport";
 import { createRule } from "../util/createRule";
 import { siteSelectors } from "../util/siteSelectors";
 import { typescriptOf } from "../util/typescriptOf";
-
-/** The type every registered function must return; `fix.module` exports it. */
-const DATA_TOOL_OUTPUT = "DataToolOutput";
 
 /** The ESLint selectors of the node kinds the analysis may report on. */
 const SITE_SELECTORS = siteSelectors(SITE_NODE_KINDS);
@@ -99,20 +96,19 @@ export default createRule<Options, MessageIds>({
     function suggestions(finding: Finding): TSESLint.SuggestionReportDescriptor<MessageIds>[] | null {
       const fix = finding.fix;
       if (finding.id !== "missing-annotation" || !fix?.inferredFits) return null;
-      const text = fix.text.replace(/^\s*:\s*/, "");
       // `edits`, not `text` alone: `x => …` also needs parentheses around its parameter.
       const insertAnnotation = (fixer: TSESLint.RuleFixer): TSESLint.RuleFix[] =>
         fix.edits.map((edit) => fixer.insertTextAfterRange([edit.position, edit.position], edit.text));
       if (fix.typeInScope) {
-        return [{ messageId: "addAnnotation", data: { text }, fix: insertAnnotation }];
+        return [{ messageId: "addAnnotation", data: { text: fix.typeText }, fix: insertAnnotation }];
       }
-      // An unrelated `DataToolOutput` is already declared here: an import would collide with it.
-      if (isNameTaken(sourceCode, DATA_TOOL_OUTPUT)) return null;
+      // Another DataToolOutput in the file would clash with the import, or shadow it here.
+      if (!fix.importable) return null;
       return [
         {
           messageId: "addAnnotationAndImport",
-          data: { text, name: DATA_TOOL_OUTPUT, module: fix.module },
-          fix: (fixer) => [...insertAnnotation(fixer), addTypeImport(fixer, sourceCode, DATA_TOOL_OUTPUT, fix.module)],
+          data: { text: fix.typeText, name: fix.importName, module: fix.module },
+          fix: (fixer) => [...insertAnnotation(fixer), addTypeImport(fixer, sourceCode, fix.importName, fix.module)],
         },
       ];
     }

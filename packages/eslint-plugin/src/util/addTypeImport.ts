@@ -1,4 +1,4 @@
-import { AST_NODE_TYPES, ASTUtils, TSESLint, type TSESTree } from "@typescript-eslint/utils";
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from "@typescript-eslint/utils";
 
 /**
  * The fix that makes the type `name` of `module` visible in the file: merged into an existing
@@ -32,12 +32,4 @@ export function addTypeImport(
   // Keep a shebang on the first line.
   const top = sourceCode.text.startsWith("#!") ? sourceCode.text.indexOf("\n") + 1 : 0;
   return fixer.insertTextBeforeRange([top, top], `${statement}\n`);
-}
-
-/** Whether `name` is already declared in the file's module scope (an import or a declaration). */
-export function isNameTaken(sourceCode: Readonly<TSESLint.SourceCode>, name: string): boolean {
-  const global = sourceCode.getScope(sourceCode.ast);
-  const moduleScope = global.childScopes.find((scope) => scope.type === TSESLint.Scope.ScopeType.module) ?? global;
-  const variable = ASTUtils.findVariable(moduleScope, name);
-  return variable !== null && variable.defs.length > 0;
 }
