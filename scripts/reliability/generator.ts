@@ -1196,7 +1196,8 @@ class ProgramRenderer {
       const options = optionName === undefined ? "" : `{ name: "${optionName}" }`;
       this.registrations++;
       if (unit.kept) {
-        // Kept for later: reported where it is created, since its later uses cannot be recognised.
+        // Kept for later and never applied: reported where it is created. (An application of
+        // such a const is reported where it occurs: corpus cases 104 and 105.)
         const keptName = optionName ?? this.unique("kept");
         const at = file.push(`export const kept_${tag} = ${registry}.tool({ name: "${keptName}" });`);
         file.mark(at, "unverifiable-registration", keptName);
