@@ -159,7 +159,8 @@ function isOpen(context: Context, type: ts.Type): boolean {
  * Whether narrowing a reference of `declared` type can end in a marked type. With no guard on
  * the reference (see `referenceFactsOf`), narrowing only filters a union's members or, for an
  * evolving `let`, `any` and `unknown`, takes the assigned type: so a union with a marked (or
- * open) member, an open type, or a marked type itself needs the exact type.
+ * open) member, an open type, a marked type itself, or `object` (kept out of caution: it is the
+ * one object type with no properties of its own to rule the mark out) needs the exact type.
  */
 function mayNarrowToMarked(context: Context, declared: ts.Type): boolean {
   const { ts } = context;
