@@ -6,6 +6,7 @@ import { FINDING_KINDS } from "./kinds.js";
 import { hasAnyType, markedTypeAt, ReferenceScan, referencedSymbol } from "./marked.js";
 import * as messages from "./messages.js";
 import { escapePlacementOf, needsTypeQuery, type Placement, placementOf } from "./sites.js";
+import type { ProgramPort } from "./ports.js";
 
 export interface AnalyzeProgramOptions {
   /** Only these files (default: every file of the program but declaration files and node_modules). */
@@ -23,12 +24,12 @@ export interface AnalyzeProgramOptions {
  * nor anything under node_modules. Front-ends that count or de-duplicate files ask this, so their
  * figures are the analysis' own.
  */
-export function isAnalysedFile(program: ts.Program, sourceFile: ts.SourceFile): boolean {
+export function isAnalysedFile(program: ProgramPort, sourceFile: ts.SourceFile): boolean {
   return isProjectSource(program, sourceFile);
 }
 
 /** Every registration and finding of a program, in the files `isAnalysedFile` accepts. */
-export function analyzeProgram(tsInstance: TypeScript, program: ts.Program, options: AnalyzeProgramOptions = {}): AnalysisResult {
+export function analyzeProgram(tsInstance: TypeScript, program: ProgramPort, options: AnalyzeProgramOptions = {}): AnalysisResult {
   const registrations: Registration[] = [];
   const findings: Finding[] = [];
   const unresolvedRegistryImports: UnresolvedRegistryImport[] = [];
@@ -44,11 +45,14 @@ export function analyzeProgram(tsInstance: TypeScript, program: ts.Program, opti
 }
 
 /** Every registration and finding of one file, in source order (sites visited depth-first). */
-export function analyzeSourceFile(tsInstance: TypeScript, program: ts.Program, sourceFile: ts.SourceFile): AnalysisResult {
+export function analyzeSourceFile(tsInstance: TypeScript, program: ProgramPort, sourceFile: ts.SourceFile): AnalysisResult {
   const context = contextOf(tsInstance, program);
   const registrations: Registration[] = [];
   const findings: Finding[] = [];
-  for (const { node, placement } of sitesOf(context, sourceFile)) {
+  const sites = sitesOf(context, sourceFile);
+  // A batching checker (the native one) fetches the file's symbols in one request; classic has no prefetch.
+  if (context.checker.prefetch !== undefined) context.checker.prefetch(sites.map(({ node }) => node));
+  for (const { node, placement } of sites) {
     const result = analyzeSite(context, node, placement);
     if (result.registration !== undefined) registrations.push(result.registration);
     if (result.findings.length > 0) findings.push(...result.findings);
@@ -138,12 +142,12 @@ function sitesOf(context: Context, sourceFile: ts.SourceFile): Site[] {
  * The findings whose site is `node` (see `SITE_NODE_KINDS`). Over every node of a file, in
  * depth-first order, this yields exactly `analyzeSourceFile(...).findings`.
  */
-export function analyzeNode(tsInstance: TypeScript, program: ts.Program, node: ts.Node): readonly Finding[] {
+export function analyzeNode(tsInstance: TypeScript, program: ProgramPort, node: ts.Node): readonly Finding[] {
   return analyzeCandidate(contextOf(tsInstance, program), node)?.findings ?? [];
 }
 
 /** The registration at `node`, if `node` is one (a call or decorator applying a marked value). */
-export function registrationAt(tsInstance: TypeScript, program: ts.Program, node: ts.Node): Registration | undefined {
+export function registrationAt(tsInstance: TypeScript, program: ProgramPort, node: ts.Node): Registration | undefined {
   return analyzeCandidate(contextOf(tsInstance, program), node)?.registration;
 }
 

@@ -1,11 +1,13 @@
 import type * as ts from "typescript";
+import type { SyntaxPort } from "./ports.js";
 
 /**
  * The public surface of the one judgement. Front-ends (transformer, ESLint rule, CLI) use only
  * this; none of them judges anything on its own. `ts` always comes from the caller: this package
- * never loads its own copy of `typescript`.
+ * never loads its own copy of `typescript`. Classic `typeof ts` is a `TypeScript`; so is the
+ * syntax port of TypeScript 7's native API (see ports.ts).
  */
-export type TypeScript = typeof ts;
+export type TypeScript = SyntaxPort;
 
 /** Stable finding ids. Each is documented in docs/analysis.md. */
 export type FindingId = "missing-annotation" | "not-data-tool-output" | "unverifiable-registration" | "internal-error";

@@ -1,5 +1,6 @@
 import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
+import { type CheckerPort, type ProgramPort, sourceFileNamesOf } from "./ports.js";
 
 /** The literal type of the mark's property (`RegistersToolMark` in @sourced/registry). */
 export const MARK_LITERAL = "@sourced/registry:registers-tool";
@@ -18,8 +19,8 @@ export interface Contract {
 /** Everything the analysis keeps per program: the checker and caches of type-level answers. */
 export interface Context {
   readonly ts: TypeScript;
-  readonly program: ts.Program;
-  readonly checker: ts.TypeChecker;
+  readonly program: ProgramPort;
+  readonly checker: CheckerPort;
   /** Every file has been type-checked: resolved signatures are cached (see `AnalyzeProgramOptions`). */
   typeChecked: boolean;
   /** Type -> the mark's property symbol (`null`: the type is not marked). */
@@ -40,10 +41,10 @@ export interface Context {
   readonly symbolsByName: WeakMap<ts.SourceFile, Map<string, ts.Symbol | null>>;
 }
 
-const contexts = new WeakMap<ts.Program, Context>();
+const contexts = new WeakMap<ProgramPort, Context>();
 
 /** One context per program, so the per-node entry point (ESLint) does not redo type-level work. */
-export function contextOf(tsInstance: TypeScript, program: ts.Program): Context {
+export function contextOf(tsInstance: TypeScript, program: ProgramPort): Context {
   let context = contexts.get(program);
   if (context === undefined) {
     context = {
@@ -133,8 +134,10 @@ export function contractFor(context: Context, mark: ts.Symbol): Contract | undef
   if (cached !== undefined) return cached ?? undefined;
   const { ts, checker } = context;
   let contract: Contract | undefined;
-  for (const sourceFile of context.program.getSourceFiles()) {
-    if (directoryOf(sourceFile.fileName) !== directory) continue;
+  for (const fileName of sourceFileNamesOf(context.program)) {
+    if (directoryOf(fileName) !== directory) continue;
+    const sourceFile = context.program.getSourceFile(fileName);
+    if (sourceFile === undefined) continue;
     const moduleSymbol = checker.getSymbolAtLocation(sourceFile);
     if (moduleSymbol === undefined) continue;
     const exported = checker.getExportsOfModule(moduleSymbol).find((symbol) => symbol.name === "DataToolOutput");
@@ -203,15 +206,22 @@ export function unresolvedImportsOf(context: Context, sourceFile: ts.SourceFile)
  */
 export function hasUnresolvedImports(context: Context): boolean {
   const { program } = context;
-  context.anyUnresolvedImport ??= program
-    .getSourceFiles()
-    .some((sourceFile) => isProjectSource(program, sourceFile) && unresolvedImportsOf(context, sourceFile).length > 0);
+  context.anyUnresolvedImport ??= sourceFileNamesOf(program).some((fileName) => {
+    if (isExternalFileName(fileName)) return false;
+    const sourceFile = program.getSourceFile(fileName);
+    return sourceFile !== undefined && isProjectSource(program, sourceFile) && unresolvedImportsOf(context, sourceFile).length > 0;
+  });
   return context.anyUnresolvedImport;
 }
 
 /** The project's own sources: not declaration files, nor anything under node_modules. */
-export function isProjectSource(program: ts.Program, sourceFile: ts.SourceFile): boolean {
-  return !(sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile) || /[\\/]node_modules[\\/]/.test(sourceFile.fileName));
+export function isProjectSource(program: ProgramPort, sourceFile: ts.SourceFile): boolean {
+  return !(sourceFile.isDeclarationFile || isExternalFileName(sourceFile.fileName) || program.isSourceFileFromExternalLibrary(sourceFile));
+}
+
+/** A declaration file or a file under node_modules, told by its name alone (no syntax needed). */
+function isExternalFileName(fileName: string): boolean {
+  return /\.d\.[cm]?ts$|\.d\.[^/\\]*\.ts$/.test(fileName) || /[\\/]node_modules[\\/]/.test(fileName);
 }
 
 /** The symbol behind an alias (import, re-export), or the symbol itself. */

@@ -5,3 +5,5 @@ export { FINDING_KINDS } from "./kinds.js";
 export { isSiteCandidate, SITE_NODE_KINDS } from "./sites.js";
 export type { SiteNodeKind } from "./sites.js";
 export { closestMatch } from "./suggest.js";
+export { closeParenEnd, sourceFileNamesOf } from "./ports.js";
+export type { CheckerPort, ProgramPort, SyntaxPort, SyntaxPortMember } from "./ports.js";

@@ -3,6 +3,7 @@ import type * as ts from "typescript";
 import type { AnnotationFix, FindingId } from "./api.js";
 import { type Context, type Contract, isErrorType, printType, resolveAlias } from "./context.js";
 import * as messages from "./messages.js";
+import { closeParenEnd } from "./ports.js";
 
 /** What judging one registered value concludes. `id` undefined: verified. */
 export interface Verdict {
@@ -328,11 +329,11 @@ function fixFor(context: Context, contract: Contract, declaration: SignatureDecl
   const { ts } = context;
   const text = `: ${typeText}`;
   const sourceFile = declaration.getSourceFile();
-  const closeParen = declaration.getChildren(sourceFile).find((child) => child.kind === ts.SyntaxKind.CloseParenToken);
+  const closeParen = closeParenEnd(sourceFile, declaration.parameters);
   let position: number;
   let edits: { position: number; text: string }[];
   if (closeParen !== undefined) {
-    position = closeParen.getEnd();
+    position = closeParen;
     edits = [{ position, text }];
   } else {
     // An arrow's lone parameter without parentheses: `x => …` becomes `(x): DataToolOutput => …`.

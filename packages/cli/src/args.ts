@@ -1,4 +1,5 @@
 import { closestMatch } from "@sourced/analysis";
+import { type Backend, BACKENDS } from "./backend";
 import { UsageError } from "./errors";
 
 export const FORMATS = ["text", "json", "sarif"] as const;
@@ -13,12 +14,15 @@ export type Command =
       readonly projects: readonly string[];
       readonly format: Format;
       readonly output: string | undefined;
+      /** `--backend`: forced; `undefined` picks it from the project's TypeScript. */
+      readonly backend: Backend | undefined;
     };
 
 export const HELP = `sourced check: every MCP tool registration must declare that it returns DataToolOutput.
 
 Usage:
   sourced check [-p <tsconfig.json | directory>]... [--format text|json|sarif] [--output <file>]
+                [--backend classic|native]
 
 Options:
   -p, --project <path>   The tsconfig.json to check, or a directory that holds one
@@ -28,13 +32,18 @@ Options:
                          json: an array of findings
                          sarif: SARIF 2.1.0, for GitHub code scanning
   -o, --output <file>    Write the report to <file> instead of standard output.
+  --backend <backend>    classic: TypeScript 5.x/6.x's JavaScript API, in process
+                         native: TypeScript 7's compiler, through its IPC API
+                         (default: native when the project's tsc is TypeScript 7,
+                         else classic)
   -h, --help             Show this help.
   -v, --version          Show the version.
 
 Exit codes: 0 no findings, 1 findings, 2 usage or configuration error.
 `;
 
-const OPTIONS_WITH_VALUE = new Map<string, "project" | "format" | "output">([
+const OPTIONS_WITH_VALUE = new Map<string, "project" | "format" | "output" | "backend">([
+  ["--backend", "backend"],
   ["-p", "project"],
   ["--project", "project"],
   ["-f", "format"],
@@ -55,6 +64,7 @@ export function parseArgs(argv: readonly string[]): Command {
   const projects: string[] = [];
   let format: Format | undefined;
   let output: string | undefined;
+  let backend: Backend | undefined;
   let command: string | undefined;
   let flag: "help" | "version" | undefined;
 
@@ -89,6 +99,12 @@ export function parseArgs(argv: readonly string[]): Command {
         }
         if (format !== undefined && format !== value) throw new UsageError(`'--format' given twice ('${format}' and '${value}'); give it once.`);
         format = value as Format;
+      } else if (option === "backend") {
+        if (!(BACKENDS as readonly string[]).includes(value)) {
+          throw new UsageError(`unknown backend '${value}'; use one of: ${BACKENDS.join(", ")}.`);
+        }
+        if (backend !== undefined && backend !== value) throw new UsageError(`'--backend' given twice ('${backend}' and '${value}'); give it once.`);
+        backend = value as Backend;
       } else {
         if (output !== undefined && output !== value) throw new UsageError(`'--output' given twice ('${output}' and '${value}'); give it once.`);
         output = value;
@@ -113,11 +129,13 @@ export function parseArgs(argv: readonly string[]): Command {
   if (flag === "version") return { kind: "version" };
   if (command === undefined) throw new UsageError(`missing command: write 'sourced check'. Run 'sourced --help' for the options.`);
   if (command !== "check") throw new UsageError(`unknown command '${command}': the only command is 'check'. Run 'sourced --help' for the options.`);
-  return { kind: "check", projects, format: format ?? "text", output };
+  return { kind: "check", projects, format: format ?? "text", output, backend };
 }
 
-function example(option: "project" | "format" | "output"): string {
+function example(option: "project" | "format" | "output" | "backend"): string {
   switch (option) {
+    case "backend":
+      return `'--backend ${BACKENDS.join("|")}'`;
     case "project":
       return "'-p tsconfig.json'";
     case "format":

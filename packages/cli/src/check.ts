@@ -1,8 +1,10 @@
 import * as path from "node:path";
 import type * as ts from "typescript";
 import { analyzeProgram, FINDING_KINDS, isAnalysedFile } from "@sourced/analysis";
-import type { FindingId, UnresolvedRegistryImport } from "@sourced/analysis";
-import { createSharedHost, readProjects, resolveConfigPath, type Project } from "./projects";
+import type { AnalysisResult, FindingId, ProgramPort, UnresolvedRegistryImport } from "@sourced/analysis";
+import type { NativeTypeScript } from "@sourced/analysis-native";
+import { type Backend, chooseBackend, loadNative } from "./backend";
+import { createSharedHost, readNativeProjects, readProjects, resolveConfigPath, type Project } from "./projects";
 import { loadTypeScript, type LoadedTypeScript, type TypeScript } from "./typescript";
 
 /** A finding as every output format reports it: positions 1-based, the file relative to `cwd` with `/` separators. */
@@ -42,6 +44,8 @@ export interface CheckReport {
   readonly registrations: number;
   /** The TypeScript versions the projects were read with. */
   readonly typescriptVersions: readonly string[];
+  /** Per TypeScript version, in the same order: the backend that ran it. */
+  readonly backends: readonly Backend[];
   readonly exitCode: 0 | 1 | 2;
 }
 
@@ -49,6 +53,8 @@ export interface CheckOptions {
   /** tsconfig files or directories holding one, relative to `cwd`; `["tsconfig.json"]` when empty. */
   readonly projects?: readonly string[];
   readonly cwd?: string;
+  /** Force a backend; by default native exactly when the project's TypeScript (its `tsc`) is 7 or later. */
+  readonly backend?: Backend;
 }
 
 /**
@@ -66,15 +72,51 @@ export function check(options: CheckOptions = {}): CheckReport {
   const seenConfigs = new Set<string>();
   const analysedFiles = new Set<string>();
   const compilers = new Map<string, LoadedTypeScript & { readonly declarations: Map<string, ts.SourceFile>; readonly extendedConfigs: Map<string, ts.ExtendedConfigCacheEntry> }>();
+  const natives = new Map<string, { readonly compiler: NativeTypeScript; readonly configs: string[] }>();
+  const used = new Map<string, Backend>();
   let projectCount = 0;
   let registrations = 0;
 
+  /** Keeps the files no earlier project analysed (a file shared by projects is judged once). */
+  const firstSeen = (program: ProgramPort, sourceFile: ts.SourceFile): boolean => {
+    if (!isAnalysedFile(program, sourceFile)) return false;
+    const key = fileKey(sourceFile.fileName);
+    if (analysedFiles.has(key)) return false;
+    analysedFiles.add(key);
+    return true;
+  };
+  const report = (configPath: string, analyse: () => AnalysisResult): void => {
+    try {
+      const result = analyse();
+      registrations += result.registrations.length;
+      for (const finding of result.findings) findings.push(reportedFinding(finding, cwd));
+      for (const unresolved of result.unresolvedRegistryImports) notices.push(unresolvedRegistryNotice(unresolved, cwd));
+    } catch (error) {
+      // The analysis turns its own failures into findings; this is the net below it.
+      findings.push(internalError(configPath, cwd, error));
+    }
+  };
+
   for (const configPath of configPaths) {
-    const loaded = loadTypeScript(path.dirname(configPath));
+    const directory = path.dirname(configPath);
+    const choice = chooseBackend(directory, options.backend);
+    if (choice.backend === "native") {
+      const compiler = loadNative(directory, choice.typescript);
+      let group = natives.get(compiler.directory);
+      if (group === undefined) {
+        group = { compiler, configs: [] };
+        natives.set(compiler.directory, group);
+        used.set(compiler.version, "native");
+      }
+      group.configs.push(...readNativeProjects(configPath, seenConfigs, cwd));
+      continue;
+    }
+    const loaded = loadTypeScript(directory);
     let compiler = compilers.get(loaded.path);
     if (compiler === undefined) {
       compiler = { ...loaded, declarations: new Map(), extendedConfigs: new Map() };
       compilers.set(loaded.path, compiler);
+      used.set(loaded.version, "classic");
       if (loaded.note !== undefined) notices.push({ kind: "typescript-fallback", severity: "note", message: loaded.note });
     }
     const { ts } = compiler;
@@ -82,41 +124,42 @@ export function check(options: CheckOptions = {}): CheckReport {
       if (project.parsed.fileNames.length === 0) continue;
       projectCount++;
       const program = createProgram(ts, project, compiler.declarations);
-      const sourceFiles = program.getSourceFiles().filter((sourceFile) => {
-        if (!isAnalysedFile(program, sourceFile)) return false;
-        const key = ts.sys.useCaseSensitiveFileNames ? path.resolve(sourceFile.fileName) : path.resolve(sourceFile.fileName).toLowerCase();
-        if (analysedFiles.has(key)) return false;
-        analysedFiles.add(key);
-        return true;
-      });
+      const sourceFiles = program.getSourceFiles().filter((sourceFile) => firstSeen(program, sourceFile));
       if (sourceFiles.length === 0) continue;
 
       for (const sourceFile of sourceFiles) {
         for (const diagnostic of program.getSyntacticDiagnostics(sourceFile)) notices.push(toNotice(ts, diagnostic, "syntax-error", "warning", cwd));
       }
-      try {
-        const result = analyzeProgram(ts, program, { sourceFiles });
-        registrations += result.registrations.length;
-        for (const finding of result.findings) {
-          const start = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
-          const end = finding.sourceFile.getLineAndCharacterOfPosition(finding.end);
-          findings.push({
-            file: relativeFile(cwd, finding.sourceFile.fileName),
-            line: start.line + 1,
-            column: start.character + 1,
-            endLine: end.line + 1,
-            endColumn: end.character + 1,
-            id: finding.id,
-            code: finding.code,
-            tool: finding.tool,
-            message: finding.message,
-          });
+      report(project.configPath, () => analyzeProgram(ts, program, { sourceFiles }));
+    }
+  }
+
+  // One TypeScript 7 process per install, every project of the run opened in one snapshot.
+  for (const { compiler, configs } of natives.values()) {
+    const session = compiler.openSession(configs, cwd);
+    try {
+      for (const configPath of configs) {
+        const project = session.project(configPath);
+        if (project === undefined) throw new Error(`TypeScript ${compiler.version} did not open ${configPath}`);
+        const { program } = project;
+        const sourceFiles = program
+          .getSourceFileNames!()
+          .filter((fileName) => !/\.d\.[^/\\]*ts$/.test(fileName) && !/[\\/]node_modules[\\/]/.test(fileName))
+          .flatMap((fileName) => program.getSourceFile(fileName) ?? [])
+          .filter((sourceFile) => firstSeen(program, sourceFile));
+        if (project.rootFiles.length === 0) continue;
+        projectCount++;
+        if (sourceFiles.length === 0) continue;
+        for (const sourceFile of sourceFiles) {
+          for (const error of project.syntaxErrors(sourceFile)) {
+            const { line, character } = sourceFile.getLineAndCharacterOfPosition(error.start);
+            notices.push({ kind: "syntax-error", severity: "warning", message: error.message, code: `TS${error.code}`, file: relativeFile(cwd, error.fileName), line: line + 1, column: character + 1 });
+          }
         }
-        for (const unresolved of result.unresolvedRegistryImports) notices.push(unresolvedRegistryNotice(unresolved, cwd));
-      } catch (error) {
-        // The analysis turns its own failures into findings; this is the net below it.
-        findings.push(internalError(project, cwd, error));
+        report(configPath, () => analyzeProgram(project.syntax, program, { sourceFiles }));
       }
+    } finally {
+      session.close();
     }
   }
 
@@ -128,7 +171,8 @@ export function check(options: CheckOptions = {}): CheckReport {
     projects: projectCount,
     files: analysedFiles.size,
     registrations,
-    typescriptVersions: [...new Set([...compilers.values()].map((compiler) => compiler.version))],
+    typescriptVersions: [...used.keys()],
+    backends: [...used.values()],
     exitCode,
   };
 }
@@ -173,11 +217,34 @@ function toNotice(ts: TypeScript, diagnostic: ts.Diagnostic, kind: Notice["kind"
   return { kind, severity, message, code, file: relativeFile(cwd, diagnostic.file.fileName), line: line + 1, column: character + 1 };
 }
 
-function internalError(project: Project, cwd: string, error: unknown): ReportedFinding {
+function reportedFinding(finding: AnalysisResult["findings"][number], cwd: string): ReportedFinding {
+  const start = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
+  const end = finding.sourceFile.getLineAndCharacterOfPosition(finding.end);
+  return {
+    file: relativeFile(cwd, finding.sourceFile.fileName),
+    line: start.line + 1,
+    column: start.character + 1,
+    endLine: end.line + 1,
+    endColumn: end.character + 1,
+    id: finding.id,
+    code: finding.code,
+    tool: finding.tool,
+    message: finding.message,
+  };
+}
+
+const caseSensitive = !(process.platform === "win32" || process.platform === "darwin");
+
+function fileKey(fileName: string): string {
+  const resolved = path.resolve(fileName);
+  return caseSensitive ? resolved : resolved.toLowerCase();
+}
+
+function internalError(configPath: string, cwd: string, error: unknown): ReportedFinding {
   const kind = FINDING_KINDS["internal-error"];
   const reason = error instanceof Error ? `${error.message}${error.stack ? ` (${error.stack.split("\n")[1]?.trim() ?? ""})` : ""}` : String(error);
   return {
-    file: relativeFile(cwd, project.configPath),
+    file: relativeFile(cwd, configPath),
     line: 1,
     column: 1,
     endLine: 1,

@@ -31,7 +31,7 @@ export function main(argv: readonly string[], io: Io): 0 | 1 | 2 {
       return 0;
     }
 
-    const report = check({ projects: command.projects, cwd: io.cwd });
+    const report = check({ projects: command.projects, cwd: io.cwd, ...(command.backend !== undefined ? { backend: command.backend } : {}) });
     if (report.notices.length > 0) io.stderr(formatNotices(report.notices));
     const { version, homepage } = packageInfo();
     const output =

@@ -148,3 +148,78 @@ export function createSharedHost(ts: TypeScript, options: ts.CompilerOptions, ca
   };
   return host;
 }
+
+/**
+ * The native backend's `readProjects`: the tsconfig files to open, referenced projects first,
+ * each once. TypeScript 7 parses each configuration itself (and reports its errors); only the
+ * `references` are read here, leniently (comments and trailing commas allowed, as in tsconfig).
+ */
+export function readNativeProjects(configPath: string, seen: Set<string>, cwd: string): string[] {
+  const configs: string[] = [];
+  const visit = (file: string, referencedFrom: string | undefined): void => {
+    const key = canonicalPath(file);
+    if (seen.has(key)) return;
+    seen.add(key);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch {
+      const where = referencedFrom === undefined ? "" : `${path.relative(cwd, referencedFrom) || referencedFrom}: `;
+      throw new UsageError(`${where}the referenced project '${file}' does not exist. Fix the path in 'references', or remove the reference.`);
+    }
+    for (const reference of referencesOf(text)) {
+      const target = path.resolve(path.dirname(file), reference);
+      const isDirectory = fs.existsSync(target) && fs.statSync(target).isDirectory();
+      visit(isDirectory ? path.join(target, "tsconfig.json") : target, file);
+    }
+    configs.push(file);
+  };
+  visit(configPath, undefined);
+  return configs;
+}
+
+/** The `path` of each entry of a tsconfig's `references`, from its JSON-with-comments text. */
+function referencesOf(text: string): string[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(stripJsonComments(text));
+  } catch {
+    return []; // TypeScript 7 reports the malformed file itself
+  }
+  const references = (json as { references?: unknown } | null)?.references;
+  if (!Array.isArray(references)) return [];
+  return references.flatMap((reference: unknown) => {
+    const referencePath = (reference as { path?: unknown } | null)?.path;
+    return typeof referencePath === "string" ? [referencePath] : [];
+  });
+}
+
+/** JSON with comments and trailing commas, as tsconfig files allow, made plain JSON (strings kept intact). */
+function stripJsonComments(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char === '"') {
+      const start = i;
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      out += text.slice(start, i + 1);
+    } else if (char === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+      out += "\n";
+    } else if (char === "/" && text[i + 1] === "*") {
+      const close = text.indexOf("*/", i + 2);
+      i = close < 0 ? text.length : close + 1;
+    } else {
+      out += char;
+    }
+  }
+  return out.replace(/,(\s*[}\]])/g, "$1");
+}
+
+function canonicalPath(file: string): string {
+  try {
+    return fs.realpathSync.native(path.resolve(file));
+  } catch {
+    return path.resolve(file);
+  }
+}

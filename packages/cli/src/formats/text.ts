@@ -13,7 +13,7 @@ export function summary(report: CheckReport): string {
   const { findings } = report;
   const files = new Set(findings.map((finding) => finding.file)).size;
   const head = findings.length === 0 ? "No findings" : `Found ${plural(findings.length, "finding")} in ${plural(files, "file")}`;
-  const checked = `checked ${plural(report.registrations, "registration")} in ${plural(report.files, "file")} of ${plural(report.projects, "project")} with TypeScript ${report.typescriptVersions.join(" and ") || "(none)"}`;
+  const checked = `checked ${plural(report.registrations, "registration")} in ${plural(report.files, "file")} of ${plural(report.projects, "project")} with TypeScript ${report.typescriptVersions.map((version, index) => `${version} (${report.backends[index] ?? "classic"})`).join(" and ") || "(none)"}`;
   const syntax = new Set(report.notices.filter((notice) => notice.kind === "syntax-error").map((notice) => notice.file)).size;
   const caveat = syntax > 0 ? `; ${plural(syntax, "file")} with syntax errors ${syntax === 1 ? "was" : "were"} checked as far as ${syntax === 1 ? "it parses" : "they parse"}` : "";
   return `${head}; ${checked}${caveat}.`;

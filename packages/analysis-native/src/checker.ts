@@ -1,0 +1,413 @@
+import type * as ts from "typescript";
+import type { CheckerPort, SyntaxPort } from "@sourced/analysis";
+import type { NativeChecker, NativeNode, NativeProject, NativeSignature, NativeSymbol, NativeSyncModule, NativeType } from "./native-api";
+
+/*
+ * The checker port over TypeScript 7's native checker. The analysis reads types, symbols and
+ * signatures through their classic members (`type.types`, `type.getCallSignatures()`,
+ * `symbol.declarations` as nodes, …); TypeScript 7 hands out objects of another shape (node
+ * handles to resolve, `getTypes()`, `getAliasSymbol()`), so each is wrapped once: one wrapper per
+ * native object, so that the analysis' identity caches keep working. The caches live as long as
+ * the project's snapshot, the lifetime of the native objects themselves.
+ */
+
+/** The native object behind a wrapper. */
+const NATIVE = Symbol("native");
+
+interface Wrapped<T> {
+  readonly [NATIVE]: T;
+}
+
+/**
+ * Typed with the wrappers, not the classic types it stands in for: `asCheckerPort` is the one
+ * place that says this class is the analysis' checker port.
+ */
+export class NativeCheckerPort {
+  private readonly types = new Map<NativeType, PortType>();
+  private readonly symbols = new Map<NativeSymbol, PortSymbol>();
+  private readonly signatures = new Map<NativeSignature, PortSignature>();
+  /** Answers of `getSymbolAtLocation`, filled in batches by `prefetch`. */
+  private readonly symbolsAt = new Map<NativeNode, PortSymbol | null>();
+  /** Answers of `getTypeOfSymbol`, filled in batches by `prefetch`. */
+  private readonly typesOfSymbols = new Map<PortSymbol, PortType>();
+  private readonly awaitedTypes = new Map<PortType, PortType | null>();
+  readonly SignatureKindCall: number;
+
+  constructor(
+    readonly native: NativeChecker,
+    readonly project: NativeProject,
+    readonly sync: NativeSyncModule,
+    private readonly syntax: SyntaxPort,
+  ) {
+    this.SignatureKindCall = sync.SignatureKind.Call;
+  }
+
+  // --- wrapping -------------------------------------------------------------------------------
+
+  type(native: NativeType): PortType;
+  type(native: NativeType | undefined): PortType | undefined;
+  type(native: NativeType | undefined): PortType | undefined {
+    if (native === undefined) return undefined;
+    let wrapped = this.types.get(native);
+    if (wrapped === undefined) {
+      wrapped = new PortType(this, native);
+      this.types.set(native, wrapped);
+    }
+    return wrapped;
+  }
+
+  symbol(native: NativeSymbol): PortSymbol;
+  symbol(native: NativeSymbol | undefined): PortSymbol | undefined;
+  symbol(native: NativeSymbol | undefined): PortSymbol | undefined {
+    if (native === undefined) return undefined;
+    let wrapped = this.symbols.get(native);
+    if (wrapped === undefined) {
+      wrapped = new PortSymbol(this, native);
+      this.symbols.set(native, wrapped);
+    }
+    return wrapped;
+  }
+
+  signature(native: NativeSignature | undefined): PortSignature | undefined {
+    if (native === undefined) return undefined;
+    let wrapped = this.signatures.get(native);
+    if (wrapped === undefined) {
+      wrapped = new PortSignature(this, native);
+      this.signatures.set(native, wrapped);
+    }
+    return wrapped;
+  }
+
+  // --- the port -------------------------------------------------------------------------------
+
+  prefetch(sites: readonly ts.Node[]): void {
+    const { syntax } = this;
+    const wanted: NativeNode[] = [];
+    for (const site of sites) {
+      // A call's callee, or a value reference itself: what `markedTypeAt` asks the symbol of.
+      const node = syntax.isCallExpression(site) || syntax.isDecorator(site) ? site.expression : site;
+      if ((syntax.isIdentifier(node) || syntax.isPropertyAccessExpression(node)) && !this.symbolsAt.has(asNative(node))) wanted.push(asNative(node));
+    }
+    if (wanted.length === 0) return;
+    const found = this.native.getSymbolAtLocation(wanted);
+    const needTypes: PortSymbol[] = [];
+    wanted.forEach((node, index) => {
+      const symbol = this.symbol(found[index]);
+      this.symbolsAt.set(node, symbol ?? null);
+      if (symbol !== undefined && !this.typesOfSymbols.has(symbol) && !needTypes.includes(symbol)) needTypes.push(symbol);
+    });
+    if (needTypes.length === 0) return;
+    const types = this.native.getTypeOfSymbol(needTypes.map((symbol) => symbol[NATIVE]));
+    needTypes.forEach((symbol, index) => {
+      const type = this.type(types[index]);
+      if (type !== undefined) this.typesOfSymbols.set(symbol, type);
+    });
+  }
+
+  getSymbolAtLocation(node: ts.Node): PortSymbol | undefined {
+    const native = asNative(node);
+    const known = this.symbolsAt.get(native);
+    if (known !== undefined) return known ?? undefined;
+    const symbol = this.symbol(this.native.getSymbolAtLocation(native));
+    this.symbolsAt.set(native, symbol ?? null);
+    return symbol;
+  }
+
+  getTypeOfSymbol(symbol: PortSymbol): PortType {
+    const port = symbol;
+    let type = this.typesOfSymbols.get(port);
+    if (type === undefined) {
+      type = this.type(this.native.getTypeOfSymbol(port[NATIVE])) ?? this.any();
+      this.typesOfSymbols.set(port, type);
+    }
+    return type;
+  }
+
+  getTypeOfSymbolAtLocation(symbol: PortSymbol, location: ts.Node): PortType {
+    return this.type(this.native.getTypeOfSymbolAtLocation(symbol[NATIVE], asNative(location)));
+  }
+
+  getDeclaredTypeOfSymbol(symbol: PortSymbol): PortType {
+    return this.type(this.native.getDeclaredTypeOfSymbol(symbol[NATIVE]));
+  }
+
+  getAliasedSymbol(symbol: PortSymbol): PortSymbol {
+    return this.symbol(this.native.getAliasedSymbol(symbol[NATIVE]));
+  }
+
+  getExportsOfModule(symbol: PortSymbol): PortSymbol[] {
+    return this.native.getExportsOfModule(symbol[NATIVE]).map((exported) => this.symbol(exported));
+  }
+
+  getPropertiesOfType(type: PortType): PortSymbol[] {
+    return type.properties();
+  }
+
+  getTypeAtLocation(node: ts.Node): PortType {
+    return this.type(this.native.getTypeAtLocation(asNative(node))) ?? this.any();
+  }
+
+  getTypeFromTypeNode(node: ts.TypeNode): PortType {
+    return this.type(this.native.getTypeFromTypeNode(asNative(node))) ?? this.any();
+  }
+
+  getContextualType(node: ts.Expression): PortType | undefined {
+    return this.type(this.native.getContextualType(asNative(node)));
+  }
+
+  getNonNullableType(type: PortType): PortType {
+    return this.type(this.native.getNonNullableType(type[NATIVE])) ?? type;
+  }
+
+  getResolvedSignature(node: ts.CallLikeExpression): PortSignature | undefined {
+    return this.signature(this.native.getResolvedSignature(asNative(node)));
+  }
+
+  getSignatureFromDeclaration(declaration: ts.SignatureDeclaration): PortSignature | undefined {
+    return this.signature(this.native.getSignatureFromDeclaration(asNative(declaration)));
+  }
+
+  getReturnTypeOfSignature(signature: PortSignature): PortType {
+    return signature.returnType();
+  }
+
+  getShorthandAssignmentValueSymbol(node: ts.Node | undefined): PortSymbol | undefined {
+    return node === undefined ? undefined : this.symbol(this.native.getShorthandAssignmentValueSymbol(asNative(node)));
+  }
+
+  isTypeAssignableTo(source: PortType, target: PortType): boolean {
+    return this.native.isTypeAssignableTo(source[NATIVE], target[NATIVE]);
+  }
+
+  /** Classic argument order; TypeScript 7 takes `(name, meaning, location, excludeGlobals)`. */
+  resolveName(name: string, location: ts.Node | undefined, meaning: ts.SymbolFlags, excludeGlobals: boolean): PortSymbol | undefined {
+    return this.symbol(this.native.resolveName(name, meaning, location === undefined ? undefined : asNative(location), excludeGlobals));
+  }
+
+  getSymbolsInScope(): PortSymbol[] {
+    throw new Error("TypeScript 7's API has no getSymbolsInScope; the analysis uses resolveName");
+  }
+
+  typeToString(type: PortType): string {
+    return this.native.typeToString(type[NATIVE]);
+  }
+
+  getAnyType(): PortType {
+    return this.any();
+  }
+
+  /**
+   * What `await` of a value of `type` gives, as the classic `getAwaitedType` answers for the
+   * types the analysis asks about. TypeScript 7.1 has the method; on 7.0 it is emulated the way
+   * the classic checker defines it: a type with a callable `then` is awaited as the first
+   * parameter of `then`'s first parameter (`onfulfilled`), recursively; a union member by member;
+   * any other type is itself.
+   */
+  getAwaitedType(type: PortType): PortType | undefined {
+    const port = type;
+    if (this.awaitedTypes.has(port)) return this.awaitedTypes.get(port) ?? undefined;
+    this.awaitedTypes.set(port, null); // a thenable awaiting itself stops here
+    const awaited = this.computeAwaited(port, 0);
+    this.awaitedTypes.set(port, awaited ?? null);
+    return awaited;
+  }
+
+  private computeAwaited(type: PortType, depth: number): PortType | undefined {
+    if (typeof this.native.getAwaitedType === "function") return this.type(this.native.getAwaitedType(type[NATIVE]));
+    const { TypeFlags } = this.sync;
+    if (depth > 16) return undefined;
+    if (type.flags & (TypeFlags.Any! | TypeFlags.Unknown!)) return type;
+    if (type.flags & TypeFlags.Union!) {
+      const members = type.types.map((member) => this.awaitedOf(member as PortType, depth + 1));
+      if (members.some((member) => member === undefined)) return undefined;
+      if (members.every((member, index) => member === type.types[index])) return type;
+      return syntheticUnion(this, type, members as PortType[]);
+    }
+    const promised = this.promisedType(type);
+    if (promised === "not-thenable") return type;
+    if (promised === undefined) return undefined;
+    return this.awaitedOf(promised, depth + 1);
+  }
+
+  private awaitedOf(type: PortType, depth: number): PortType | undefined {
+    const known = this.awaitedTypes.get(type);
+    if (known !== undefined) return known ?? undefined;
+    return this.computeAwaited(type, depth);
+  }
+
+  /** The classic `getPromisedTypeOfPromise`: `T` of a `then(onfulfilled: (value: T) => …)`. */
+  private promisedType(type: PortType): PortType | undefined | "not-thenable" {
+    const { TypeFlags } = this.sync;
+    if (type.flags & (TypeFlags.Primitive ?? 0) && !(type.flags & TypeFlags.Object!)) return "not-thenable";
+    const then = this.native.getPropertyOfType(type[NATIVE], "then");
+    if (then === undefined) return "not-thenable";
+    const thenType = this.native.getTypeOfSymbol(then);
+    const thenSignatures = thenType === undefined ? [] : this.native.getSignaturesOfType(thenType, this.SignatureKindCall);
+    if (thenSignatures.length === 0) return "not-thenable";
+    const fulfilled: NativeType[] = [];
+    for (const signature of thenSignatures) {
+      const onfulfilled = this.native.getParameterType(signature, 0);
+      if (onfulfilled === undefined) continue;
+      const callable = this.native.getNonNullableType(onfulfilled) ?? onfulfilled;
+      if (callable.flags & TypeFlags.Any!) return undefined;
+      for (const callback of this.native.getSignaturesOfType(callable, this.SignatureKindCall)) {
+        const value = this.native.getParameterType(callback, 0);
+        if (value !== undefined && !fulfilled.includes(value)) fulfilled.push(value);
+      }
+    }
+    if (fulfilled.length === 0) return undefined;
+    const members = fulfilled.map((member) => this.type(member));
+    return members.length === 1 ? members[0] : syntheticUnion(this, undefined, members);
+  }
+
+  private anyType: PortType | undefined;
+  private any(): PortType {
+    this.anyType ??= this.type(this.native.getAnyType());
+    return this.anyType;
+  }
+}
+
+/** Nodes are TypeScript 7's own: the classic shape, passed through unchanged. */
+function asNative(node: ts.Node): NativeNode {
+  return node as unknown as NativeNode;
+}
+
+/** The checker as the analysis sees it: wrappers stand in for classic types, symbols and signatures. */
+export function asCheckerPort(checker: NativeCheckerPort): CheckerPort {
+  return checker as unknown as CheckerPort;
+}
+
+/** A native type with the classic members the analysis reads. */
+export class PortType implements Wrapped<NativeType> {
+  readonly [NATIVE]: NativeType;
+  readonly flags: number;
+  private membersCache: readonly PortType[] | undefined;
+  private propertiesCache: PortSymbol[] | undefined;
+  private callSignaturesCache: PortSignature[] | undefined;
+  private readonly propertyByName = new Map<string, PortSymbol | null>();
+
+  constructor(
+    private readonly checker: NativeCheckerPort,
+    native: NativeType,
+    /** For a union the API cannot build (the awaited members of a union of thenables). */
+    synthetic?: readonly PortType[],
+  ) {
+    this[NATIVE] = native;
+    this.flags = synthetic !== undefined ? checker.sync.TypeFlags.Union! : native.flags;
+    if (synthetic !== undefined) this.membersCache = synthetic;
+  }
+
+  get objectFlags(): number {
+    return this[NATIVE].objectFlags;
+  }
+
+  get value(): string | number | boolean | bigint {
+    return this[NATIVE].value;
+  }
+
+  get intrinsicName(): string {
+    return this[NATIVE].intrinsicName;
+  }
+
+  /** `UnionOrIntersectionType.types`. */
+  get types(): readonly PortType[] {
+    this.membersCache ??= (this[NATIVE].getTypes() ?? []).map((member) => this.checker.type(member));
+    return this.membersCache;
+  }
+
+  get aliasSymbol(): PortSymbol | undefined {
+    return this.checker.symbol(this[NATIVE].getAliasSymbol());
+  }
+
+  getSymbol(): PortSymbol | undefined {
+    return this.checker.symbol(this[NATIVE].getSymbol());
+  }
+
+  getCallSignatures(): readonly PortSignature[] {
+    this.callSignaturesCache ??= this.checker.native
+      .getSignaturesOfType(this[NATIVE], this.checker.SignatureKindCall)
+      .map((signature) => this.checker.signature(signature)!);
+    return this.callSignaturesCache;
+  }
+
+  getProperty(name: string): PortSymbol | undefined {
+    let property = this.propertyByName.get(name);
+    if (property === undefined) {
+      property = this.checker.symbol(this.checker.native.getPropertyOfType(this[NATIVE], name)) ?? null;
+      this.propertyByName.set(name, property);
+    }
+    return property ?? undefined;
+  }
+
+  properties(): PortSymbol[] {
+    this.propertiesCache ??= this.checker.native.getPropertiesOfType(this[NATIVE]).map((property) => this.checker.symbol(property));
+    return this.propertiesCache;
+  }
+}
+
+function syntheticUnion(checker: NativeCheckerPort, like: PortType | undefined, members: readonly PortType[]): PortType {
+  if (members.length === 1) return members[0]!;
+  // Never handed to the native checker: the analysis only reads a union's flags and members.
+  return new PortType(checker, (like ?? members[0]!)[NATIVE], members);
+}
+
+/** A native symbol whose declarations are nodes (TypeScript 7 hands out handles), resolved on first use. */
+export class PortSymbol implements Wrapped<NativeSymbol> {
+  readonly [NATIVE]: NativeSymbol;
+  readonly name: string;
+  readonly escapedName: string;
+  readonly flags: number;
+  private declarationsCache: ts.Declaration[] | undefined;
+  private valueDeclarationCache: ts.Declaration | null | undefined;
+
+  constructor(
+    private readonly checker: NativeCheckerPort,
+    native: NativeSymbol,
+  ) {
+    this[NATIVE] = native;
+    this.name = native.name;
+    this.escapedName = native.escapedName;
+    this.flags = native.flags;
+  }
+
+  get declarations(): ts.Declaration[] | undefined {
+    if (this.declarationsCache === undefined) {
+      const handles = this[NATIVE].declarations ?? [];
+      this.declarationsCache = handles.flatMap((handle) => {
+        const node = handle.resolve(this.checker.project);
+        return node === undefined ? [] : [node as unknown as ts.Declaration];
+      });
+    }
+    return this.declarationsCache;
+  }
+
+  get valueDeclaration(): ts.Declaration | undefined {
+    if (this.valueDeclarationCache === undefined) {
+      const handle = this[NATIVE].valueDeclaration;
+      this.valueDeclarationCache = (handle?.resolve(this.checker.project) as unknown as ts.Declaration | undefined) ?? null;
+    }
+    return this.valueDeclarationCache ?? undefined;
+  }
+}
+
+export class PortSignature implements Wrapped<NativeSignature> {
+  readonly [NATIVE]: NativeSignature;
+  private returned: PortType | undefined;
+
+  constructor(
+    private readonly checker: NativeCheckerPort,
+    native: NativeSignature,
+  ) {
+    this[NATIVE] = native;
+  }
+
+  getTypeParameters(): readonly PortType[] | undefined {
+    const parameters = this[NATIVE].getTypeParameters();
+    return parameters.length === 0 ? undefined : parameters.map((parameter) => this.checker.type(parameter));
+  }
+
+  returnType(): PortType {
+    this.returned ??= this.checker.type(this.checker.native.getReturnTypeOfSignature(this[NATIVE])) ?? this.checker.getAnyType();
+    return this.returned;
+  }
+}

@@ -1,0 +1,174 @@
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import type * as ts from "typescript";
+import type { CheckerPort, ProgramPort, SyntaxPort } from "@sourced/analysis";
+import { asCheckerPort, NativeCheckerPort } from "./checker";
+import type { NativeApi, NativeAstModule, NativeProject, NativeSnapshot, NativeSourceFile, NativeSyncModule } from "./native-api";
+import { createSyntaxPort } from "./syntax";
+
+export { SYNTAX_PORT_MEMBERS } from "./syntax";
+
+/** A syntax error TypeScript 7 reports for a file, positions 0-based. */
+export interface NativeSyntaxError {
+  readonly fileName: string;
+  readonly start: number;
+  readonly code: number;
+  readonly message: string;
+}
+
+/** One project of a native session: the analysis' ports over TypeScript 7's program and checker. */
+export interface NativeProjectPorts {
+  readonly configFileName: string;
+  /** The tsconfig's own files (none for a solution-style tsconfig). */
+  readonly rootFiles: readonly string[];
+  readonly syntax: SyntaxPort;
+  readonly program: ProgramPort;
+  /** The program's syntax errors in `sourceFile`. */
+  syntaxErrors(sourceFile: ts.SourceFile): NativeSyntaxError[];
+}
+
+/** TypeScript 7's compiler running beside this process (one process for the session's projects). */
+export interface NativeSession {
+  /** The project of `configPath` (absolute), opened by `openSession`. */
+  project(configPath: string): NativeProjectPorts | undefined;
+  close(): void;
+}
+
+/** A TypeScript 7 install whose IPC API this package can drive. */
+export interface NativeTypeScript {
+  readonly version: string;
+  /** The package's directory (`…/node_modules/typescript`, or wherever an alias installed it). */
+  readonly directory: string;
+  /** The API entry point used, e.g. `typescript/unstable/sync`. */
+  readonly entry: string;
+  /** Starts the compiler and loads the given tsconfig files (absolute paths) in one snapshot. */
+  openSession(configPaths: readonly string[], cwd: string): NativeSession;
+}
+
+/**
+ * How to drive one generation of the API. 7.0 ships it as `unstable/*` with `updateSnapshot`;
+ * 7.1 renames it (`typescript/sync`, `createSnapshot`): a loader for it is an entry here.
+ */
+interface Loader {
+  readonly accepts: (major: number, minor: number) => boolean;
+  readonly sync: string;
+  readonly ast: string;
+  readonly open: (sync: NativeSyncModule, cwd: string, configPaths: readonly string[]) => { api: NativeApi; snapshot: NativeSnapshot };
+}
+
+const LOADERS: readonly Loader[] = [
+  {
+    accepts: (major, minor) => major === 7 && minor === 0,
+    sync: "unstable/sync",
+    ast: "unstable/ast",
+    open: (sync, cwd, configPaths) => {
+      const api = new sync.API({ cwd });
+      try {
+        return { api, snapshot: api.updateSnapshot({ openProjects: [...configPaths] }) };
+      } catch (error) {
+        api.close();
+        throw error;
+      }
+    },
+  },
+];
+
+/** The versions this package drives, as the error for any other says. */
+export const SUPPORTED_NATIVE_VERSIONS = "7.0.x";
+
+/**
+ * Loads the IPC API of the TypeScript 7 installed at `packageDirectory` (the directory holding its
+ * package.json). Client and compiler must come from the same install: the protocol is unversioned.
+ */
+export function loadNativeTypeScript(packageDirectory: string): NativeTypeScript {
+  const manifest = JSON.parse(fs.readFileSync(path.join(packageDirectory, "package.json"), "utf8")) as { version?: string };
+  const version = manifest.version ?? "0.0.0";
+  const [major = 0, minor = 0] = version.split(".").map((part) => Number.parseInt(part, 10));
+  const loader = LOADERS.find((candidate) => candidate.accepts(major, minor));
+  if (loader === undefined) {
+    throw new Error(`TypeScript ${version} at ${packageDirectory}: the native backend drives TypeScript ${SUPPORTED_NATIVE_VERSIONS}'s API`);
+  }
+  // Resolved from the package itself, so an alias (`"ts7": "npm:typescript@7"`) works too.
+  const load = createRequire(path.join(packageDirectory, "package.json"));
+  const name = "typescript";
+  const resolveEntry = (subpath: string): string => {
+    const file = path.join(packageDirectory, exportTarget(packageDirectory, `./${subpath}`));
+    return file;
+  };
+  let sync: NativeSyncModule;
+  let ast: NativeAstModule;
+  try {
+    sync = load(resolveEntry(loader.sync)) as NativeSyncModule;
+    ast = load(resolveEntry(loader.ast)) as NativeAstModule;
+  } catch (error) {
+    throw new Error(`cannot load ${name}/${loader.sync} from ${packageDirectory}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+  }
+  const syntax = createSyntaxPort(ast, sync);
+  return {
+    version,
+    directory: packageDirectory,
+    entry: `${name}/${loader.sync}`,
+    openSession: (configPaths, cwd) => openSession(loader, sync, syntax, configPaths, cwd),
+  };
+}
+
+/** The file a package's `exports` maps `subpath` to (the API's entry points are plain strings). */
+function exportTarget(packageDirectory: string, subpath: string): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(packageDirectory, "package.json"), "utf8")) as { exports?: Record<string, unknown> };
+  const target = manifest.exports?.[subpath];
+  const file = typeof target === "string" ? target : typeof (target as { default?: unknown } | undefined)?.default === "string" ? (target as { default: string }).default : undefined;
+  if (file === undefined) throw new Error(`the package has no '${subpath}' export`);
+  return file;
+}
+
+function openSession(loader: Loader, sync: NativeSyncModule, syntax: SyntaxPort, configPaths: readonly string[], cwd: string): NativeSession {
+  const { api, snapshot } = loader.open(sync, cwd, configPaths);
+  const projects = new Map<string, NativeProjectPorts | null>();
+  return {
+    project(configPath) {
+      let ports = projects.get(configPath);
+      if (ports === undefined) {
+        const project = snapshot.getProject(configPath) ?? snapshot.getProjects().find((candidate) => path.resolve(candidate.configFileName) === path.resolve(configPath));
+        ports = project === undefined ? null : projectPorts(project, sync, syntax);
+        projects.set(configPath, ports);
+      }
+      return ports ?? undefined;
+    },
+    close() {
+      try {
+        snapshot.dispose();
+      } finally {
+        api.close();
+      }
+    },
+  };
+}
+
+function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: SyntaxPort): NativeProjectPorts {
+  const checker: CheckerPort = asCheckerPort(new NativeCheckerPort(project.checker, project, sync, syntax));
+  const native = project.program;
+  const program: ProgramPort = {
+    getSourceFileNames: () => native.getSourceFileNames(),
+    getSourceFile: (fileName) => native.getSourceFile(fileName) as unknown as ts.SourceFile | undefined,
+    getSourceFiles: () => native.getSourceFileNames().flatMap((fileName) => {
+      const sourceFile = native.getSourceFile(fileName);
+      return sourceFile === undefined ? [] : [sourceFile as unknown as ts.SourceFile];
+    }),
+    isSourceFileFromExternalLibrary: (sourceFile) => native.isSourceFileFromExternalLibrary(sourceFile as unknown as NativeSourceFile),
+    getTypeChecker: () => checker,
+  };
+  return {
+    configFileName: project.configFileName,
+    rootFiles: project.rootFiles,
+    syntax,
+    program,
+    syntaxErrors: (sourceFile) =>
+      native.getSyntacticDiagnostics(sourceFile.fileName).map((diagnostic) => ({
+        fileName: diagnostic.fileName ?? sourceFile.fileName,
+        start: diagnostic.pos,
+        code: diagnostic.code,
+        message: diagnostic.text,
+      })),
+  };
+}

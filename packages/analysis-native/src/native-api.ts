@@ -1,0 +1,134 @@
+/*
+ * The parts of TypeScript 7's IPC API (`typescript/unstable/sync` in 7.0) this package uses,
+ * declared here rather than imported: the API is loaded at run time from the project's own
+ * TypeScript 7 install (its protocol is unversioned, so client and server must come from the same
+ * package), and the repository itself builds with TypeScript 6. Everything else of the API is
+ * left alone on purpose; a member added here is a dependency on an unstable API.
+ */
+
+/** An AST node as TypeScript 7 decodes it: the classic shape (kind, flags, parent, pos/end, fields). */
+export interface NativeNode {
+  readonly kind: number;
+  readonly flags: number;
+  readonly parent: NativeNode;
+  readonly pos: number;
+  readonly end: number;
+  forEachChild<T>(visitor: (node: NativeNode) => T): T | undefined;
+  getSourceFile(): NativeSourceFile;
+}
+
+export interface NativeSourceFile extends NativeNode {
+  readonly fileName: string;
+  readonly text: string;
+  readonly isDeclarationFile: boolean;
+  getLineAndCharacterOfPosition(position: number): { readonly line: number; readonly character: number };
+}
+
+export interface NativeNodeHandle {
+  readonly kind: number;
+  readonly path: string;
+  resolve(project?: NativeProject): NativeNode | undefined;
+}
+
+export interface NativeSymbol {
+  readonly id: number;
+  readonly name: string;
+  readonly escapedName: string;
+  readonly flags: number;
+  readonly declarations: readonly NativeNodeHandle[];
+  readonly valueDeclaration: NativeNodeHandle | undefined;
+}
+
+export interface NativeType {
+  readonly id: number;
+  readonly flags: number;
+  readonly objectFlags: number;
+  readonly value: string | number | boolean | bigint;
+  readonly intrinsicName: string;
+  getSymbol(): NativeSymbol | undefined;
+  getAliasSymbol(): NativeSymbol | undefined;
+  getTypes(): readonly NativeType[] | undefined;
+}
+
+export interface NativeSignature {
+  readonly id: number;
+  getTypeParameters(): readonly NativeType[];
+}
+
+export interface NativeChecker {
+  getSymbolAtLocation(node: NativeNode): NativeSymbol | undefined;
+  getSymbolAtLocation(nodes: readonly NativeNode[]): (NativeSymbol | undefined)[];
+  getTypeOfSymbol(symbol: NativeSymbol): NativeType | undefined;
+  getTypeOfSymbol(symbols: readonly NativeSymbol[]): (NativeType | undefined)[];
+  getDeclaredTypeOfSymbol(symbol: NativeSymbol): NativeType;
+  getTypeAtLocation(node: NativeNode): NativeType | undefined;
+  getSignaturesOfType(type: NativeType, kind: number): readonly NativeSignature[];
+  getResolvedSignature(node: NativeNode): NativeSignature | undefined;
+  resolveName(name: string, meaning: number, location?: NativeNode, excludeGlobals?: boolean): NativeSymbol | undefined;
+  getContextualType(node: NativeNode): NativeType | undefined;
+  getNonNullableType(type: NativeType): NativeType | undefined;
+  getTypeFromTypeNode(node: NativeNode): NativeType | undefined;
+  getParameterType(signature: NativeSignature, index: number): NativeType | undefined;
+  isTypeAssignableTo(source: NativeType, target: NativeType): boolean;
+  getShorthandAssignmentValueSymbol(node: NativeNode): NativeSymbol | undefined;
+  getTypeOfSymbolAtLocation(symbol: NativeSymbol, location: NativeNode): NativeType;
+  getAnyType(): NativeType;
+  typeToString(type: NativeType, enclosingDeclaration?: NativeNode, flags?: number): string;
+  getReturnTypeOfSignature(signature: NativeSignature): NativeType | undefined;
+  getPropertiesOfType(type: NativeType): readonly NativeSymbol[];
+  getPropertyOfType(type: NativeType, name: string): NativeSymbol | undefined;
+  getSignatureFromDeclaration(node: NativeNode): NativeSignature | undefined;
+  getAliasedSymbol(symbol: NativeSymbol): NativeSymbol;
+  getExportsOfModule(symbol: NativeSymbol): readonly NativeSymbol[];
+  /** TypeScript 7.1 and later only. */
+  getAwaitedType?(type: NativeType): NativeType | undefined;
+}
+
+export interface NativeDiagnostic {
+  readonly fileName?: string | undefined;
+  readonly pos: number;
+  readonly end: number;
+  readonly code: number;
+  readonly category: number;
+  readonly text: string;
+}
+
+export interface NativeProgram {
+  getSourceFile(fileName: string): NativeSourceFile | undefined;
+  getSourceFileNames(): readonly string[];
+  isSourceFileFromExternalLibrary(file: NativeSourceFile): boolean;
+  getSyntacticDiagnostics(file?: string): readonly NativeDiagnostic[];
+}
+
+export interface NativeProject {
+  readonly configFileName: string;
+  readonly rootFiles: readonly string[];
+  readonly program: NativeProgram;
+  readonly checker: NativeChecker;
+}
+
+export interface NativeSnapshot {
+  getProjects(): readonly NativeProject[];
+  getProject(configFileName: string): NativeProject | undefined;
+  dispose(): void;
+}
+
+export interface NativeApi {
+  updateSnapshot(params: { openProjects: string[] }): NativeSnapshot;
+  close(): void;
+}
+
+/** What `typescript/unstable/sync` (7.0) exports that this package uses. */
+export interface NativeSyncModule {
+  readonly API: new (options: { cwd?: string }) => NativeApi;
+  readonly TypeFlags: Record<string, number>;
+  readonly SymbolFlags: Record<string, number>;
+  readonly ObjectFlags: Record<string, number>;
+  readonly SignatureKind: { readonly Call: number };
+}
+
+/** What `typescript/unstable/ast` exports: the enums and node predicates (`is*`). */
+export type NativeAstModule = Record<string, unknown> & {
+  readonly SyntaxKind: Record<string, number>;
+  readonly NodeFlags: Record<string, number>;
+};

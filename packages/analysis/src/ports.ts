@@ -1,0 +1,181 @@
+import type * as ts from "typescript";
+
+/*
+ * The narrow surface the analysis is written against. Every compiler call the judgement makes is
+ * named here, so a call outside it fails to compile, and a second compiler (TypeScript 7's native
+ * checker, through `@sourced/analysis-native`) only has to provide these members to give the same
+ * verdicts. The classic adapter is the identity: `typeof ts`, a `ts.Program` and its
+ * `ts.TypeChecker` already are these ports, so the transformer, the ESLint rule and the CLI on
+ * TypeScript 5.x/6.x pay nothing for them.
+ *
+ * Nodes, types, symbols and signatures keep the classic shapes; a port provides objects with the
+ * members the analysis reads (`type.flags`, `type.types`, `type.getCallSignatures()`,
+ * `symbol.declarations`, …), each object the same for the same entity (the analysis caches by
+ * identity).
+ */
+
+/** The syntax port: kinds, flags, predicates, traversal, and the few node helpers the analysis uses. */
+export type SyntaxPort = Pick<
+  typeof ts,
+  // enums
+  | "SyntaxKind"
+  | "NodeFlags"
+  | "TypeFlags"
+  | "SymbolFlags"
+  | "ObjectFlags"
+  // traversal and helpers
+  | "forEachChild"
+  | "findAncestor"
+  | "getCombinedNodeFlags"
+  | "isOptionalChain"
+  | "canHaveModifiers"
+  | "getModifiers"
+  // predicates
+  | "isArrayBindingPattern"
+  | "isArrayLiteralExpression"
+  | "isArrowFunction"
+  | "isAsExpression"
+  | "isAwaitExpression"
+  | "isBinaryExpression"
+  | "isBindingElement"
+  | "isCallExpression"
+  | "isCallSignatureDeclaration"
+  | "isClassDeclaration"
+  | "isComputedPropertyName"
+  | "isConditionalExpression"
+  | "isDecorator"
+  | "isElementAccessExpression"
+  | "isEnumDeclaration"
+  | "isExportAssignment"
+  | "isExportDeclaration"
+  | "isExpression"
+  | "isExternalModuleReference"
+  | "isFunctionDeclaration"
+  | "isFunctionExpression"
+  | "isFunctionLike"
+  | "isFunctionTypeNode"
+  | "isIdentifier"
+  | "isImportDeclaration"
+  | "isImportEqualsDeclaration"
+  | "isInterfaceDeclaration"
+  | "isJsxExpression"
+  | "isJsxSpreadAttribute"
+  | "isMethodDeclaration"
+  | "isMethodSignature"
+  | "isModuleDeclaration"
+  | "isNamespaceImport"
+  | "isNewExpression"
+  | "isNonNullExpression"
+  | "isNumericLiteral"
+  | "isObjectBindingPattern"
+  | "isObjectLiteralExpression"
+  | "isOmittedExpression"
+  | "isParameter"
+  | "isParenthesizedExpression"
+  | "isPrivateIdentifier"
+  | "isPropertyAccessExpression"
+  | "isPropertyAssignment"
+  | "isPropertyDeclaration"
+  | "isPropertySignature"
+  | "isReturnStatement"
+  | "isSatisfiesExpression"
+  | "isShorthandPropertyAssignment"
+  | "isSourceFile"
+  | "isSpreadAssignment"
+  | "isSpreadElement"
+  | "isStringLiteral"
+  | "isStringLiteralLike"
+  | "isTaggedTemplateExpression"
+  | "isTemplateSpan"
+  | "isThrowStatement"
+  | "isTypeAliasDeclaration"
+  | "isTypeAssertionExpression"
+  | "isTypeNode"
+  | "isVariableDeclaration"
+  | "isVariableStatement"
+  | "isYieldExpression"
+>;
+
+/** Every member name of {@link SyntaxPort}, for adapters that check at run time that they provide it. */
+export type SyntaxPortMember = keyof SyntaxPort;
+
+/**
+ * The checker port: the checker methods the analysis calls. `resolveName` takes the classic
+ * argument order `(name, location, meaning, excludeGlobals)`; `getSymbolsInScope` is only the
+ * fallback for a classic checker without `resolveName`.
+ */
+export type CheckerPort = Pick<
+  ts.TypeChecker,
+  | "getAliasedSymbol"
+  | "getAnyType"
+  | "getAwaitedType"
+  | "getContextualType"
+  | "getDeclaredTypeOfSymbol"
+  | "getExportsOfModule"
+  | "getNonNullableType"
+  | "getPropertiesOfType"
+  | "getResolvedSignature"
+  | "getReturnTypeOfSignature"
+  | "getShorthandAssignmentValueSymbol"
+  | "getSignatureFromDeclaration"
+  | "getSymbolAtLocation"
+  | "getSymbolsInScope"
+  | "getTypeAtLocation"
+  | "getTypeFromTypeNode"
+  | "getTypeOfSymbol"
+  | "getTypeOfSymbolAtLocation"
+  | "isTypeAssignableTo"
+  | "resolveName"
+  | "typeToString"
+> & {
+  /**
+   * Optional: told, before a file is judged, the nodes whose symbols (and those symbols' types)
+   * the analysis is about to ask for, so a checker whose every request is a round trip can fetch
+   * them in one batch. The answers must be those the single calls would give.
+   */
+  prefetch?(nodes: readonly ts.Node[]): void;
+};
+
+/** The program port: what the analysis reads of a program. */
+export interface ProgramPort {
+  getSourceFiles(): readonly ts.SourceFile[];
+  getSourceFile(fileName: string): ts.SourceFile | undefined;
+  isSourceFileFromExternalLibrary(sourceFile: ts.SourceFile): boolean;
+  getTypeChecker(): CheckerPort;
+  /**
+   * Optional: the program's file names, for a program that materialises a file's syntax only on
+   * demand (the native one). Without it the names come from `getSourceFiles()`.
+   */
+  getSourceFileNames?(): readonly string[];
+}
+
+/** The program's file names, without materialising every file when the program can say them. */
+export function sourceFileNamesOf(program: ProgramPort): readonly string[] {
+  return program.getSourceFileNames !== undefined ? program.getSourceFileNames() : program.getSourceFiles().map((sourceFile) => sourceFile.fileName);
+}
+
+/**
+ * The end of the `)` that closes a signature's parameter list, found in the text after the last
+ * parameter (past commas, whitespace and comments); `undefined` when the list has no parentheses
+ * (an arrow's lone parameter, `x => …`). What `getChildren()` would find, without needing tokens.
+ */
+export function closeParenEnd(sourceFile: ts.SourceFile, parameters: ts.NodeArray<ts.Node>): number | undefined {
+  const { text } = sourceFile;
+  let position = parameters.end;
+  while (position < text.length) {
+    const char = text.charCodeAt(position);
+    if (char === 0x29 /* ) */) return position + 1;
+    if (char === 0x2c /* , */ || char === 0x20 || char === 0x09 || char === 0x0a || char === 0x0d || char === 0x0b || char === 0x0c || char === 0xa0 || char === 0xfeff || char === 0x2028 || char === 0x2029) {
+      position++;
+    } else if (char === 0x2f /* / */ && text.charCodeAt(position + 1) === 0x2f) {
+      const newline = text.slice(position).search(/[\n\r\u2028\u2029]/);
+      position = newline < 0 ? text.length : position + newline;
+    } else if (char === 0x2f && text.charCodeAt(position + 1) === 0x2a /* * */) {
+      const close = text.indexOf("*/", position + 2);
+      position = close < 0 ? text.length : close + 2;
+    } else {
+      return undefined;
+    }
+  }
+  return undefined;
+}
