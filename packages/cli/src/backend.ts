@@ -79,6 +79,16 @@ function readPackage(directory: string): Omit<InstalledTypeScript, "via"> | unde
   }
 }
 
+/** The native backend cannot run for a project: `reason` says why, the message adds what to do. */
+export class NativeBackendUnavailable extends UsageError {
+  constructor(
+    readonly reason: string,
+    advice: string,
+  ) {
+    super(`${reason}. ${advice}`);
+  }
+}
+
 /** The backend for a project: forced, or native exactly when the project's TypeScript is 7 or later. */
 export function chooseBackend(projectDirectory: string, forced: Backend | undefined): { readonly backend: Backend; readonly typescript: InstalledTypeScript | undefined } {
   const typescript = projectTypeScript(projectDirectory);
@@ -103,9 +113,9 @@ export function loadNative(projectDirectory: string, found: InstalledTypeScript 
   }
   if (candidate === undefined) {
     const seen = found === undefined ? "no TypeScript" : `TypeScript ${found.version} (at ${found.directory})`;
-    throw new UsageError(
-      `the native backend needs TypeScript 7, and the project at ${projectDirectory} has ${seen}. ` +
-        `Install it ('npm install --save-dev typescript@7'), or drop '--backend native' to check with the classic backend.`,
+    throw new NativeBackendUnavailable(
+      `the native backend needs TypeScript 7, and the project at ${projectDirectory} has ${seen}`,
+      `Install it ('npm install --save-dev typescript@7'), or drop '--backend native' to check with the classic backend.`,
     );
   }
   // Loaded only now: a classic check never loads the native adapter.
@@ -113,6 +123,9 @@ export function loadNative(projectDirectory: string, found: InstalledTypeScript 
   try {
     return native.loadNativeTypeScript(candidate.directory);
   } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}. Use TypeScript ${native.SUPPORTED_NATIVE_VERSIONS}, or '--backend classic' with TypeScript 6 installed beside it.`);
+    throw new NativeBackendUnavailable(
+      error instanceof Error ? error.message : String(error),
+      `Use TypeScript ${native.SUPPORTED_NATIVE_VERSIONS}, or '--backend classic' with TypeScript 6 installed beside it.`,
+    );
   }
 }

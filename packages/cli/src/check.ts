@@ -3,7 +3,7 @@ import type * as ts from "typescript";
 import { analyzeProgram, FINDING_KINDS, isAnalysedFile } from "@sourced/analysis";
 import type { AnalysisResult, FindingId, ProgramPort, UnresolvedRegistryImport } from "@sourced/analysis";
 import type { NativeTypeScript } from "@sourced/analysis-native";
-import { type Backend, chooseBackend, loadNative } from "./backend";
+import { type Backend, chooseBackend, loadNative, NativeBackendUnavailable } from "./backend";
 import { createSharedHost, readNativeProjects, readProjects, resolveConfigPath, type Project } from "./projects";
 import { loadTypeScript, type LoadedTypeScript, type TypeScript } from "./typescript";
 
@@ -100,8 +100,18 @@ export function check(options: CheckOptions = {}): CheckReport {
   for (const configPath of configPaths) {
     const directory = path.dirname(configPath);
     const choice = chooseBackend(directory, options.backend);
+    let native: NativeTypeScript | undefined;
     if (choice.backend === "native") {
-      const compiler = loadNative(directory, choice.typescript);
+      try {
+        native = loadNative(directory, choice.typescript);
+      } catch (error) {
+        // Chosen (not forced) for a TypeScript 7 whose API cannot run: the classic backend may still can, with TypeScript 6 beside it.
+        if (options.backend === "native" || !(error instanceof NativeBackendUnavailable)) throw error;
+        notices.push({ kind: "typescript-fallback", severity: "note", message: `${error.reason}; trying the classic backend.` });
+      }
+    }
+    if (native !== undefined) {
+      const compiler = native;
       let group = natives.get(compiler.directory);
       if (group === undefined) {
         group = { compiler, configs: [] };

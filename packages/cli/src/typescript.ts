@@ -51,8 +51,8 @@ export function loadTypeScript(projectDirectory: string, fallbackDirectories: re
   }
   const found = passedOver.length > 0 ? `${passedOver.join("; ")}.` : `no 'typescript' package can be resolved from ${projectDirectory}.`;
   throw new UsageError(
-    `${found} sourced check needs the TypeScript JavaScript API (typescript >=5.0 <6.1). ` +
-      `TypeScript 7 has none: install TypeScript 6 beside it for the check, e.g. 'npm install --save-dev ${TYPESCRIPT6}@6' ` +
+    `${found} sourced check's classic backend needs the TypeScript JavaScript API (typescript >=5.0 <6.1). ` +
+      `TypeScript 7 has none (its own API runs with '--backend native'): for the classic backend, install TypeScript 6 beside it, e.g. 'npm install --save-dev ${TYPESCRIPT6}@6' ` +
       `(or, without TypeScript 7, 'npm install --save-dev typescript@6').`,
   );
 }

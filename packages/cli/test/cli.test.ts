@@ -36,7 +36,7 @@ describe("text format", () => {
     const run = sourced(["check", "-p", "fixtures/cli/clean/tsconfig.json"]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^No findings; checked 1 registration in 1 file of 1 project with TypeScript 6\.0\.3\.\n$/);
+    expect(run.stdout).toMatch(/^No findings; checked 1 registration in 1 file of 1 project with TypeScript 6\.0\.3 \(classic\)\.\n$/);
   });
 
   it("prints tsc-style lines with SRC codes and exits 1 on findings", () => {
@@ -49,7 +49,7 @@ describe("text format", () => {
       expect(lines[index]).toMatch(new RegExp(`^${escape(finding.file)}\\(${finding.line},\\d+\\): error SRC${code}: .*'${finding.tool}'`));
     });
     expect(lines[FINDINGS.length]).toBe("");
-    expect(lines.at(-1)).toBe("Found 2 findings in 2 files; checked 3 registrations in 3 files of 1 project with TypeScript 6.0.3.");
+    expect(lines.at(-1)).toBe("Found 2 findings in 2 files; checked 3 registrations in 3 files of 1 project with TypeScript 6.0.3 (classic).");
   });
 
   it("takes the directory it runs in by default, with paths relative to it", () => {
@@ -89,7 +89,7 @@ describe("--output", () => {
     const target = path.join(directory, "reports", "sourced.json");
     const run = sourced(["check", "-p", "fixtures/cli/findings", "--format", "json", "--output", target]);
     expect(run.status).toBe(1);
-    expect(run.stdout).toBe(`Found 2 findings in 2 files; checked 3 registrations in 3 files of 1 project with TypeScript 6.0.3. Report (json) written to ${target}.\n`);
+    expect(run.stdout).toBe(`Found 2 findings in 2 files; checked 3 registrations in 3 files of 1 project with TypeScript 6.0.3 (classic). Report (json) written to ${target}.\n`);
     const written = fs.readFileSync(target, "utf8");
     expect(written).toBe(sourced(["check", "-p", "fixtures/cli/findings", "--format", "json"]).stdout);
   });
@@ -107,7 +107,7 @@ describe("several projects", () => {
     expect(run.status).toBe(1);
     expect(parseJson(run).map(({ file, line, id, tool }) => ({ file, line, id, tool }))).toEqual(FINDINGS);
     const text = sourced(["check", "-p", "fixtures/cli/clean", "-p", "fixtures/cli/findings"]);
-    expect(text.stdout.trimEnd().split("\n").at(-1)).toBe("Found 2 findings in 2 files; checked 4 registrations in 4 files of 2 projects with TypeScript 6.0.3.");
+    expect(text.stdout.trimEnd().split("\n").at(-1)).toBe("Found 2 findings in 2 files; checked 4 registrations in 4 files of 2 projects with TypeScript 6.0.3 (classic).");
   });
 
   it("follows the references of a solution-style tsconfig without checking a file twice", () => {
@@ -127,7 +127,7 @@ describe("several projects", () => {
       expect(parseJson(run).map(({ file, line, id, tool }) => ({ file, line, id, tool }))).toEqual(expected);
     }
     // The solution itself has no files; its two references are the projects checked.
-    expect(sourced(["check", "-p", "fixtures/cli/solution"]).stdout).toMatch(/; checked 2 registrations in 3 files of 2 projects with TypeScript 6\.0\.3\.\n$/);
+    expect(sourced(["check", "-p", "fixtures/cli/solution"]).stdout).toMatch(/; checked 2 registrations in 3 files of 2 projects with TypeScript 6\.0\.3 \(classic\)\.\n$/);
   });
 });
 

@@ -59,7 +59,7 @@ describe("the corpus through `sourced check --format json`", () => {
   it("TypeScript 5.9.3 (resolved from fixtures/ts5, beside the project): the same findings", () => {
     expect(typescript5.version).toBe("5.9.3");
     const text = sourced(["check", "-p", "fixtures/ts5/cli"]);
-    expect(text.stdout).toMatch(/ with TypeScript 5\.9\.3\.\n$/);
+    expect(text.stdout).toMatch(/ with TypeScript 5\.9\.3 \(classic\)\.\n$/);
     const run = sourced(["check", "-p", "fixtures/ts5/cli", "--format", "json"]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(1);

@@ -9,7 +9,7 @@ afterAll(() => {
   for (const directory of scratchDirectories) fs.rmSync(directory, { recursive: true, force: true });
 });
 
-/** The shape of the TypeScript 7 package as far as the check cares: a version, no JavaScript API. */
+/** A TypeScript 7 package without its IPC API: a version, no JavaScript API of either kind. */
 const TYPESCRIPT_7 = {
   "node_modules/typescript/package.json": JSON.stringify({ name: "typescript", version: "7.0.0", main: "./lib/api.js" }),
   "node_modules/typescript/lib/api.js": `"use strict";\nmodule.exports = { version: "7.0.0" };\n`,
@@ -24,10 +24,26 @@ function project(files: Record<string, string>): string {
 describe("which TypeScript checks the project", () => {
   it("the project's own: TypeScript 5.9.3 for a project beside it", () => {
     const run = sourced(["check", "-p", "fixtures/ts5/cli"]);
-    expect(run.stdout).toMatch(/ with TypeScript 5\.9\.3\.\n$/);
+    expect(run.stdout).toMatch(/ with TypeScript 5\.9\.3 \(classic\)\.\n$/);
   });
 
-  it("TypeScript 7 beside the project: the CLI's own TypeScript 6 checks it, and says so", () => {
+  it("TypeScript 7.0.2 beside the project (fixtures/ts7): the native backend checks it, and the summary says so", () => {
+    const run = sourced(["check", "-p", "fixtures/ts7/cli"]);
+    expect(run.stdout).toMatch(/ with TypeScript 7\.0\.2 \(native\)\.\n$/);
+  });
+
+  it("--backend classic on a TypeScript 7 project: the classic backend, with TypeScript 6 found beside the CLI", () => {
+    const run = sourced(["check", "-p", "fixtures/ts7/cli", "--backend", "classic"]);
+    expect(run.stdout).toMatch(/ with TypeScript 6\.0\.3 \(classic\)\.\n$/);
+  });
+
+  it("--backend native on a TypeScript 6 project with no TypeScript 7: exit 2, saying what to install", () => {
+    const run = sourced(["check", "-p", "fixtures/cases", "--backend", "native"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^sourced: error: the native backend needs TypeScript 7, and the project at .* has TypeScript 6\.0\.3 \(at .*\)\. Install it \('npm install --save-dev typescript@7'\)/);
+  });
+
+  it("a TypeScript 7 without its IPC API beside the project: the classic backend checks it with TypeScript 6, and says so", () => {
     const directory = project({
       ...TYPESCRIPT_7,
       "tsconfig.json": FIXTURE_TSCONFIG,
@@ -35,17 +51,20 @@ describe("which TypeScript checks the project", () => {
     });
     linkRegistry(directory);
     const run = sourced(["check", "--format", "json"], directory);
-    expect(run.stderr).toMatch(/^sourced: note: typescript 7\.0\.0 at .* has no JavaScript API; checking with TypeScript 6\.0\.3 from .*\n$/);
+    const notes = run.stderr.split("\n").filter((line) => line !== "");
+    expect(notes).toHaveLength(2);
+    expect(notes[0]).toMatch(/^sourced: note: cannot load typescript\/unstable\/sync from .*: the package has no '\.\/unstable\/sync' export; trying the classic backend\.$/);
+    expect(notes[1]).toMatch(/^sourced: note: typescript 7\.0\.0 at .* has no JavaScript API; checking with TypeScript 6\.0\.3 from .*$/);
     expect(run.status).toBe(1);
     expect(parseJson(run).map(({ file, line, id, tool }) => ({ file, line, id, tool }))).toEqual([
       { file: "src/tools.ts", line: 3, id: "missing-annotation", tool: "f" },
     ]);
   });
 
-  it("TypeScript 7 and nothing else: says to install TypeScript 6 beside it", () => {
+  it("a TypeScript 7 without its IPC API and nothing else: the classic loader says to install TypeScript 6 beside it", () => {
     const directory = project(TYPESCRIPT_7);
     expect(() => loadTypeScript(directory, [directory])).toThrow(
-      /^typescript 7\.0\.0 at .* has no JavaScript API\. sourced check needs the TypeScript JavaScript API \(typescript >=5\.0 <6\.1\)\. TypeScript 7 has none: install TypeScript 6 beside it for the check, e\.g\. 'npm install --save-dev @typescript\/typescript6@6'/,
+      /^typescript 7\.0\.0 at .* has no JavaScript API\. sourced check's classic backend needs the TypeScript JavaScript API \(typescript >=5\.0 <6\.1\)\. TypeScript 7 has none \(its own API runs with '--backend native'\): for the classic backend, install TypeScript 6 beside it, e\.g\. 'npm install --save-dev @typescript\/typescript6@6'/,
     );
   });
 
