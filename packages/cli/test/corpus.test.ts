@@ -69,4 +69,15 @@ describe("the corpus through `sourced check --format json`", () => {
     // Both versions judge alike: independent of the test above, so either runs alone.
     expect(reported).toEqual(analyseCorpus(typescript6));
   });
+
+  it("TypeScript 7.0.2 (fixtures/ts7, the native backend): the same JSON, byte for byte, as TypeScript 6.0.3 on the classic backend", () => {
+    const native = sourced(["check", "-p", "fixtures/ts7/cli", "--format", "json"]);
+    const classic = sourced(["check", "-p", "fixtures/ts7/cli", "--format", "json", "--backend", "classic"]);
+    expect(native.stderr).toBe("");
+    expect(native.status).toBe(1);
+    expect(parseJson(native).length).toBeGreaterThan(100);
+    assertMatchesExpectations(fromJson(parseJson(native)));
+    expect(native.stdout).toBe(classic.stdout);
+    expect(sourced(["check", "-p", "fixtures/ts7/cli"]).stdout).toMatch(/ with TypeScript 7\.0\.2 \(native\)\.\n$/);
+  });
 });

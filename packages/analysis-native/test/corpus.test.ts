@@ -1,0 +1,138 @@
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import type * as TS from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { analyzeNode, analyzeProgram, analyzeSourceFile, type AnalysisResult, type Finding, type ProgramPort, type Registration, type SyntaxPort } from "@sourced/analysis";
+import { assertMatchesExpectations, CASES_DIR, CASES_TSCONFIG, relativeToCases } from "../../../fixtures/harness";
+import { loadNativeTypeScript, type NativeProjectPorts, type NativeSession, SYNTAX_PORT_MEMBERS } from "../src/index";
+
+/*
+ * One judgement on two compilers: the whole corpus through the native backend (TypeScript 7.0.2,
+ * installed in fixtures/ts7) gives exactly what the classic backend (the repo's TypeScript 6.0.3)
+ * gives: ids, tools, positions, messages, fixes, registrations. A difference is allowed only where
+ * TypeScript 7 itself types differently, and each such case is listed in `TYPED_DIFFERENTLY`.
+ */
+
+const ROOT = path.resolve(__dirname, "../../..");
+export const TYPESCRIPT7 = path.join(ROOT, "fixtures/ts7/node_modules/typescript");
+
+/** Corpus files where TypeScript 7 types differently from 6 (none so far), with why. */
+const TYPED_DIFFERENTLY: Readonly<Record<string, string>> = {};
+
+function classicProgram(ts: typeof TS): TS.Program {
+  const parsed = ts.getParsedCommandLineOfConfigFile(CASES_TSCONFIG, {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+    },
+  })!;
+  return ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+}
+
+/** Every field a front-end reads, with node kinds by name (their numbers differ between 6 and 7). */
+function findingFields(syntax: SyntaxPort, finding: Finding): unknown {
+  const kind = (node: TS.Node): string => (syntax.SyntaxKind as unknown as Record<number, string>)[node.kind]!;
+  return {
+    file: relativeToCases(finding.sourceFile.fileName),
+    id: finding.id,
+    code: finding.code,
+    tool: finding.tool,
+    message: finding.message,
+    start: finding.start,
+    end: finding.end,
+    node: [kind(finding.node), finding.node.pos, finding.node.end],
+    site: [kind(finding.site), finding.site.pos, finding.site.end],
+    fix: finding.fix,
+  };
+}
+
+function registrationFields(syntax: SyntaxPort, registration: Registration): unknown {
+  return {
+    file: relativeToCases(registration.site.getSourceFile().fileName),
+    site: [registration.site.pos, registration.site.end],
+    form: registration.form,
+    tool: registration.tool,
+    fn: registration.fn === undefined ? undefined : [registration.fn.pos, registration.fn.end],
+    finding: registration.finding === undefined ? undefined : findingFields(syntax, registration.finding),
+  };
+}
+
+function withoutTypedDifferently<T extends { file: string }>(items: readonly T[]): T[] {
+  return items.filter((item) => !(item.file in TYPED_DIFFERENTLY));
+}
+
+describe("the corpus on TypeScript 7.0.2's native API, against TypeScript 6.0.3's classic API", () => {
+  let session: NativeSession;
+  let native: NativeProjectPorts;
+  let nativeFiles: TS.SourceFile[];
+  let nativeResult: AnalysisResult;
+  const classicTs = createRequire(__filename)("typescript") as typeof TS;
+  const classic = classicProgram(classicTs);
+  const classicResult = analyzeProgram(classicTs, classic);
+
+  beforeAll(() => {
+    const compiler = loadNativeTypeScript(TYPESCRIPT7);
+    expect(compiler.version).toBe("7.0.2");
+    session = compiler.openSession([CASES_TSCONFIG], CASES_DIR);
+    native = session.project(CASES_TSCONFIG)!;
+    const program: ProgramPort = native.program;
+    nativeFiles = program
+      .getSourceFileNames!()
+      .filter((fileName) => !fileName.endsWith(".d.ts") && !fileName.includes("/node_modules/"))
+      .map((fileName) => program.getSourceFile(fileName)!);
+    nativeResult = analyzeProgram(native.syntax, program, { sourceFiles: nativeFiles });
+  });
+  afterAll(() => session?.close());
+
+  it("the syntax port has every member at run time", () => {
+    expect(SYNTAX_PORT_MEMBERS.filter((member) => native.syntax[member] === undefined)).toEqual([]);
+  });
+
+  it("reads the whole corpus (at least 100 case files) and meets its expectations", () => {
+    expect(nativeFiles.filter((file) => path.dirname(file.fileName) === CASES_DIR).length).toBeGreaterThanOrEqual(100);
+    assertMatchesExpectations(
+      nativeResult.findings.map((finding) => {
+        const { line, character } = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
+        return { file: relativeToCases(finding.sourceFile.fileName), id: finding.id, tool: finding.tool, line: line + 1, column: character + 1 };
+      }),
+    );
+  });
+
+  it("findings are identical: ids, tools, positions, messages, fixes", () => {
+    const nativeFindings = nativeResult.findings.map((finding) => findingFields(native.syntax, finding) as { file: string });
+    const classicFindings = classicResult.findings.map((finding) => findingFields(classicTs, finding) as { file: string });
+    expect(nativeFindings.length).toBeGreaterThan(100);
+    expect(nativeResult.findings.filter((finding) => finding.fix !== undefined).length).toBeGreaterThan(10);
+    expect(withoutTypedDifferently(nativeFindings)).toEqual(withoutTypedDifferently(classicFindings));
+  });
+
+  it("registrations are identical: sites, forms, tools, registered functions", () => {
+    const nativeRegistrations = nativeResult.registrations.map((registration) => registrationFields(native.syntax, registration) as { file: string });
+    const classicRegistrations = classicResult.registrations.map((registration) => registrationFields(classicTs, registration) as { file: string });
+    expect(withoutTypedDifferently(nativeRegistrations)).toEqual(withoutTypedDifferently(classicRegistrations));
+  });
+
+  it("unresolved registry imports are identical", () => {
+    const fields = (result: AnalysisResult) => result.unresolvedRegistryImports.map((item) => [relativeToCases(item.sourceFile.fileName), item.specifier, item.start, item.end]);
+    expect(fields(nativeResult)).toEqual(fields(classicResult));
+  });
+
+  it("node by node (as the ESLint rule asks), the native backend gives the file-level walk's findings", () => {
+    for (const sourceFile of nativeFiles.filter((file) => path.dirname(file.fileName) === CASES_DIR).slice(0, 40)) {
+      const perNode: Finding[] = [];
+      const visit = (node: TS.Node): void => {
+        perNode.push(...analyzeNode(native.syntax, native.program, node));
+        native.syntax.forEachChild(node, visit);
+      };
+      visit(sourceFile);
+      expect(perNode.map((finding) => findingFields(native.syntax, finding)), relativeToCases(sourceFile.fileName)).toEqual(
+        analyzeSourceFile(native.syntax, native.program, sourceFile).findings.map((finding) => findingFields(native.syntax, finding)),
+      );
+    }
+  });
+
+  it("every file TYPED_DIFFERENTLY lists exists in the corpus", () => {
+    for (const file of Object.keys(TYPED_DIFFERENTLY)) expect(fs.existsSync(path.join(CASES_DIR, file)), file).toBe(true);
+  });
+});
