@@ -33,8 +33,11 @@ export const VERIFIER = `@sourced/transformer@${(JSON.parse(fs.readFileSync(path
 const ID_OF_CODE = new Map<number, string>(Object.values(analysis.FINDING_KINDS).map((kind) => [kind.code, kind.id]));
 
 /** The transformer runs twice: with TypeScript 6.0.3 + ts-patch 4.0.1, and with 5.9.3 + ts-patch 3.3.0. */
-export type FrontEnd = "transformer" | "transformer (TS 5.9)" | "eslint" | "cli" | "analysis";
-export const FRONT_ENDS: readonly FrontEnd[] = ["transformer", "transformer (TS 5.9)", "eslint", "cli", "analysis"];
+export type FrontEnd = "transformer" | "transformer (TS 5.9)" | "eslint" | "cli" | "cli (TS 7, native)" | "analysis";
+export const FRONT_ENDS: readonly FrontEnd[] = ["transformer", "transformer (TS 5.9)", "eslint", "cli", "cli (TS 7, native)", "analysis"];
+
+/** TypeScript 7.0.2 (fixtures/ts7): the batch project's `tsc`, so `sourced check` runs it on the native backend. */
+const TS7_TSC = path.join(ROOT, "fixtures/ts7/node_modules/typescript/bin/tsc");
 
 const TS5_MODULES = path.join(ROOT, "fixtures/ts5/node_modules");
 /** ts-patch 3.3.0's tspc, run on TypeScript 5.9.3 (it looks for `typescript` next to itself otherwise). */
@@ -143,7 +146,11 @@ export function scratchProject(prefix: string, files: Readonly<Record<string, st
 export function writeBatch(programs: readonly GeneratedProgram[]): string {
   const files: Record<string, string> = { "tsconfig.json": TSCONFIG(), ...LIB_FILES };
   for (const program of programs) for (const file of program.files) files[file.name] = file.text;
-  return scratchProject("fuzz", files);
+  const directory = scratchProject("fuzz", files);
+  // The project's `tsc` is TypeScript 7 (its `typescript` stays 6, as in the alias setup).
+  fs.mkdirSync(path.join(directory, "node_modules/.bin"), { recursive: true });
+  fs.symlinkSync(TS7_TSC, path.join(directory, "node_modules/.bin/tsc"));
+  return directory;
 }
 
 const DIAGNOSTIC = /^(?:(.+?)\((\d+),(\d+)\): )?(error|warning|message) TS(\d+): (.*)$/;
@@ -227,17 +234,19 @@ export async function collectBatch(programs: readonly GeneratedProgram[]): Promi
   const noteCrash = (file: string, why: string) => crashedFiles.set(file, [...(crashedFiles.get(file) ?? []), why]);
 
   const patterns = ["*.ts", "lib/*.ts"];
-  const [tspc, tspc5, eslint, cli] = await Promise.all([
+  const [tspc, tspc5, eslint, cli, cliNative] = await Promise.all([
     run([TSPC, "-p", ".", "--pretty", "false"], directory),
     // The same project on the older pair, emitting elsewhere: only its diagnostics are compared.
     run([TS5.tspc, "-p", ".", "--pretty", "false", "--outDir", "out-ts5"], directory, undefined, TS5.env),
     run([LINT, directory, ...patterns], directory),
+    run([CLI, "check", "-p", ".", "--format", "json", "--backend", "classic"], directory),
     run([CLI, "check", "-p", ".", "--format", "json"], directory),
   ]);
   timings.transformer = tspc.ms;
   timings["transformer (TS 5.9)"] = tspc5.ms;
   timings.eslint = eslint.ms;
   timings.cli = cli.ms;
+  timings["cli (TS 7, native)"] = cliNative.ms;
 
   // Transformer: tsc's own output; exit 0 or 2 (diagnostics), never a stack trace.
   for (const [frontEnd, output] of [["transformer", tspc], ["transformer (TS 5.9)", tspc5]] as const) {
@@ -272,22 +281,27 @@ export async function collectBatch(programs: readonly GeneratedProgram[]): Promi
     batchProblems.set("eslint", `ESLint ${(error as Error).message}:\n${eslint.stderr.slice(0, 4000)}`);
   }
 
-  // CLI: exit 0 or 1 with a JSON array on stdout.
-  try {
-    if (cli.status !== 0 && cli.status !== 1) throw new Error(`exited with ${cli.status ?? cli.signal}`);
-    const findings = JSON.parse(cli.stdout) as Array<{ file: string; id: string; tool: string | null; line: number; column: number; message: string }>;
-    reported.set(
-      "cli",
-      findings.flatMap((f) => {
-        if (f.id === "internal-error") {
-          noteCrash(f.file, `cli: ${f.message}`);
-          return [];
-        }
-        return [{ file: f.file, id: f.id, tool: f.tool ?? undefined, line: f.line, column: f.column }];
-      }),
-    );
-  } catch (error) {
-    batchProblems.set("cli", `sourced check ${(error as Error).message}:\n${cli.stderr.slice(0, 4000)}${cli.stdout.slice(0, 2000)}`);
+  // CLI, on both backends: exit 0 or 1 with a JSON array on stdout; the two arrays byte for byte equal.
+  for (const [frontEnd, output] of [["cli", cli], ["cli (TS 7, native)", cliNative]] as const) {
+    try {
+      if (output.status !== 0 && output.status !== 1) throw new Error(`exited with ${output.status ?? output.signal}`);
+      const findings = JSON.parse(output.stdout) as Array<{ file: string; id: string; tool: string | null; line: number; column: number; message: string }>;
+      reported.set(
+        frontEnd,
+        findings.flatMap((f) => {
+          if (f.id === "internal-error") {
+            noteCrash(f.file, `${frontEnd}: ${f.message}`);
+            return [];
+          }
+          return [{ file: f.file, id: f.id, tool: f.tool ?? undefined, line: f.line, column: f.column }];
+        }),
+      );
+    } catch (error) {
+      batchProblems.set(frontEnd, `sourced check ${(error as Error).message}:\n${output.stderr.slice(0, 4000)}${output.stdout.slice(0, 2000)}`);
+    }
+  }
+  if (!batchProblems.has("cli") && !batchProblems.has("cli (TS 7, native)") && cli.stdout !== cliNative.stdout) {
+    batchProblems.set("cli (TS 7, native)", "the native backend's JSON report differs from the classic one's (messages or end positions)");
   }
 
   // The analysis itself, in this process.
