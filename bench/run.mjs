@@ -3,7 +3,7 @@
 //
 //   node bench/run.mjs [--files 2000] [--tools 10000] [--seed 1] [--reps 5] [--warmup 1]
 //                      [--scaling 10000,20000,40000] [--calls 2000] [--register 10000]
-//                      [--only 1,2,3,4,5] [--json bench/out/results.json] [--smoke] [--quiet]
+//                      [--only 1,2,3,4,5,6] [--json bench/out/results.json] [--smoke] [--quiet]
 //
 // Exit code 1 when a front-end did not report exactly the findings the generator planted (the
 // figures would then time the wrong work); a missed target is printed, not an error.
@@ -11,15 +11,15 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_OUT, ROOT, generateProject } from "./generate.mjs";
-import { checkVsNoEmit, eslintTyped, runTime, transformerScaling, transformerVsTsc } from "./lib/measures.mjs";
+import { checkVsNoEmit, eslintTyped, nativeCheck, runTime, transformerScaling, transformerVsTsc } from "./lib/measures.mjs";
 import { round } from "./lib/stats.mjs";
 
-const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, only: [1, 2, 3, 4, 5] };
+const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, only: [1, 2, 3, 4, 5, 6] };
 /** CI size: seconds, not minutes; the figures mean little, the command and its output shape are what is checked. */
 const SMOKE = { files: 12, tools: 60, reps: 2, warmup: 0, scaling: [60, 120, 240], calls: 200, register: 10000 };
 
 const USAGE = `usage: node bench/run.mjs [--files N] [--tools M] [--seed S] [--reps R] [--warmup W]
-       [--scaling T1,T2,...] [--calls C] [--register T] [--only 1,2,3,4,5] [--json FILE] [--smoke] [--quiet]`;
+       [--scaling T1,T2,...] [--calls C] [--register T] [--only 1,2,3,4,5,6] [--json FILE] [--smoke] [--quiet]`;
 
 function parseFlags(argv) {
   const flags = { ...DEFAULTS, json: path.join(DEFAULT_OUT, "results.json"), quiet: false };
@@ -72,7 +72,7 @@ function parseFlags(argv) {
   if (flags.scaling.length < 2 || flags.scaling.some((n) => !Number.isInteger(n) || n < 1)) {
     throw new Error(`--scaling needs two or more tool counts, e.g. 10000,20000,40000`);
   }
-  if (flags.only.some((n) => ![1, 2, 3, 4, 5].includes(n))) throw new Error(`--only takes measure numbers 1 to 5, e.g. --only 1,4`);
+  if (flags.only.some((n) => ![1, 2, 3, 4, 5, 6].includes(n))) throw new Error(`--only takes measure numbers 1 to 6, e.g. --only 1,4`);
   return flags;
 }
 
@@ -173,6 +173,12 @@ function print(result) {
     register.push(["SDK registerTool alone, for scale", range(m5.register["SDK registerTool"]), ""]);
     out.push(`5. ${m5.title} (${m5.calls.perRepetition} calls per repetition)`, table(calls), printRatios(m5.ratios, m5.targets), table(register), "");
   }
+  if (measures[6]) {
+    const m6 = measures[6];
+    const memory = [["peak RSS per process (last repetition)", "MiB"]];
+    for (const [arm, byProcess] of Object.entries(m6.peakRssMiBByProcess)) memory.push([arm, Object.entries(byProcess).map(([name, mib]) => `${name} ${mib}`).join(", ")]);
+    out.push(`6. ${m6.title}`, printArms(m6), table(memory), printRatios(m6.ratios, m6.targets), "");
+  }
   for (const [number, measure] of Object.entries(measures)) {
     if (!measure.verified) out.push(`NOT VERIFIED (${number}): ${measure.problem}`);
   }
@@ -197,7 +203,7 @@ async function main() {
     result.projects[path.basename(generated.dir)] = summary;
     return generated;
   };
-  const main = wants(1) || wants(3) || wants(4) ? project(flags.tools, flags.files) : undefined;
+  const main = wants(1) || wants(3) || wants(4) || wants(6) ? project(flags.tools, flags.files) : undefined;
   const options = { reps: flags.reps, warmup: flags.warmup, log };
 
   if (wants(1)) {
@@ -217,6 +223,10 @@ async function main() {
   if (wants(4)) {
     log?.("4. sourced check vs tsc --noEmit");
     result.measures[4] = checkVsNoEmit(main, options);
+  }
+  if (wants(6)) {
+    log?.("6. sourced check on TypeScript 7 (native) vs tsc --noEmit of TypeScript 7 and 6");
+    result.measures[6] = nativeCheck(main, options);
   }
   if (wants(5)) {
     log?.("5. run time");

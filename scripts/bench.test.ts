@@ -45,7 +45,7 @@ beforeAll(() => {
 describe("pnpm bench --smoke", () => {
   test("prints one section per measure and where the JSON went", () => {
     const stdout = String(run.stdout);
-    for (const heading of ["1. tspc + transformer vs tsc", "2. the transformer's own time", "3. ESLint", "4. sourced check vs tsc --noEmit", "5. run time"]) {
+    for (const heading of ["1. tspc + transformer vs tsc", "2. the transformer's own time", "3. ESLint", "4. sourced check vs tsc --noEmit", "5. run time", "6. sourced check on TypeScript 7 (native backend)"]) {
       expect(stdout).toContain(heading);
     }
     expect(stdout).toMatch(/JSON: .*results\.json/);
@@ -62,7 +62,7 @@ describe("pnpm bench --smoke", () => {
   });
 
   test("every measure timed the real work: the front-ends reported exactly the planted findings", () => {
-    expect(Object.keys(result.measures).sort()).toEqual(["1", "2", "3", "4", "5"]);
+    expect(Object.keys(result.measures).sort()).toEqual(["1", "2", "3", "4", "5", "6"]);
     for (const [number, measure] of Object.entries(result.measures)) {
       expect(measure.problem, `measure ${number}`).toBeUndefined();
       expect(measure.verified, `measure ${number}`).toBe(true);
@@ -90,5 +90,13 @@ describe("pnpm bench --smoke", () => {
     const register = result.measures["5"]!.register as { tools: number } & Record<string, Summary>;
     expect(register.tools).toBe(10000);
     expect(register["registry.tool()"]!.samples).toHaveLength(2);
+  });
+
+  test("the native check's measure names the memory of every process of each arm, TypeScript 7's compiler included", () => {
+    const peaks = result.measures["6"]!.peakRssMiBByProcess as Record<string, Record<string, number>>;
+    expect(Object.keys(peaks).sort()).toEqual(["sourced check (TS 7, native)", "tsc --noEmit (TS 6)", "tsc --noEmit (TS 7)"]);
+    // TypeScript 7 is a native binary beside the node process, in both of its arms.
+    expect(Object.keys(peaks["tsc --noEmit (TS 7)"]!).length).toBeGreaterThanOrEqual(2);
+    expect(Object.keys(peaks["sourced check (TS 7, native)"]!).length).toBeGreaterThanOrEqual(2);
   });
 });

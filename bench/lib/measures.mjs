@@ -16,6 +16,10 @@ const TSC = path.join(path.dirname(resolveFrom(TRANSFORMER_DIR, "typescript/pack
 const TSPC = path.join(path.dirname(resolveFrom(TRANSFORMER_DIR, "ts-patch/package.json")), "bin", "tspc.js");
 const ESLINT = path.join(path.dirname(resolveFrom(ROOT, "eslint/package.json")), "bin", "eslint.js");
 const SOURCED = path.join(ROOT, "packages", "cli", "bin", "sourced.js");
+/** TypeScript 7.0.2, as CI installs it in fixtures/ts7: its `tsc`, and the native backend's compiler. */
+const TS7_DIR = path.join(ROOT, "fixtures", "ts7", "node_modules", "typescript");
+const TSC7 = path.join(TS7_DIR, "bin", "tsc");
+const TREE = path.join(ROOT, "bench", "lib", "tree-child.mjs");
 const { FINDING_KINDS } = require(path.join(ROOT, "packages", "analysis"));
 const ID_BY_CODE = new Map(Object.values(FINDING_KINDS).map((kind) => [kind.code, kind.id]));
 
@@ -236,6 +240,74 @@ export function checkVsNoEmit(project, options) {
     ratios: { "sourced check / tsc --noEmit": both(samples["tsc --noEmit"], samples["sourced check"]) },
     target: { ratio: "sourced check / tsc --noEmit", max: 0.8 },
     ...verify("sourced check", countBy(findings.map((finding) => finding.id)), manifest),
+  };
+}
+
+// -------------------------------------------------------------------------------------------
+// 6. sourced check on TypeScript 7 (native backend) vs tsc --noEmit of TypeScript 7 and 6
+
+/** `node <script> ...args` measured as a process tree (see tree-child.mjs): CPU and memory of every process. */
+function runTree(script, args, { cwd, okStatuses = [0] }) {
+  const measured = runNode(TREE, [script, ...args], { cwd });
+  const result = JSON.parse(measured.stdout);
+  if (!okStatuses.includes(result.status)) {
+    throw new Error(`${path.basename(script)} ${args.join(" ")} (in ${cwd}) exited with ${result.status}:\n${(result.stderr || result.stdout).slice(0, 4000)}`);
+  }
+  const peak = Math.max(...result.processes.map((process) => process.peakRssKiB));
+  return { ...result, maxRssKiB: peak };
+}
+
+/**
+ * The generated project as a TypeScript 7 project: a tsconfig beside it extending its own, and a
+ * `node_modules/.bin/tsc` that is TypeScript 7's, so `sourced check` picks the native backend as it
+ * would in a user's TypeScript 7 project.
+ */
+function typescript7Project(dir) {
+  const ts7 = `${dir}-ts7`;
+  fs.mkdirSync(path.join(ts7, "node_modules", ".bin"), { recursive: true });
+  fs.writeFileSync(path.join(ts7, "tsconfig.json"), `${JSON.stringify({ extends: path.join(dir, "tsconfig.json") })}\n`);
+  const bin = path.join(ts7, "node_modules", ".bin", "tsc");
+  fs.rmSync(bin, { force: true });
+  fs.symlinkSync(TSC7, bin);
+  return ts7;
+}
+
+export function nativeCheck(project, options) {
+  const { dir, manifest } = project;
+  const ts7 = typescript7Project(dir);
+  const samples = alternate(
+    [
+      { name: "tsc --noEmit (TS 6)", run: () => runTree(TSC, ["--noEmit", "-p", "tsconfig.json", "--pretty", "false"], { cwd: dir }) },
+      { name: "tsc --noEmit (TS 7)", run: () => runTree(TSC7, ["--noEmit", "-p", "tsconfig.json", "--pretty", "false"], { cwd: ts7 }) },
+      { name: "sourced check (TS 7, native)", run: () => runTree(SOURCED, ["check", "-p", "tsconfig.json", "--format", "json"], { cwd: ts7, okStatuses: [0, 1] }) },
+    ],
+    options,
+  );
+  const last = samples["sourced check (TS 7, native)"].last;
+  const findings = JSON.parse(last.stdout);
+  const summary = (() => {
+    const text = runNode(SOURCED, ["check", "-p", "tsconfig.json"], { cwd: ts7, okStatuses: [0, 1] }).stdout.trim().split("\n").at(-1);
+    return /with TypeScript 7\.\d+\.\d+ \(native\)\.$/.test(text) ? { verified: true } : { verified: false, problem: `sourced check did not run on the native backend: ${text}` };
+  })();
+  const checked = verify("sourced check (TS 7, native)", countBy(findings.map((finding) => finding.id)), manifest);
+  const peaks = (name) => {
+    const byName = {};
+    for (const process of samples[name].last.processes) byName[process.name] = Math.max(byName[process.name] ?? 0, Math.round(process.peakRssKiB / 1024));
+    return byName;
+  };
+  return {
+    title: "sourced check on TypeScript 7 (native backend) vs tsc --noEmit of TypeScript 7 and of TypeScript 6",
+    arms: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, armSummary(sample)])),
+    peakRssMiBByProcess: Object.fromEntries(Object.keys(samples).map((name) => [name, peaks(name)])),
+    ratios: {
+      "native check / tsc --noEmit (TS 7)": both(samples["tsc --noEmit (TS 7)"], samples["sourced check (TS 7, native)"]),
+      "native check / tsc --noEmit (TS 6)": both(samples["tsc --noEmit (TS 6)"], samples["sourced check (TS 7, native)"]),
+    },
+    targets: [
+      { ratio: "native check / tsc --noEmit (TS 7)", max: 1.5 },
+      { ratio: "native check / tsc --noEmit (TS 6)", max: 0.3 },
+    ],
+    ...(checked.verified ? summary : checked),
   };
 }
 
