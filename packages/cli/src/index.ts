@@ -7,3 +7,7 @@ export { formatJson } from "./formats/json";
 export { formatSarif } from "./formats/sarif";
 export type { SarifTool } from "./formats/sarif";
 export { formatText } from "./formats/text";
+export { analyzeProject } from "./analyze-project";
+export type { AnalyzeProjectOptions, ProjectAnalysis } from "./analyze-project";
+export { BACKENDS, chooseBackend, projectTypeScript } from "./backend";
+export type { Backend, InstalledTypeScript } from "./backend";

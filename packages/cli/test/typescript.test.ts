@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { analyzeProject } from "../src/analyze-project";
 import { loadTypeScript } from "../src/typescript";
 import { FIXTURE_TSCONFIG, REPO, linkRegistry, parseJson, scratch, sourced } from "./helpers";
 
@@ -83,5 +84,23 @@ describe("which TypeScript checks the project", () => {
     const loaded = loadTypeScript(directory);
     expect(loaded.version).toBe("6.0.3");
     expect(loaded.note).toBeUndefined();
+  });
+});
+
+describe("analyzeProject: the check's backend choice, for other front-ends", () => {
+  it("picks native for a TypeScript 7 project and classic for a TypeScript 6 one, with the same findings", () => {
+    const native = analyzeProject({ tsconfig: "fixtures/ts7/cli/tsconfig.json", cwd: REPO });
+    const classic = analyzeProject({ tsconfig: "fixtures/cases/tsconfig.json", cwd: REPO });
+    try {
+      expect([native.backend, native.typescriptVersion]).toEqual(["native", "7.0.2"]);
+      expect([classic.backend, classic.typescriptVersion]).toEqual(["classic", "6.0.3"]);
+      const fields = (analysis: typeof native) =>
+        analysis.result.findings.map((finding) => [path.relative(REPO, finding.sourceFile.fileName), finding.start, finding.end, finding.id, finding.tool, finding.message, finding.fix]);
+      expect(fields(native).length).toBeGreaterThan(100);
+      expect(fields(native)).toEqual(fields(classic));
+    } finally {
+      native.close();
+      classic.close();
+    }
   });
 });

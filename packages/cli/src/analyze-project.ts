@@ -1,0 +1,74 @@
+import * as path from "node:path";
+import type * as ts from "typescript";
+import { analyzeProgram, isAnalysedFile } from "@sourced/analysis";
+import type { AnalysisResult, ProgramPort, TypeScript as SyntaxPort } from "@sourced/analysis";
+import { type Backend, chooseBackend, loadNative } from "./backend";
+import { UsageError } from "./errors";
+import { createSharedHost } from "./projects";
+import { loadTypeScript } from "./typescript";
+
+/** One project judged on the backend `sourced check` would choose for it. */
+export interface ProjectAnalysis {
+  readonly backend: Backend;
+  readonly typescriptVersion: string;
+  /** The syntax the result's nodes belong to: classic `ts`, or TypeScript 7's syntax port. */
+  readonly ts: SyntaxPort;
+  readonly program: ProgramPort;
+  /** The files judged: the project's own sources (`isAnalysedFile`). */
+  readonly sourceFiles: readonly ts.SourceFile[];
+  readonly result: AnalysisResult;
+  /** Ends TypeScript 7's process (native backend); the result stays readable, the checker does not. */
+  close(): void;
+}
+
+export interface AnalyzeProjectOptions {
+  /** The tsconfig file (absolute, or relative to `cwd`). Its references are not followed. */
+  readonly tsconfig: string;
+  readonly cwd?: string;
+  /** As `sourced check --backend`; by default native exactly when the project's `tsc` is TypeScript 7 or later. */
+  readonly backend?: Backend;
+}
+
+/**
+ * Loads one project and judges it with the backend `sourced check` picks for it, the same choice
+ * in the same place (`chooseBackend`): for front-ends that build without tsc (the bundler plugin)
+ * and must agree with the check. Throws {@link UsageError} for a TypeScript it cannot use.
+ */
+export function analyzeProject(options: AnalyzeProjectOptions): ProjectAnalysis {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const configPath = path.resolve(cwd, options.tsconfig);
+  const directory = path.dirname(configPath);
+  const choice = chooseBackend(directory, options.backend);
+  if (choice.backend === "native") {
+    const compiler = loadNative(directory, choice.typescript);
+    const session = compiler.openSession([configPath], cwd);
+    try {
+      const project = session.project(configPath);
+      if (project === undefined) throw new UsageError(`TypeScript ${compiler.version} cannot open ${configPath}.`);
+      const { program } = project;
+      const sourceFiles = program
+        .getSourceFileNames!()
+        .filter((fileName) => !/\.d\.[^/\\]*ts$/.test(fileName) && !/[\\/]node_modules[\\/]/.test(fileName))
+        .flatMap((fileName) => program.getSourceFile(fileName) ?? [])
+        .filter((sourceFile) => isAnalysedFile(program, sourceFile));
+      const result = analyzeProgram(project.syntax, program, { sourceFiles });
+      return { backend: "native", typescriptVersion: compiler.version, ts: project.syntax, program, sourceFiles, result, close: () => session.close() };
+    } catch (error) {
+      session.close();
+      throw error;
+    }
+  }
+  const loaded = loadTypeScript(directory);
+  const { ts: typescript } = loaded;
+  const parsed = typescript.getParsedCommandLineOfConfigFile(configPath, undefined, {
+    ...typescript.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new UsageError(`${configPath}: ${typescript.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`);
+    },
+  });
+  if (parsed === undefined) throw new UsageError(`cannot read ${configPath}.`);
+  const program = typescript.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host: createSharedHost(typescript, parsed.options, new Map()) });
+  const sourceFiles = program.getSourceFiles().filter((sourceFile) => isAnalysedFile(program, sourceFile));
+  const result = analyzeProgram(typescript, program, { sourceFiles });
+  return { backend: "classic", typescriptVersion: loaded.version, ts: typescript, program, sourceFiles, result, close: () => {} };
+}
