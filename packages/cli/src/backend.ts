@@ -51,8 +51,9 @@ function packageOfBin(bin: string): Omit<InstalledTypeScript, "via"> | undefined
   try {
     if (fs.lstatSync(bin).isSymbolicLink()) target = fs.realpathSync(bin);
     else {
+      // pnpm's shim runs `node "$basedir/../typescript/bin/tsc"`; the other `$basedir` paths are node's own.
       const shim = fs.readFileSync(bin, "utf8");
-      const match = /"\$basedir\/([^"]+)"/.exec(shim);
+      const match = /"\$basedir\/(\.\.\/[^"]+)"/.exec(shim);
       if (match !== null) target = path.resolve(path.dirname(bin), match[1]!);
     }
   } catch {

@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyzeProject } from "../src/analyze-project";
+import { projectTypeScript } from "../src/backend";
 import { loadTypeScript } from "../src/typescript";
 import { FIXTURE_TSCONFIG, REPO, linkRegistry, parseJson, scratch, sourced } from "./helpers";
 
@@ -102,5 +103,23 @@ describe("analyzeProject: the check's backend choice, for other front-ends", () 
       native.close();
       classic.close();
     }
+  });
+});
+
+describe("projectTypeScript: the TypeScript the project's tsc is", () => {
+  it("reads pnpm's shell shims (the workspace's own installs are pnpm's)", () => {
+    expect(projectTypeScript(path.join(REPO, "fixtures/ts7/cli"))).toMatchObject({ version: "7.0.2", via: "tsc" });
+    expect(projectTypeScript(path.join(REPO, "fixtures/ts5/cli"))).toMatchObject({ version: "5.9.3", via: "tsc" });
+  });
+
+  it("follows npm's symlinks, and takes the package owning tsc over `typescript`", () => {
+    const directory = project(TYPESCRIPT_7);
+    fs.mkdirSync(path.join(directory, "node_modules/.bin"));
+    fs.mkdirSync(path.join(directory, "node_modules/@typescript"));
+    fs.symlinkSync(path.join(REPO, "node_modules/typescript"), path.join(directory, "node_modules/@typescript/old"), "dir");
+    fs.symlinkSync("../@typescript/old/bin/tsc", path.join(directory, "node_modules/.bin/tsc"));
+    expect(projectTypeScript(directory)).toMatchObject({ version: "6.0.3", via: "tsc" });
+    fs.rmSync(path.join(directory, "node_modules/.bin/tsc"));
+    expect(projectTypeScript(directory)).toMatchObject({ version: "7.0.0", via: "typescript" });
   });
 });
