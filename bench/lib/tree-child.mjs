@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import { performance } from "node:perf_hooks";
+import { clearInterval, setInterval } from "node:timers";
 
 const [script, ...args] = process.argv.slice(2);
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
