@@ -26,6 +26,8 @@ export interface NativeProjectPorts {
   readonly program: ProgramPort;
   /** The program's syntax errors in `sourceFile`. */
   syntaxErrors(sourceFile: ts.SourceFile): NativeSyntaxError[];
+  /** Errors in the tsconfig (or a file it extends) as TypeScript 7 read it; `start` is -1 when it has no place. */
+  configErrors(): NativeSyntaxError[];
 }
 
 /** TypeScript 7's compiler running beside this process (one process for the session's projects). */
@@ -145,6 +147,9 @@ function openSession(loader: Loader, sync: NativeSyncModule, syntax: SyntaxPort,
   };
 }
 
+/** `DiagnosticCategory.Error`, the same number in TypeScript 6 and 7. */
+const DIAGNOSTIC_ERROR = 1;
+
 function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: SyntaxPort): NativeProjectPorts {
   const checker: CheckerPort = asCheckerPort(new NativeCheckerPort(project.checker, project, sync, syntax));
   const native = project.program;
@@ -163,6 +168,11 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     rootFiles: project.rootFiles,
     syntax,
     program,
+    configErrors: () =>
+      native
+        .getConfigFileParsingDiagnostics()
+        .filter((diagnostic) => diagnostic.category === DIAGNOSTIC_ERROR)
+        .map((diagnostic) => ({ fileName: diagnostic.fileName ?? project.configFileName, start: diagnostic.fileName === undefined ? -1 : diagnostic.pos, code: diagnostic.code, message: diagnostic.text })),
     syntaxErrors: (sourceFile) =>
       native.getSyntacticDiagnostics(sourceFile.fileName).map((diagnostic) => ({
         fileName: diagnostic.fileName ?? sourceFile.fileName,

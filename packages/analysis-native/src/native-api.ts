@@ -98,6 +98,7 @@ export interface NativeProgram {
   getSourceFileNames(): readonly string[];
   isSourceFileFromExternalLibrary(file: NativeSourceFile): boolean;
   getSyntacticDiagnostics(file?: string): readonly NativeDiagnostic[];
+  getConfigFileParsingDiagnostics(): readonly NativeDiagnostic[];
 }
 
 export interface NativeProject {

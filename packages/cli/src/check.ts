@@ -2,9 +2,10 @@ import * as path from "node:path";
 import type * as ts from "typescript";
 import { analyzeProgram, FINDING_KINDS, isAnalysedFile } from "@sourced/analysis";
 import type { AnalysisResult, FindingId, ProgramPort, UnresolvedRegistryImport } from "@sourced/analysis";
-import type { NativeTypeScript } from "@sourced/analysis-native";
+import type { NativeSyntaxError, NativeTypeScript } from "@sourced/analysis-native";
 import { type Backend, chooseBackend, loadNative, NativeBackendUnavailable } from "./backend";
-import { createSharedHost, readNativeProjects, readProjects, resolveConfigPath, type Project } from "./projects";
+import { ConfigError, createSharedHost, readNativeProjects, readProjects, resolveConfigPath, type Project } from "./projects";
+import * as fs from "node:fs";
 import { loadTypeScript, type LoadedTypeScript, type TypeScript } from "./typescript";
 
 /** A finding as every output format reports it: positions 1-based, the file relative to `cwd` with `/` separators. */
@@ -151,6 +152,10 @@ export function check(options: CheckOptions = {}): CheckReport {
       for (const configPath of configs) {
         const project = session.project(configPath);
         if (project === undefined) throw new Error(`TypeScript ${compiler.version} did not open ${configPath}`);
+        const configErrors = project.configErrors();
+        if (configErrors.length > 0) {
+          throw new ConfigError(`${path.relative(cwd, configPath) || configPath} is not a valid TypeScript configuration; fix the errors above.`, formatConfigErrors(configErrors, cwd));
+        }
         const { program } = project;
         const sourceFiles = program
           .getSourceFileNames!()
@@ -225,6 +230,25 @@ function toNotice(ts: TypeScript, diagnostic: ts.Diagnostic, kind: Notice["kind"
   if (diagnostic.file === undefined || diagnostic.start === undefined) return { kind, severity, message, code };
   const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
   return { kind, severity, message, code, file: relativeFile(cwd, diagnostic.file.fileName), line: line + 1, column: character + 1 };
+}
+
+/** TypeScript 7's configuration errors, formatted as tsc (and the classic backend) prints them. */
+function formatConfigErrors(errors: readonly NativeSyntaxError[], cwd: string): string {
+  return errors
+    .map((error) => {
+      if (error.start < 0) return `error TS${error.code}: ${error.message}\n`;
+      let text = "";
+      try {
+        text = fs.readFileSync(error.fileName, "utf8");
+      } catch {
+        return `${relativeFile(cwd, error.fileName)}: error TS${error.code}: ${error.message}\n`;
+      }
+      let start = error.start;
+      while (start < text.length && /\s/.test(text[start]!)) start++; // positions include leading trivia
+      const before = text.slice(0, start).split(/\r?\n/);
+      return `${relativeFile(cwd, error.fileName)}(${before.length},${before.at(-1)!.length + 1}): error TS${error.code}: ${error.message}\n`;
+    })
+    .join("");
 }
 
 function reportedFinding(finding: AnalysisResult["findings"][number], cwd: string): ReportedFinding {

@@ -1,0 +1,82 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { FIXTURE_TSCONFIG, FIXTURES, REPO, linkRegistry, scratch, sourced, syntaxErrorProject } from "./helpers";
+
+/*
+ * `sourced check` on the native backend says what the classic backend says, for every situation
+ * the CLI's own tests cover: findings, solutions, broken tsconfigs, syntax errors, an unresolved
+ * registry. Each project is a scratch copy whose `tsc` is TypeScript 7.0.2 (fixtures/ts7), checked
+ * once as chosen (native) and once with `--backend classic` (the CLI's own TypeScript 6.0.3).
+ */
+
+const TSC7 = path.join(REPO, "fixtures/ts7/node_modules/typescript/bin/tsc");
+const directories: string[] = [];
+afterAll(() => {
+  for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true });
+});
+
+/** Makes TypeScript 7 the project's `tsc`, as installing `typescript@7` does. */
+function withTypeScript7(directory: string): string {
+  directories.push(directory);
+  fs.mkdirSync(path.join(directory, "node_modules/.bin"), { recursive: true });
+  fs.symlinkSync(TSC7, path.join(directory, "node_modules/.bin/tsc"));
+  return directory;
+}
+
+function copyOfFixtures(): string {
+  const directory = scratch({});
+  fs.cpSync(FIXTURES, directory, { recursive: true });
+  linkRegistry(directory);
+  return withTypeScript7(directory);
+}
+
+/** Both backends on the same project: everything equal but the summary's TypeScript and backend. */
+function expectSameOnBothBackends(args: readonly string[], cwd: string): void {
+  const native = sourced(args, cwd);
+  const classic = sourced([...args, "--backend", "classic"], cwd);
+  const normal = (text: string) => text.replace(/with TypeScript \S+ \((classic|native)\)/g, "with TypeScript <version> (<backend>)");
+  expect(native.stdout).toMatch(/with TypeScript 7\.0\.2 \(native\)|^\[|^$/);
+  expect({ status: native.status, stdout: normal(native.stdout), stderr: native.stderr }).toEqual({
+    status: classic.status,
+    stdout: normal(classic.stdout),
+    stderr: classic.stderr,
+  });
+}
+
+describe("the native backend reports what the classic backend reports", () => {
+  const fixtures = copyOfFixtures();
+
+  it.each(["clean", "findings", "solution"])("fixtures/cli/%s, text and JSON", (name) => {
+    expectSameOnBothBackends(["check", "-p", name], fixtures);
+    expectSameOnBothBackends(["check", "-p", name, "--format", "json"], fixtures);
+  });
+
+  it.each(["bad-json", "bad-option"])("fixtures/cli/%s: the configuration errors as tsc prints them, exit 2", (name) => {
+    const native = sourced(["check", "-p", name], fixtures);
+    expect(native.status).toBe(2);
+    expect(native.stderr).toMatch(new RegExp(`^${name}/tsconfig\\.json\\(5,\\d\\): error TS\\d+: `));
+    expectSameOnBothBackends(["check", "-p", name], fixtures);
+  });
+
+  it("source files with syntax errors: checked as far as they parse, the errors on standard error", () => {
+    const directory = withTypeScript7(syntaxErrorProject());
+    const native = sourced(["check"], directory);
+    expect(native.status).toBe(1);
+    expect(native.stderr).toMatch(/^src\/broken\.ts\(9,10\): warning TS1005: ':' expected\.\n/);
+    expectSameOnBothBackends(["check"], directory);
+  });
+
+  it("an import of the registry that does not resolve: exit 2, each import's place", () => {
+    const directory = withTypeScript7(
+      scratch({
+        "tsconfig.json": FIXTURE_TSCONFIG,
+        "src/tools.ts": `import { createRegistry } from "@sourced/registry";\n\nconst registry = createRegistry({ name: "x", version: "1.0.0" });\nexport const f = registry.tool()(function f() { return 1; });\n`,
+      }),
+    );
+    const native = sourced(["check", "--format", "json"], directory);
+    expect(native.status).toBe(2);
+    expect(native.stderr).toContain("src/tools.ts(1,32): error: cannot resolve '@sourced/registry'");
+    expectSameOnBothBackends(["check", "--format", "json"], directory);
+  });
+});
