@@ -74,10 +74,37 @@ const LOADERS: readonly Loader[] = [
       }
     },
   },
+  {
+    // 7.1 renames the entry points and opens projects with `createSnapshot`; a snapshot finds a
+    // project by its tsconfig with `getConfiguredProject`, and a project's root files are in
+    // `parsedCommandLine`.
+    accepts: (major, minor) => major === 7 && minor === 1,
+    sync: "sync",
+    ast: "ast",
+    open: (sync, cwd, configPaths) => {
+      const api = new sync.API({ cwd }) as NativeApi & { createSnapshot(params: { openProjects: string[] }): NativeSnapshot71 };
+      try {
+        const snapshot = api.createSnapshot({ openProjects: [...configPaths] });
+        const project = (configFileName: string): NativeProject | undefined => {
+          const found = snapshot.getConfiguredProject(configFileName);
+          return found === undefined ? undefined : Object.assign(Object.create(found) as NativeProject, { rootFiles: found.parsedCommandLine?.fileNames ?? [] });
+        };
+        return { api, snapshot: { getProjects: () => [], getProject: project, dispose: () => snapshot.dispose() } };
+      } catch (error) {
+        api.close();
+        throw error;
+      }
+    },
+  },
 ];
 
+interface NativeSnapshot71 {
+  getConfiguredProject(configFileName: string): (Omit<NativeProject, "rootFiles"> & { readonly parsedCommandLine?: { readonly fileNames?: readonly string[] } }) | undefined;
+  dispose(): void;
+}
+
 /** The versions this package drives, as the error for any other says. */
-export const SUPPORTED_NATIVE_VERSIONS = "7.0.x";
+export const SUPPORTED_NATIVE_VERSIONS = "7.0.x and 7.1.x";
 
 /**
  * Loads the IPC API of the TypeScript 7 installed at `packageDirectory` (the directory holding its

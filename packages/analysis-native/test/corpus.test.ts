@@ -8,14 +8,18 @@ import { assertMatchesExpectations, CASES_DIR, CASES_TSCONFIG, relativeToCases }
 import { loadNativeTypeScript, type NativeProjectPorts, type NativeSession, SYNTAX_PORT_MEMBERS } from "../src/index";
 
 /*
- * One judgement on two compilers: the whole corpus through the native backend (TypeScript 7.0.2,
- * installed in fixtures/ts7) gives exactly what the classic backend (the repo's TypeScript 6.0.3)
+ * One judgement on two compilers: the whole corpus through the native backend (TypeScript 7.0.2 in
+ * fixtures/ts7, and 7.1's renamed API in fixtures/ts71) gives exactly what the classic backend (the repo's TypeScript 6.0.3)
  * gives: ids, tools, positions, messages, fixes, registrations. A difference is allowed only where
  * TypeScript 7 itself types differently, and each such case is listed in `TYPED_DIFFERENTLY`.
  */
 
 const ROOT = path.resolve(__dirname, "../../..");
-export const TYPESCRIPT7 = path.join(ROOT, "fixtures/ts7/node_modules/typescript");
+/** Each loader of the native backend: TypeScript 7.0 (`unstable/sync`) and 7.1 (`sync`, `createSnapshot`). */
+const NATIVE_TYPESCRIPTS: readonly [string, string][] = [
+  ["7.0.2", path.join(ROOT, "fixtures/ts7/node_modules/typescript")],
+  ["7.1.0-dev.20261021.1", path.join(ROOT, "fixtures/ts71/node_modules/typescript")],
+];
 
 /** Corpus files where TypeScript 7 types differently from 6 (none so far), with why. */
 const TYPED_DIFFERENTLY: Readonly<Record<string, string>> = {};
@@ -62,7 +66,7 @@ function withoutTypedDifferently<T extends { file: string }>(items: readonly T[]
   return items.filter((item) => !(item.file in TYPED_DIFFERENTLY));
 }
 
-describe("the corpus on TypeScript 7.0.2's native API, against TypeScript 6.0.3's classic API", () => {
+describe.each(NATIVE_TYPESCRIPTS)("the corpus on TypeScript %s's native API, against TypeScript 6.0.3's classic API", (version, directory) => {
   let session: NativeSession;
   let native: NativeProjectPorts;
   let nativeFiles: TS.SourceFile[];
@@ -72,8 +76,8 @@ describe("the corpus on TypeScript 7.0.2's native API, against TypeScript 6.0.3'
   const classicResult = analyzeProgram(classicTs, classic);
 
   beforeAll(() => {
-    const compiler = loadNativeTypeScript(TYPESCRIPT7);
-    expect(compiler.version).toBe("7.0.2");
+    const compiler = loadNativeTypeScript(directory);
+    expect(compiler.version).toBe(version);
     session = compiler.openSession([CASES_TSCONFIG], CASES_DIR);
     native = session.project(CASES_TSCONFIG)!;
     const program: ProgramPort = native.program;
