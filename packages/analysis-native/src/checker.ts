@@ -80,21 +80,44 @@ export class NativeCheckerPort {
 
   // --- the port -------------------------------------------------------------------------------
 
-  prefetch(sites: readonly ts.Node[]): void {
+  prefetch(sourceFile: ts.SourceFile, sites: readonly ts.Node[]): void {
     const { syntax } = this;
+    this.fetchSymbols(this.moduleSpecifiersToFetch(sourceFile), false);
     const wanted: NativeNode[] = [];
     for (const site of sites) {
-      // A call's callee, or a value reference itself: what `markedTypeAt` asks the symbol of.
-      const node = syntax.isCallExpression(site) || syntax.isDecorator(site) ? site.expression : site;
-      if ((syntax.isIdentifier(node) || syntax.isPropertyAccessExpression(node)) && !this.symbolsAt.has(asNative(node))) wanted.push(asNative(node));
+      // A call's callee and its registered argument, a decorator's expression and its method's
+      // name, or a value reference itself: what the analysis asks the symbol of.
+      const nodes = syntax.isCallExpression(site) ? [site.expression, site.arguments[0]] : syntax.isDecorator(site) ? [site.expression, (site.parent as ts.MethodDeclaration).name] : [site];
+      for (const node of nodes) {
+        if (node !== undefined && (syntax.isIdentifier(node) || syntax.isPropertyAccessExpression(node)) && !this.symbolsAt.has(asNative(node))) wanted.push(asNative(node));
+      }
     }
-    if (wanted.length === 0) return;
-    const found = this.native.getSymbolAtLocation(wanted);
+    this.fetchSymbols(wanted, true);
+  }
+
+  /** A file's module specifiers not asked yet: whether each import resolves is asked of every file, often before it is judged. */
+  private moduleSpecifiersToFetch(sourceFile: ts.SourceFile): NativeNode[] {
+    const { syntax } = this;
+    const wanted: NativeNode[] = [];
+    const want = (node: ts.Node): void => {
+      if (!this.symbolsAt.has(asNative(node))) wanted.push(asNative(node));
+    };
+    for (const statement of sourceFile.statements) {
+      if ((syntax.isImportDeclaration(statement) || syntax.isExportDeclaration(statement)) && statement.moduleSpecifier !== undefined) want(statement.moduleSpecifier);
+      else if (syntax.isImportEqualsDeclaration(statement) && syntax.isExternalModuleReference(statement.moduleReference)) want(statement.moduleReference.expression);
+    }
+    return wanted;
+  }
+
+  /** Symbols of `nodes` in one batched request, and (`withTypes`) those symbols' types in another. */
+  private fetchSymbols(nodes: readonly NativeNode[], withTypes: boolean): void {
+    if (nodes.length === 0) return;
+    const found = this.native.getSymbolAtLocation(nodes);
     const needTypes: PortSymbol[] = [];
-    wanted.forEach((node, index) => {
+    nodes.forEach((node, index) => {
       const symbol = this.symbol(found[index]);
       this.symbolsAt.set(node, symbol ?? null);
-      if (symbol !== undefined && !this.typesOfSymbols.has(symbol) && !needTypes.includes(symbol)) needTypes.push(symbol);
+      if (withTypes && symbol !== undefined && !this.typesOfSymbols.has(symbol) && !needTypes.includes(symbol)) needTypes.push(symbol);
     });
     if (needTypes.length === 0) return;
     const types = this.native.getTypeOfSymbol(needTypes.map((symbol) => symbol[NATIVE]));
@@ -106,7 +129,12 @@ export class NativeCheckerPort {
 
   getSymbolAtLocation(node: ts.Node): PortSymbol | undefined {
     const native = asNative(node);
-    const known = this.symbolsAt.get(native);
+    let known = this.symbolsAt.get(native);
+    if (known === undefined && node.kind === this.syntax.SyntaxKind.StringLiteral && this.syntax.isSourceFile(node.parent.parent)) {
+      // A module specifier of a file not judged yet: fetch all of that file's at once.
+      this.fetchSymbols(this.moduleSpecifiersToFetch(node.parent.parent), false);
+      known = this.symbolsAt.get(native);
+    }
     if (known !== undefined) return known ?? undefined;
     const symbol = this.symbol(this.native.getSymbolAtLocation(native));
     this.symbolsAt.set(native, symbol ?? null);

@@ -51,7 +51,7 @@ export function analyzeSourceFile(tsInstance: TypeScript, program: ProgramPort, 
   const findings: Finding[] = [];
   const sites = sitesOf(context, sourceFile);
   // A batching checker (the native one) fetches the file's symbols in one request; classic has no prefetch.
-  if (context.checker.prefetch !== undefined) context.checker.prefetch(sites.map(({ node }) => node));
+  if (context.checker.prefetch !== undefined) context.checker.prefetch(sourceFile, sites.map(({ node }) => node));
   for (const { node, placement } of sites) {
     const result = analyzeSite(context, node, placement);
     if (result.registration !== undefined) registrations.push(result.registration);

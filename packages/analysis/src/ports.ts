@@ -129,11 +129,12 @@ export type CheckerPort = Pick<
   | "typeToString"
 > & {
   /**
-   * Optional: told, before a file is judged, the nodes whose symbols (and those symbols' types)
-   * the analysis is about to ask for, so a checker whose every request is a round trip can fetch
-   * them in one batch. The answers must be those the single calls would give.
+   * Optional: told, before `sourceFile` is judged, its site candidates (see `SITE_NODE_KINDS`),
+   * whose symbols (and those symbols' types) the analysis is about to ask for, as it asks for its
+   * module specifiers' symbols: a checker whose every request is a round trip fetches them in one
+   * batch. The answers must be those the single calls would give.
    */
-  prefetch?(nodes: readonly ts.Node[]): void;
+  prefetch?(sourceFile: ts.SourceFile, sites: readonly ts.Node[]): void;
 };
 
 /** The program port: what the analysis reads of a program. */
