@@ -31,6 +31,8 @@ export class NativeCheckerPort {
   /** Answers of `getTypeOfSymbol`, filled in batches by `prefetch`. */
   private readonly typesOfSymbols = new Map<PortSymbol, PortType>();
   private readonly awaitedTypes = new Map<PortType, PortType | null>();
+  /** Answers of `getTypeFromTypeNode` for registered functions' return annotations, filled by `prefetch`. */
+  private readonly typesOfTypeNodes = new Map<NativeNode, PortType>();
   readonly SignatureKindCall: number;
 
   constructor(
@@ -93,6 +95,20 @@ export class NativeCheckerPort {
       }
     }
     this.fetchSymbols(wanted, true);
+    // The return annotations of the functions registered here, judged next (`getTypeFromTypeNode`;
+    // the type at a type node is the type it denotes, and only `getTypeAtLocation` takes arrays).
+    const annotations: NativeNode[] = [];
+    for (const site of sites) {
+      const registered = syntax.isCallExpression(site) ? site.arguments[0] : syntax.isDecorator(site) ? site.parent : undefined;
+      if (registered === undefined || !(syntax.isFunctionExpression(registered) || syntax.isArrowFunction(registered) || syntax.isMethodDeclaration(registered))) continue;
+      if (registered.type !== undefined && !this.typesOfTypeNodes.has(asNative(registered.type))) annotations.push(asNative(registered.type));
+    }
+    if (annotations.length === 0) return;
+    const types = this.native.getTypeAtLocation(annotations);
+    annotations.forEach((node, index) => {
+      const type = this.type(types[index]);
+      if (type !== undefined) this.typesOfTypeNodes.set(node, type);
+    });
   }
 
   /** A file's module specifiers not asked yet: whether each import resolves is asked of every file, often before it is judged. */
@@ -176,6 +192,8 @@ export class NativeCheckerPort {
   }
 
   getTypeFromTypeNode(node: ts.TypeNode): PortType {
+    const known = this.typesOfTypeNodes.get(asNative(node));
+    if (known !== undefined) return known;
     return this.type(this.native.getTypeFromTypeNode(asNative(node))) ?? this.any();
   }
 

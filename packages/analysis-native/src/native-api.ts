@@ -62,6 +62,7 @@ export interface NativeChecker {
   getTypeOfSymbol(symbols: readonly NativeSymbol[]): (NativeType | undefined)[];
   getDeclaredTypeOfSymbol(symbol: NativeSymbol): NativeType;
   getTypeAtLocation(node: NativeNode): NativeType | undefined;
+  getTypeAtLocation(nodes: readonly NativeNode[]): (NativeType | undefined)[];
   getSignaturesOfType(type: NativeType, kind: number): readonly NativeSignature[];
   getResolvedSignature(node: NativeNode): NativeSignature | undefined;
   resolveName(name: string, meaning: number, location?: NativeNode, excludeGlobals?: boolean): NativeSymbol | undefined;
