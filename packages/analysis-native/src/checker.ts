@@ -49,35 +49,17 @@ export class NativeCheckerPort {
   type(native: NativeType): PortType;
   type(native: NativeType | undefined): PortType | undefined;
   type(native: NativeType | undefined): PortType | undefined {
-    if (native === undefined) return undefined;
-    let wrapped = this.types.get(native);
-    if (wrapped === undefined) {
-      wrapped = new PortType(this, native);
-      this.types.set(native, wrapped);
-    }
-    return wrapped;
+    return once(this.types, native, () => new PortType(this, native!));
   }
 
   symbol(native: NativeSymbol): PortSymbol;
   symbol(native: NativeSymbol | undefined): PortSymbol | undefined;
   symbol(native: NativeSymbol | undefined): PortSymbol | undefined {
-    if (native === undefined) return undefined;
-    let wrapped = this.symbols.get(native);
-    if (wrapped === undefined) {
-      wrapped = new PortSymbol(this, native);
-      this.symbols.set(native, wrapped);
-    }
-    return wrapped;
+    return once(this.symbols, native, () => new PortSymbol(this, native!));
   }
 
   signature(native: NativeSignature | undefined): PortSignature | undefined {
-    if (native === undefined) return undefined;
-    let wrapped = this.signatures.get(native);
-    if (wrapped === undefined) {
-      wrapped = new PortSignature(this, native);
-      this.signatures.set(native, wrapped);
-    }
-    return wrapped;
+    return once(this.signatures, native, () => new PortSignature(this, native!));
   }
 
   // --- the port -------------------------------------------------------------------------------
@@ -311,6 +293,17 @@ export class NativeCheckerPort {
     this.anyType ??= this.type(this.native.getAnyType());
     return this.anyType;
   }
+}
+
+/** The one wrapper of `native` (identity: the analysis caches by object). */
+function once<N, W>(wrappers: Map<N, W>, native: N | undefined, wrap: () => W): W | undefined {
+  if (native === undefined) return undefined;
+  let wrapped = wrappers.get(native);
+  if (wrapped === undefined) {
+    wrapped = wrap();
+    wrappers.set(native, wrapped);
+  }
+  return wrapped;
 }
 
 /** Nodes are TypeScript 7's own: the classic shape, passed through unchanged. */

@@ -24,6 +24,11 @@ export interface NativeProjectPorts {
   readonly rootFiles: readonly string[];
   readonly syntax: SyntaxPort;
   readonly program: ProgramPort;
+  /**
+   * The program's files that may be the project's own sources (`isAnalysedFile` decides), told
+   * by name first, so that no declaration file and nothing under node_modules is materialised.
+   */
+  candidateSources(): ts.SourceFile[];
   /** The program's syntax errors in `sourceFile`. */
   syntaxErrors(sourceFile: ts.SourceFile): NativeSyntaxError[];
   /** Errors in the tsconfig (or a file it extends) as TypeScript 7 read it; `start` is -1 when it has no place. */
@@ -195,6 +200,11 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     rootFiles: project.rootFiles,
     syntax,
     program,
+    candidateSources: () =>
+      native
+        .getSourceFileNames()
+        .filter((fileName) => !/\.d\.[^/\\]*ts$/.test(fileName) && !/[\\/]node_modules[\\/]/.test(fileName))
+        .flatMap((fileName) => (native.getSourceFile(fileName) as unknown as ts.SourceFile | undefined) ?? []),
     configErrors: () =>
       native
         .getConfigFileParsingDiagnostics()

@@ -46,11 +46,7 @@ export function analyzeProject(options: AnalyzeProjectOptions): ProjectAnalysis 
       const project = session.project(configPath);
       if (project === undefined) throw new UsageError(`TypeScript ${compiler.version} cannot open ${configPath}.`);
       const { program } = project;
-      const sourceFiles = program
-        .getSourceFileNames!()
-        .filter((fileName) => !/\.d\.[^/\\]*ts$/.test(fileName) && !/[\\/]node_modules[\\/]/.test(fileName))
-        .flatMap((fileName) => program.getSourceFile(fileName) ?? [])
-        .filter((sourceFile) => isAnalysedFile(program, sourceFile));
+      const sourceFiles = project.candidateSources().filter((sourceFile) => isAnalysedFile(program, sourceFile));
       const result = analyzeProgram(project.syntax, program, { sourceFiles });
       return { backend: "native", typescriptVersion: compiler.version, ts: project.syntax, program, sourceFiles, result, close: () => session.close() };
     } catch (error) {

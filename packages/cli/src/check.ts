@@ -157,11 +157,7 @@ export function check(options: CheckOptions = {}): CheckReport {
           throw new ConfigError(`${path.relative(cwd, configPath) || configPath} is not a valid TypeScript configuration; fix the errors above.`, formatConfigErrors(configErrors, cwd));
         }
         const { program } = project;
-        const sourceFiles = program
-          .getSourceFileNames!()
-          .filter((fileName) => !/\.d\.[^/\\]*ts$/.test(fileName) && !/[\\/]node_modules[\\/]/.test(fileName))
-          .flatMap((fileName) => program.getSourceFile(fileName) ?? [])
-          .filter((sourceFile) => firstSeen(program, sourceFile));
+        const sourceFiles = project.candidateSources().filter((sourceFile) => firstSeen(program, sourceFile));
         if (project.rootFiles.length === 0) continue;
         projectCount++;
         if (sourceFiles.length === 0) continue;
