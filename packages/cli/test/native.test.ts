@@ -80,3 +80,36 @@ describe("the native backend reports what the classic backend reports", () => {
     expectSameOnBothBackends(["check", "--format", "json"], directory);
   });
 });
+
+describe("where TypeScript 7 types differently: checked JavaScript's JSDoc types", () => {
+  // TypeScript 7 reparses a JSDoc `@returns {T}` into the function's return type node; TypeScript
+  // 6 keeps it in the JSDoc only, where the analysis does not read it. So a checked-JavaScript tool
+  // typed in JSDoc is judged by its JSDoc type on the native backend, as having no annotation on
+  // the classic one. Every other finding of the project is the same (docs/typescript-7.md).
+  it("a JSDoc return type is an annotation on TypeScript 7 only", () => {
+    const directory = withTypeScript7(
+      scratch({
+        "tsconfig.json": JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", allowJs: true, checkJs: true, strict: true, noEmit: true, skipLibCheck: true, types: [] }, include: ["src"] }),
+        "src/tools.js": [
+          `const { createRegistry } = require("@sourced/registry");`,
+          `const registry = createRegistry({ name: "js", version: "1.0.0" });`,
+          `/** @returns {import("@sourced/registry").DataToolOutput} */`,
+          `function good() {`,
+          `  return { content: [{ type: "text", text: "ok" }], structuredContent: { sources: ["https://example.org/"] } };`,
+          `}`,
+          `exports.good = registry.tool()(good);`,
+          `/** @returns {string} */`,
+          `function wrong() { return "x"; }`,
+          `exports.wrong = registry.tool()(wrong);`,
+          `exports.bare = registry.tool()(function bare() { return 1; });`,
+          ``,
+        ].join("\n"),
+      }),
+    );
+    linkRegistry(directory);
+    const findings = (args: readonly string[]) =>
+      (JSON.parse(sourced(["check", "--format", "json", ...args], directory).stdout) as { line: number; id: string; tool: string }[]).map(({ line, id, tool }) => `${line} ${id} ${tool}`);
+    expect(findings([])).toEqual(["8 not-data-tool-output wrong", "11 missing-annotation bare"]);
+    expect(findings(["--backend", "classic"])).toEqual(["4 missing-annotation good", "9 missing-annotation wrong", "11 missing-annotation bare"]);
+  });
+});
