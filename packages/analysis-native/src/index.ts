@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
+import * as os from "node:os";
 import * as path from "node:path";
 import type * as ts from "typescript";
 import type { CheckerPort, ProgramPort, SyntaxPort } from "@sourced/analysis";
@@ -61,7 +62,7 @@ interface Loader {
   readonly accepts: (major: number, minor: number) => boolean;
   readonly sync: string;
   readonly ast: string;
-  readonly open: (sync: NativeSyncModule, cwd: string, configPaths: readonly string[]) => { api: NativeApi; snapshot: NativeSnapshot };
+  readonly open: (sync: NativeSyncModule, options: NativeApiOptions, configPaths: readonly string[]) => { api: NativeApi; snapshot: NativeSnapshot };
 }
 
 const LOADERS: readonly Loader[] = [
@@ -69,8 +70,8 @@ const LOADERS: readonly Loader[] = [
     accepts: (major, minor) => major === 7 && minor === 0,
     sync: "unstable/sync",
     ast: "unstable/ast",
-    open: (sync, cwd, configPaths) => {
-      const api = new sync.API({ cwd });
+    open: (sync, options, configPaths) => {
+      const api = new sync.API(options);
       try {
         return { api, snapshot: api.updateSnapshot({ openProjects: [...configPaths] }) };
       } catch (error) {
@@ -86,8 +87,8 @@ const LOADERS: readonly Loader[] = [
     accepts: (major, minor) => major === 7 && minor === 1,
     sync: "sync",
     ast: "ast",
-    open: (sync, cwd, configPaths) => {
-      const api = new sync.API({ cwd }) as NativeApi & { createSnapshot(params: { openProjects: string[] }): NativeSnapshot71 };
+    open: (sync, options, configPaths) => {
+      const api = new sync.API(options) as NativeApi & { createSnapshot(params: { openProjects: string[] }): NativeSnapshot71 };
       try {
         const snapshot = api.createSnapshot({ openProjects: [...configPaths] });
         const project = (configFileName: string): NativeProject | undefined => {
@@ -115,7 +116,8 @@ export const SUPPORTED_NATIVE_VERSIONS = "7.0.x and 7.1.x";
  * Loads the IPC API of the TypeScript 7 installed at `packageDirectory` (the directory holding its
  * package.json). Client and compiler must come from the same install: the protocol is unversioned.
  */
-export function loadNativeTypeScript(packageDirectory: string): NativeTypeScript {
+export function loadNativeTypeScript(directory: string): NativeTypeScript {
+  const packageDirectory = path.resolve(directory);
   const manifest = JSON.parse(fs.readFileSync(path.join(packageDirectory, "package.json"), "utf8")) as { version?: string };
   const version = manifest.version ?? "0.0.0";
   const [major = 0, minor = 0] = version.split(".").map((part) => Number.parseInt(part, 10));
@@ -143,7 +145,7 @@ export function loadNativeTypeScript(packageDirectory: string): NativeTypeScript
     version,
     directory: packageDirectory,
     entry: `${name}/${loader.sync}`,
-    openSession: (configPaths, cwd) => openSession(loader, sync, syntax, configPaths, cwd),
+    openSession: (configPaths, cwd) => openSession(loader, sync, syntax, configPaths, { cwd, ...compilerWithCapturedErrors(packageDirectory) }),
   };
 }
 
@@ -156,8 +158,61 @@ function exportTarget(packageDirectory: string, subpath: string): string {
   return file;
 }
 
-function openSession(loader: Loader, sync: NativeSyncModule, syntax: SyntaxPort, configPaths: readonly string[], cwd: string): NativeSession {
-  const { api, snapshot } = loader.open(sync, cwd, configPaths);
+interface NativeApiOptions {
+  readonly cwd: string;
+  /** The compiler to run (TypeScript 7's own by default). */
+  readonly tsserverPath?: string;
+  /** Where the compiler's standard error goes, when `tsserverPath` is the wrapper that captures it. */
+  readonly errorLog?: string;
+}
+
+/**
+ * TypeScript 7's compiler shares this process's standard error, and stopping it (the API's
+ * `close` kills it) can make it print "context canceled" there. On POSIX it is started through a
+ * two-line shell wrapper that sends its standard error to a file instead; `close` forwards what
+ * the file holds but that line. Elsewhere (or when the compiler cannot be found) it runs as is.
+ */
+function compilerWithCapturedErrors(packageDirectory: string): Omit<NativeApiOptions, "cwd"> {
+  if (process.platform === "win32") return {};
+  let exe: string;
+  try {
+    const getExePath = (createRequire(path.join(packageDirectory, "package.json"))(path.join(packageDirectory, "lib", "getExePath.js")) as { default: () => string }).default;
+    exe = getExePath();
+  } catch {
+    return {};
+  }
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "sourced-tsgo-"));
+  const errorLog = path.join(directory, "stderr.log");
+  const wrapper = path.join(directory, "tsgo");
+  const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+  fs.writeFileSync(wrapper, `#!/bin/sh\nexec ${quote(exe)} "$@" 2>>${quote(errorLog)}\n`, { mode: 0o755 });
+  return { tsserverPath: wrapper, errorLog };
+}
+
+/** Forwards what the compiler wrote on standard error, but the line its stopping prints. */
+function forwardErrors(errorLog: string | undefined): void {
+  if (errorLog === undefined) return;
+  try {
+    const text = fs.readFileSync(errorLog, "utf8");
+    const lines = text.split("\n").filter((line) => line !== "" && line !== "context canceled");
+    if (lines.length > 0) process.stderr.write(`${lines.join("\n")}\n`);
+  } catch {
+    // nothing was written
+  } finally {
+    fs.rmSync(path.dirname(errorLog), { recursive: true, force: true });
+  }
+}
+
+function openSession(loader: Loader, sync: NativeSyncModule, syntax: SyntaxPort, configPaths: readonly string[], options: NativeApiOptions): NativeSession {
+  const { errorLog, ...apiOptions } = options;
+  let opened: ReturnType<Loader["open"]>;
+  try {
+    opened = loader.open(sync, apiOptions, configPaths);
+  } catch (error) {
+    forwardErrors(errorLog);
+    throw error;
+  }
+  const { api, snapshot } = opened;
   const projects = new Map<string, NativeProjectPorts | null>();
   return {
     project(configPath) {
@@ -174,6 +229,7 @@ function openSession(loader: Loader, sync: NativeSyncModule, syntax: SyntaxPort,
         snapshot.dispose();
       } finally {
         api.close();
+        forwardErrors(errorLog);
       }
     },
   };

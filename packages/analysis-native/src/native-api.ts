@@ -122,7 +122,7 @@ export interface NativeApi {
 
 /** What `typescript/unstable/sync` (7.0) exports that this package uses. */
 export interface NativeSyncModule {
-  readonly API: new (options: { cwd?: string }) => NativeApi;
+  readonly API: new (options: { cwd?: string; tsserverPath?: string }) => NativeApi;
   readonly TypeFlags: Record<string, number>;
   readonly SymbolFlags: Record<string, number>;
   readonly ObjectFlags: Record<string, number>;
