@@ -225,6 +225,17 @@ export class NativeCheckerPort {
   }
 
   /**
+   * The classic `getIndexTypeOfType(type, IndexKind)` (`0` string, `1` number): the value type of
+   * the index signature keyed by exactly that type. TypeScript 7 lists a type's index signatures.
+   */
+  getIndexTypeOfType(type: PortType, kind: number): PortType | undefined {
+    const { TypeFlags } = this.sync;
+    const keyFlag = kind === 1 ? TypeFlags.Number! : TypeFlags.String!;
+    const info = this.native.getIndexInfosOfType(type[NATIVE]).find((candidate) => candidate.keyType.flags === keyFlag);
+    return this.type(info?.valueType);
+  }
+
+  /**
    * What `await` of a value of `type` gives, as the classic `getAwaitedType` answers for the
    * types the analysis asks about. TypeScript 7.1 has the method; on 7.0 it is emulated the way
    * the classic checker defines it: a type with a callable `then` is awaited as the first

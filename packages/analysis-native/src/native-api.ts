@@ -78,6 +78,7 @@ export interface NativeChecker {
   getReturnTypeOfSignature(signature: NativeSignature): NativeType | undefined;
   getPropertiesOfType(type: NativeType): readonly NativeSymbol[];
   getPropertyOfType(type: NativeType, name: string): NativeSymbol | undefined;
+  getIndexInfosOfType(type: NativeType): readonly { readonly keyType: NativeType; readonly valueType: NativeType }[];
   getSignatureFromDeclaration(node: NativeNode): NativeSignature | undefined;
   getAliasedSymbol(symbol: NativeSymbol): NativeSymbol;
   getExportsOfModule(symbol: NativeSymbol): readonly NativeSymbol[];

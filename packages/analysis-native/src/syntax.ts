@@ -14,6 +14,7 @@ const RENAMED: Partial<Record<SyntaxPortMember, string>> = {
 };
 
 type Node = NativeNode & { readonly modifiers?: readonly NativeNode[] };
+type JSDocTag = NativeNode & { readonly typeExpression?: NativeNode & { readonly type: NativeNode } };
 
 /**
  * The syntax port over TypeScript 7's AST: its enums (whose numbers differ from TypeScript 6's),
@@ -67,7 +68,42 @@ export function createSyntaxPort(ast: NativeAstModule, sync: NativeSyncModule): 
     canHaveModifiers: (node: Node): boolean => node.modifiers !== undefined || "modifiers" in node,
     getModifiers: (node: Node): readonly NativeNode[] | undefined => node.modifiers?.filter((modifier) => modifier.kind !== SyntaxKind.Decorator),
     isFunctionLike: (node: NativeNode | undefined): boolean => node !== undefined && (isSignatureDeclaration(node) || functionLikeExtra.has(node.kind)),
+    /** The classic enum's values: the checker port's `getIndexTypeOfType` reads them. */
+    IndexKind: { String: 0, Number: 1 },
+    isConstTypeReference: (node: NativeNode): boolean => {
+      const reference = node as NativeNode & { typeName?: NativeNode & { text?: string }; typeArguments?: unknown };
+      return node.kind === SyntaxKind.TypeReference && reference.typeName?.kind === SyntaxKind.Identifier && reference.typeName?.text === "const" && reference.typeArguments === undefined;
+    },
+    // TypeScript 7's `getJSDocTags` is the classic `getJSDocCommentsAndTags` (JSDoc nodes and the
+    // tags of their hosts); the classic getters are written over it as the classic compiler does.
+    getJSDocCommentsAndTags: (node: NativeNode): readonly NativeNode[] => jsDocCommentsAndTags(node),
+    getJSDocReturnType: (node: NativeNode): NativeNode | undefined => {
+      const tags = jsDocTags(node);
+      const returns = tags.find((tag) => tag.kind === SyntaxKind.JSDocReturnTag) as JSDocTag | undefined;
+      if (returns?.typeExpression !== undefined) return returns.typeExpression.type;
+      const typeTag = tags.find((tag) => tag.kind === SyntaxKind.JSDocTypeTag) as JSDocTag | undefined;
+      const type = typeTag?.typeExpression?.type as (NativeNode & { members?: readonly NativeNode[]; type?: NativeNode }) | undefined;
+      if (type === undefined) return undefined;
+      if (type.kind === SyntaxKind.TypeLiteral) return (type.members?.find((member) => member.kind === SyntaxKind.CallSignature) as { type?: NativeNode } | undefined)?.type;
+      if (type.kind === SyntaxKind.FunctionType || type.kind === SyntaxKind.JSDocFunctionType) return type.type;
+      return undefined;
+    },
+    getJSDocType: (node: NativeNode): NativeNode | undefined => {
+      const tags = jsDocTags(node);
+      let tag = tags.find((candidate) => candidate.kind === SyntaxKind.JSDocTypeTag) as JSDocTag | undefined;
+      if (tag === undefined && node.kind === SyntaxKind.Parameter) tag = tags.find((candidate) => candidate.kind === SyntaxKind.JSDocParameterTag && (candidate as JSDocTag).typeExpression !== undefined) as JSDocTag | undefined;
+      return tag?.typeExpression?.type;
+    },
   };
+  function jsDocCommentsAndTags(node: NativeNode): readonly NativeNode[] {
+    const getJSDocTags = ast.getJSDocTags as ((node: NativeNode) => readonly NativeNode[]) | undefined;
+    if (typeof getJSDocTags !== "function") throw new Error("TypeScript 7's AST module has no 'getJSDocTags'");
+    return getJSDocTags(node);
+  }
+  /** The tags of a node's JSDoc, flattened as the classic `getJSDocTags` gives them. */
+  function jsDocTags(node: NativeNode): NativeNode[] {
+    return jsDocCommentsAndTags(node).flatMap((item) => (item.kind === SyntaxKind.JSDoc ? [...((item as NativeNode & { tags?: readonly NativeNode[] }).tags ?? [])] : [item]));
+  }
 
   const port: Record<string, unknown> = { ...helpers };
   for (const member of SYNTAX_PORT_MEMBERS) {
