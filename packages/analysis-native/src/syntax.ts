@@ -95,10 +95,65 @@ export function createSyntaxPort(ast: NativeAstModule, sync: NativeSyncModule): 
       return tag?.typeExpression?.type;
     },
   };
-  function jsDocCommentsAndTags(node: NativeNode): readonly NativeNode[] {
-    const getJSDocTags = ast.getJSDocTags as ((node: NativeNode) => readonly NativeNode[]) | undefined;
-    if (typeof getJSDocTags !== "function") throw new Error("TypeScript 7's AST module has no 'getJSDocTags'");
-    return getJSDocTags(node);
+  // The classic `getJSDocCommentsAndTags`, over the `jsDoc` arrays TypeScript 7's nodes carry:
+  // TypeScript 7's own `getJSDocTags` returns only tags (none for a JSDoc without any), and walks
+  // to the host's JSDoc by other rules.
+  const variableLike = new Set([SyntaxKind.BindingElement, SyntaxKind.EnumMember, SyntaxKind.Parameter, SyntaxKind.PropertyAssignment, SyntaxKind.PropertyDeclaration, SyntaxKind.PropertySignature, SyntaxKind.ShorthandPropertyAssignment, SyntaxKind.VariableDeclaration]);
+  const firstAssignment = SyntaxKind.FirstAssignment ?? SyntaxKind.EqualsToken!;
+  const lastAssignment = SyntaxKind.LastAssignment ?? SyntaxKind.EqualsToken!;
+  type Doc = NativeNode & { readonly jsDoc?: readonly Doc[]; readonly tags?: readonly Doc[]; readonly initializer?: Doc; readonly name?: Doc & { readonly text?: string }; readonly expression?: Doc; readonly operatorToken?: NativeNode; readonly right?: Doc; readonly declarationList?: { readonly declarations: readonly Doc[] }; readonly parameters?: readonly Doc[] };
+  const isAssignment = (node: Doc): boolean => node.kind === SyntaxKind.BinaryExpression && node.operatorToken!.kind >= firstAssignment && node.operatorToken!.kind <= lastAssignment;
+  const firstVariable = (node: Doc | undefined): Doc | undefined => (node !== undefined && node.kind === SyntaxKind.VariableStatement ? node.declarationList?.declarations[0] : undefined);
+  const singleInitializer = (node: Doc): Doc | undefined =>
+    node.kind === SyntaxKind.VariableStatement ? firstVariable(node)?.initializer : node.kind === SyntaxKind.PropertyDeclaration || node.kind === SyntaxKind.PropertyAssignment ? node.initializer : undefined;
+  const defaultedAssignment = (node: Doc): boolean => {
+    const expression = node.kind === SyntaxKind.ExpressionStatement ? node.expression : undefined;
+    const right = expression !== undefined && isAssignment(expression) ? expression.right : undefined;
+    return right !== undefined && right.kind === SyntaxKind.BinaryExpression && (right.operatorToken!.kind === SyntaxKind.BarBarToken || right.operatorToken!.kind === SyntaxKind.QuestionQuestionToken);
+  };
+  const nextLocation = (node: Doc): Doc | undefined => {
+    const parent = node.parent as Doc;
+    if (
+      parent.kind === SyntaxKind.PropertyAssignment || parent.kind === SyntaxKind.ExportAssignment || parent.kind === SyntaxKind.PropertyDeclaration ||
+      (parent.kind === SyntaxKind.ExpressionStatement && node.kind === SyntaxKind.PropertyAccessExpression) || parent.kind === SyntaxKind.ReturnStatement || isAssignment(node)
+    ) return parent;
+    const grandparent = parent.parent as Doc | undefined;
+    if (grandparent !== undefined && (firstVariable(grandparent) === node || isAssignment(parent))) return grandparent;
+    const great = grandparent?.parent as Doc | undefined;
+    if (great !== undefined && (firstVariable(great) !== undefined || singleInitializer(great) === node || defaultedAssignment(great))) return great;
+    return undefined;
+  };
+  const ownsTag = (host: NativeNode, tag: Doc): boolean =>
+    !(tag.kind === SyntaxKind.JSDocTypeTag || tag.kind === SyntaxKind.JSDocSatisfiesTag) || tag.parent?.kind !== SyntaxKind.JSDoc || tag.parent.parent?.kind !== SyntaxKind.ParenthesizedExpression || tag.parent.parent === host;
+  const owned = (host: NativeNode, comments: readonly Doc[]): Doc[] =>
+    comments.flatMap((doc, index) => {
+      if (index !== comments.length - 1) return (doc.tags ?? []).filter((tag) => tag.kind === SyntaxKind.JSDocOverloadTag);
+      const tags = doc.tags ?? [];
+      const ownedTags = tags.filter((tag) => ownsTag(host, tag));
+      return ownedTags.length === tags.length ? [doc] : ownedTags;
+    });
+  const parameterTags = (parameter: Doc): Doc[] => {
+    const fn = parameter.parent as Doc;
+    const tags = jsDocTags(fn).filter((tag) => tag.kind === SyntaxKind.JSDocParameterTag) as Doc[];
+    const name = parameter.name;
+    if (name !== undefined && name.kind === SyntaxKind.Identifier) return tags.filter((tag) => tag.name !== undefined && tag.name.kind === SyntaxKind.Identifier && tag.name.text === name.text);
+    const index = fn.parameters?.indexOf(parameter) ?? -1;
+    const topLevel = tags.filter((tag) => tag.name?.kind === SyntaxKind.Identifier);
+    return index >= 0 && topLevel[index] !== undefined ? [topLevel[index]!] : [];
+  };
+  function jsDocCommentsAndTags(host: NativeNode): readonly NativeNode[] {
+    const result: Doc[] = [];
+    const hostDoc = host as Doc;
+    if (variableLike.has(host.kind) && hostDoc.initializer?.jsDoc !== undefined && hostDoc.initializer.jsDoc.length > 0) result.push(...owned(host, hostDoc.initializer.jsDoc));
+    for (let node: Doc | undefined = hostDoc; node !== undefined && node.parent !== undefined; node = nextLocation(node)) {
+      if (node.jsDoc !== undefined && node.jsDoc.length > 0) result.push(...owned(host, node.jsDoc));
+      if (node.kind === SyntaxKind.Parameter) {
+        result.push(...parameterTags(node));
+        break;
+      }
+      if (node.kind === SyntaxKind.TypeParameter) break;
+    }
+    return result;
   }
   /** The tags of a node's JSDoc, flattened as the classic `getJSDocTags` gives them. */
   function jsDocTags(node: NativeNode): NativeNode[] {
@@ -118,8 +173,10 @@ export function createSyntaxPort(ast: NativeAstModule, sync: NativeSyncModule): 
  * member added to the port and missing here (or misspelt here) fails to compile.
  */
 export const SYNTAX_PORT_MEMBERS = [
-  "SyntaxKind", "NodeFlags", "TypeFlags", "SymbolFlags", "ObjectFlags",
+  "SyntaxKind", "NodeFlags", "TypeFlags", "SymbolFlags", "ObjectFlags", "IndexKind",
   "forEachChild", "findAncestor", "getCombinedNodeFlags", "isOptionalChain", "canHaveModifiers", "getModifiers",
+  "getJSDocCommentsAndTags", "getJSDocReturnType", "getJSDocType", "isConstTypeReference",
+  "isExpressionStatement", "isForInStatement", "isForOfStatement", "isVariableDeclarationList", "isVoidExpression",
   "isArrayBindingPattern", "isArrayLiteralExpression", "isArrowFunction", "isAsExpression", "isAwaitExpression",
   "isBinaryExpression", "isBindingElement", "isCallExpression", "isCallSignatureDeclaration", "isClassDeclaration",
   "isComputedPropertyName", "isConditionalExpression", "isDecorator", "isElementAccessExpression", "isEnumDeclaration",

@@ -23,6 +23,7 @@ export type SyntaxPort = Pick<
   | "TypeFlags"
   | "SymbolFlags"
   | "ObjectFlags"
+  | "IndexKind"
   // traversal and helpers
   | "forEachChild"
   | "findAncestor"
@@ -30,6 +31,10 @@ export type SyntaxPort = Pick<
   | "isOptionalChain"
   | "canHaveModifiers"
   | "getModifiers"
+  | "getJSDocCommentsAndTags"
+  | "getJSDocReturnType"
+  | "getJSDocType"
+  | "isConstTypeReference"
   // predicates
   | "isArrayBindingPattern"
   | "isArrayLiteralExpression"
@@ -49,7 +54,10 @@ export type SyntaxPort = Pick<
   | "isExportAssignment"
   | "isExportDeclaration"
   | "isExpression"
+  | "isExpressionStatement"
   | "isExternalModuleReference"
+  | "isForInStatement"
+  | "isForOfStatement"
   | "isFunctionDeclaration"
   | "isFunctionExpression"
   | "isFunctionLike"
@@ -92,7 +100,9 @@ export type SyntaxPort = Pick<
   | "isTypeAssertionExpression"
   | "isTypeNode"
   | "isVariableDeclaration"
+  | "isVariableDeclarationList"
   | "isVariableStatement"
+  | "isVoidExpression"
   | "isYieldExpression"
 >;
 
@@ -112,6 +122,7 @@ export type CheckerPort = Pick<
   | "getContextualType"
   | "getDeclaredTypeOfSymbol"
   | "getExportsOfModule"
+  | "getIndexTypeOfType"
   | "getNonNullableType"
   | "getPropertiesOfType"
   | "getResolvedSignature"
