@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -121,5 +122,21 @@ describe("projectTypeScript: the TypeScript the project's tsc is", () => {
     expect(projectTypeScript(directory)).toMatchObject({ version: "6.0.3", via: "tsc" });
     fs.rmSync(path.join(directory, "node_modules/.bin/tsc"));
     expect(projectTypeScript(directory)).toMatchObject({ version: "7.0.0", via: "typescript" });
+  });
+});
+
+describe("the native adapter is loaded only when used", () => {
+  it("a classic check never loads @sourced/analysis-native; a native one does", () => {
+    const script = [
+      `const { check } = require(${JSON.stringify(path.join(REPO, "packages/cli"))});`,
+      `const loaded = () => Object.keys(require.cache).some((file) => file.includes("analysis-native"));`,
+      `const classic = check({ projects: ["fixtures/cli/clean"], cwd: ${JSON.stringify(REPO)} });`,
+      `const afterClassic = loaded();`,
+      `const native = check({ projects: ["fixtures/ts7/cli"], cwd: ${JSON.stringify(REPO)} });`,
+      `process.stdout.write(JSON.stringify([classic.backends, afterClassic, native.backends, loaded()]));`,
+    ].join("\n");
+    const run = spawnSync(process.execPath, ["-e", script], { cwd: REPO, encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toEqual([["classic"], false, ["native"], true]);
   });
 });
