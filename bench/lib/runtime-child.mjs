@@ -14,9 +14,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 const registryDir = path.join(ROOT, "packages", "registry");
 const fromRegistry = (id) => require(require.resolve(id, { paths: [registryDir] }));
 const { createRegistry, structuredContentSchema } = require(registryDir);
-const { McpServer } = fromRegistry("@modelcontextprotocol/sdk/server/mcp.js");
-const { Client } = fromRegistry("@modelcontextprotocol/sdk/client/index.js");
-const { InMemoryTransport } = fromRegistry("@modelcontextprotocol/sdk/inMemory.js");
+const { McpServer } = fromRegistry("@modelcontextprotocol/server");
+const { Client, InMemoryTransport } = fromRegistry("@modelcontextprotocol/client");
 const { z } = fromRegistry("zod");
 
 const now = () => performance.now();
@@ -56,7 +55,7 @@ async function calls(count, reps) {
   // B: the same handler on the SDK alone, with the same input and output schemas, so the only
   // difference left is the registry's net.
   const direct = new McpServer({ name: "bench", version: "1.0.0" });
-  direct.registerTool("list_cities", { description, inputSchema: input, outputSchema: structuredContentSchema }, (args) => listCities(args));
+  direct.registerTool("list_cities", { description, inputSchema: z.object(input), outputSchema: structuredContentSchema }, (args) => listCities(args));
   const viaSdk = await connect(direct);
 
   // Wall and CPU time per call (the process's CPU time is less disturbed by other work on the machine).
@@ -110,7 +109,7 @@ function register(count) {
   // For scale: the SDK's own registerTool, as many times, in the same process (warm).
   const direct = new McpServer({ name: "bench", version: "1.0.0" });
   started = now();
-  for (const fn of functions) direct.registerTool(fn.name, { description, inputSchema: input, outputSchema: structuredContentSchema }, fn);
+  for (const fn of functions) direct.registerTool(fn.name, { description, inputSchema: z.object(input), outputSchema: structuredContentSchema }, fn);
   const sdkRegisterToolMs = now() - started;
 
   if (registry.tools.length !== count) throw new Error(`registered ${registry.tools.length} tools, not ${count}`);

@@ -3,8 +3,7 @@ import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import type { DataToolOutput, Registry } from "../dist/index.js";
 
 const require = createRequire(__filename);
@@ -36,7 +35,7 @@ export function recordingLogger(): { warn(message: string): void; warnings: stri
   return { warnings, warn: (message) => void warnings.push(message) };
 }
 
-/** The SDK's real Client connected to a fresh server of `registry` over InMemoryTransport. */
+/** The SDK's real (v2) Client connected to a fresh server of `registry` over InMemoryTransport. */
 export async function connectInMemory(registry: Pick<Registry, "createServer">): Promise<{ client: Client; close(): Promise<void> }> {
   const server = registry.createServer();
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

@@ -1,0 +1,97 @@
+import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { CallToolRequest, CallToolResult, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { structuredContentSchema } from "./contract.js";
+import type { Logger } from "./logger.js";
+import { callThroughNet, describeProblems, type NetTool } from "./net.js";
+import type { ToolOptions } from "./types.js";
+
+/** The JSON Schema dialect the SDK converts Standard Schemas to; tools/list carries it. */
+const JSON_SCHEMA_TARGET = "draft-2020-12";
+
+/** What the server needs of a registered tool: the net's view of it plus its options. */
+export interface ServedTool extends NetTool {
+  readonly options: Readonly<ToolOptions>;
+}
+
+/** One tool ready to be called: its parsed input schema and the net's handle on it. */
+interface CompiledTool {
+  readonly tool: ServedTool;
+  readonly input: z.ZodObject | undefined;
+}
+
+/**
+ * Every tool's definition, computed once per set of registrations: the `tools/list` answer (JSON
+ * Schemas included) and a name → tool map for `tools/call`. A server built from it does work
+ * independent of the number of tools; the SDK's own `registerTool` would convert every schema
+ * again for each `tools/list`, and re-register every tool for each HTTP request.
+ */
+export class ToolTable {
+  readonly list: ListToolsResult;
+  private readonly byName = new Map<string, CompiledTool>();
+
+  constructor(tools: Iterable<ServedTool>) {
+    const definitions: Tool[] = [];
+    const outputSchema = toJsonSchema(structuredContentSchema, "output");
+    for (const tool of tools) {
+      const { title, description, input: shape, annotations } = tool.options;
+      const input = shape === undefined ? undefined : shape instanceof z.ZodObject ? shape : z.object(shape);
+      this.byName.set(tool.name, { tool, input });
+      definitions.push({
+        name: tool.name,
+        ...(title === undefined ? {} : { title }),
+        ...(description === undefined ? {} : { description }),
+        inputSchema: input === undefined ? { type: "object", properties: {} } : toJsonSchema(input, "input"),
+        outputSchema,
+        ...(annotations === undefined ? {} : { annotations }),
+      });
+    }
+    this.list = { tools: definitions };
+  }
+
+  /**
+   * Answers one `tools/call`: the arguments checked against the tool's input (an invalid call is an
+   * error result, as the SDK's own tools answer it), then the call through the net.
+   */
+  call(request: CallToolRequest, ctx: ServerContext, logger: Logger): CallToolResult | Promise<CallToolResult> {
+    const { name, arguments: args } = request.params;
+    const compiled = this.byName.get(name);
+    if (compiled === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
+    if (compiled.input === undefined) return callThroughNet(compiled.tool, {}, ctx, logger);
+    const parsed = compiled.input.safeParse(args ?? {});
+    if (!parsed.success) {
+      return {
+        content: [
+          { type: "text", text: `Input validation error: Invalid arguments for tool ${name}:\n${describeProblems(parsed.error).map((line) => `- ${line}`).join("\n")}` },
+        ],
+        isError: true,
+      };
+    }
+    return callThroughNet(compiled.tool, parsed.data, ctx, logger);
+  }
+}
+
+function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {
+  const json = z.toJSONSchema(schema, { target: JSON_SCHEMA_TARGET, io }) as Record<string, unknown>;
+  return { ...json, type: "object" } as Tool["inputSchema"];
+}
+
+export interface ServerIdentity {
+  readonly name: string;
+  readonly version: string;
+}
+
+/**
+ * The one place a registry's SDK server is built — for each stdio connection, each HTTP request,
+ * and each `registry.createServer()`. It registers nothing per tool: `tools/list` and `tools/call`
+ * are answered from the table. Anything else a server offers (resources, prompts) is registered
+ * here too, on the returned `McpServer`, through the SDK's own `register*` methods.
+ */
+export function buildServer(identity: ServerIdentity, table: ToolTable, logger: Logger): McpServer {
+  const server = new McpServer({ name: identity.name, version: identity.version });
+  const lowLevel = server.server;
+  lowLevel.registerCapabilities({ tools: { listChanged: false } });
+  lowLevel.setRequestHandler("tools/list", () => table.list);
+  lowLevel.setRequestHandler("tools/call", (request, ctx) => table.call(request, ctx, logger));
+  return server;
+}
