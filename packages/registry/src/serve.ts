@@ -211,7 +211,7 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
     onerror: (error) => logger.warn(`HTTP request failed: ${error.stack ?? error.message}`),
   });
   const toSdk = toNodeHandler(mcp, { maxRequestBodySize: limits.maxBodyBytes });
-  let inFlight = 0;
+  const inFlight = new Set<ServerResponse>();
   let closing = false;
 
   const handle = async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<void> => {
@@ -280,7 +280,7 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
     },
     (req, res) => {
       if (closing) res.setHeader("connection", "close");
-      if (inFlight >= limits.maxConcurrentRequests) {
+      if (inFlight.size >= limits.maxConcurrentRequests) {
         sendError(res, 503, -32000, `Service unavailable: ${limits.maxConcurrentRequests} requests are being handled; retry shortly`, {
           "retry-after": "1",
           connection: "close",
@@ -288,10 +288,10 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
         req.resume();
         return;
       }
-      inFlight++;
+      inFlight.add(res);
       res.once("close", () => {
-        inFlight--;
-        if (closing && inFlight === 0) drained?.();
+        inFlight.delete(res);
+        if (closing && inFlight.size === 0) drained?.();
       });
       handle(req, res).catch((error: unknown) => {
         logger.warn(`HTTP request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -317,9 +317,11 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
     close: (graceMs = 10_000) =>
       (closed ??= (async () => {
         closing = true;
+        // Answers still to be sent end their connection: a client does not reuse a closing server's socket.
+        for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         httpServer.closeIdleConnections();
-        if (inFlight > 0) {
+        if (inFlight.size > 0) {
           let timer: NodeJS.Timeout | undefined;
           await Promise.race([
             new Promise<void>((resolve) => (drained = resolve)),
