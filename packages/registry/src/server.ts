@@ -35,7 +35,7 @@ export class ToolTable {
     const outputSchema = toJsonSchema(structuredContentSchema, "output");
     for (const tool of tools) {
       const { title, description, input: shape, annotations } = tool.options;
-      const input = shape === undefined ? undefined : shape instanceof z.ZodObject ? shape : z.object(shape);
+      const input = shape === undefined ? undefined : isZodObject(shape) ? shape : z.object(shape);
       this.byName.set(tool.name, { tool, input });
       definitions.push({
         name: tool.name,
@@ -69,6 +69,15 @@ export class ToolTable {
     }
     return callThroughNet(compiled.tool, parsed.data, ctx, logger);
   }
+}
+
+/**
+ * A zod object, whichever copy of zod made it: an ES module project's zod and the CommonJS zod
+ * this build loads are two module instances, so `instanceof` would tell them apart.
+ */
+function isZodObject(value: z.ZodRawShape | z.ZodObject): value is z.ZodObject {
+  const def = (value as { _zod?: { def?: { type?: unknown } } })._zod?.def;
+  return def?.type === "object";
 }
 
 function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {
