@@ -1,14 +1,13 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, describe, expect, test } from "vitest";
-import { PACKAGE_DIR } from "./helpers.js";
+import { consumerProjects, PACKAGE_DIR } from "./helpers.js";
 
 /*
  * Every complete example of docs/registry.md (a `ts` or `js` block not marked `fragment`), as a
@@ -44,29 +43,6 @@ function examples(): Example[] {
     });
   }
   return found;
-}
-
-const projects: string[] = [];
-afterAll(() => {
-  for (const project of projects) rmSync(project, { recursive: true, force: true });
-});
-
-/** A project of the given kind whose node_modules links what a user would install. */
-function project(type: "module" | "commonjs"): string {
-  const dir = mkdtempSync(join(tmpdir(), `sourced-docs-${type}-`));
-  projects.push(dir);
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `docs-${type}`, private: true, type }));
-  const links: Record<string, string> = {
-    "@sourced/registry": PACKAGE_DIR,
-    zod: join(PACKAGE_DIR, "node_modules", "zod"),
-    "@modelcontextprotocol/server": join(PACKAGE_DIR, "node_modules", "@modelcontextprotocol", "server"),
-    "@types/node": join(ROOT, "node_modules", "@types", "node"),
-  };
-  for (const [name, target] of Object.entries(links)) {
-    mkdirSync(dirname(join(dir, "node_modules", name)), { recursive: true });
-    symlinkSync(realpathSync(target), join(dir, "node_modules", name), "dir");
-  }
-  return dir;
 }
 
 async function compile(dir: string): Promise<void> {
@@ -124,6 +100,8 @@ async function check(client: Client): Promise<void> {
 }
 
 const all = examples();
+const { project, removeAll } = consumerProjects("docs");
+afterAll(removeAll);
 
 describe("docs/registry.md examples", () => {
   test("the page has complete examples: TypeScript, an ES module and a CommonJS server", () => {

@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
-import { rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import type { DataToolOutput, Registry } from "../dist/index.js";
@@ -71,3 +72,34 @@ export const seedResult = (): DataToolOutput => ({
     ],
   },
 });
+
+/**
+ * Fresh projects outside the workspace, as a user's: a package.json of the given `type` and a
+ * node_modules that links what a user would install (the registry, zod, the SDK server package,
+ * Node's types). `removeAll` deletes every project made.
+ */
+export function consumerProjects(prefix: string): { project(type: "module" | "commonjs"): string; removeAll(): void } {
+  const made: string[] = [];
+  const root = join(PACKAGE_DIR, "..", "..");
+  return {
+    project(type) {
+      const dir = mkdtempSync(join(tmpdir(), `sourced-${prefix}-${type}-`));
+      made.push(dir);
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `${prefix}-${type}`, private: true, type }));
+      const links: Record<string, string> = {
+        "@sourced/registry": PACKAGE_DIR,
+        zod: join(PACKAGE_DIR, "node_modules", "zod"),
+        "@modelcontextprotocol/server": join(PACKAGE_DIR, "node_modules", "@modelcontextprotocol", "server"),
+        "@types/node": join(root, "node_modules", "@types", "node"),
+      };
+      for (const [name, target] of Object.entries(links)) {
+        mkdirSync(dirname(join(dir, "node_modules", name)), { recursive: true });
+        symlinkSync(realpathSync(target), join(dir, "node_modules", name), "dir");
+      }
+      return dir;
+    },
+    removeAll() {
+      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
