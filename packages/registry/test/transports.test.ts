@@ -141,4 +141,37 @@ describe("real transports", () => {
       await exerciseClient(client);
     });
   });
+
+  test("50 clients of both eras, 2,000 calls over HTTP to a server in its own process: every call answered, none reset", async () => {
+    const child = spawn(process.execPath, [`${outDir}/server.js`, "--http"], { stdio: ["ignore", "pipe", "ignore"] });
+    cleanups.push(async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+    });
+    const [line] = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next().then((next) => [next.value as string]);
+    const url = new URL(line ?? "");
+    const clients = await Promise.all(Array.from({ length: 50 }, (_, index) => ERAS[index % 2]!.http(url)));
+    cleanups.push(() => Promise.all(clients.map((client) => client.close())));
+    const failures: string[] = [];
+    const cities = ["Tokyo", "Delhi", "Shanghai"];
+    await Promise.all(
+      clients.map(async (client, index) => {
+        for (let call = 0; call < 40; call++) {
+          const city = cities[(index + call) % 3]!;
+          try {
+            const result = await client.callTool({ name: "population", arguments: { city } });
+            if (!firstText(result).startsWith(`${city} has `)) failures.push(`client ${index} call ${call}: ${firstText(result)}`);
+          } catch (error) {
+            failures.push(`client ${index} call ${call}: ${String(error)}`);
+          }
+          // Uneven pauses, so sockets go idle and are reused at every moment.
+          if (call % 10 === index % 10) await new Promise((resolve) => setTimeout(resolve, 20 + ((index * 7) % 50)));
+        }
+      }),
+    );
+    expect(failures).toEqual([]);
+  }, 120_000);
 });
