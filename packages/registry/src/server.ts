@@ -33,15 +33,22 @@ export class ToolTable {
   constructor(tools: Iterable<ServedTool>) {
     const definitions: Tool[] = [];
     const outputSchema = toJsonSchema(structuredContentSchema, "output");
+    // Tools often share one input object: convert each once.
+    const inputs = new WeakMap<object, { schema: z.ZodObject; json: Tool["inputSchema"] }>();
     for (const tool of tools) {
       const { title, description, input: shape, annotations } = tool.options;
-      const input = shape === undefined ? undefined : isZodObject(shape) ? shape : z.object(shape);
-      this.byName.set(tool.name, { tool, input });
+      let input = shape === undefined ? undefined : inputs.get(shape);
+      if (shape !== undefined && input === undefined) {
+        const schema = isZodObject(shape) ? shape : z.object(shape);
+        input = { schema, json: toJsonSchema(schema, "input") };
+        inputs.set(shape, input);
+      }
+      this.byName.set(tool.name, { tool, input: input?.schema });
       definitions.push({
         name: tool.name,
         ...(title === undefined ? {} : { title }),
         ...(description === undefined ? {} : { description }),
-        inputSchema: input === undefined ? { type: "object", properties: {} } : toJsonSchema(input, "input"),
+        inputSchema: input === undefined ? { type: "object", properties: {} } : input.json,
         outputSchema,
         ...(annotations === undefined ? {} : { annotations }),
       });
@@ -85,6 +92,9 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSch
   return { ...json, type: "object" } as Tool["inputSchema"];
 }
 
+/** How long a client may keep the tools/list answer. */
+const TOOLS_LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: "public" } as const;
+
 export interface ServerIdentity {
   readonly name: string;
   readonly version: string;
@@ -97,7 +107,9 @@ export interface ServerIdentity {
  * here too, on the returned `McpServer`, through the SDK's own `register*` methods.
  */
 export function buildServer(identity: ServerIdentity, table: ToolTable, logger: Logger): McpServer {
-  const server = new McpServer({ name: identity.name, version: identity.version });
+  // The list is the same for every caller and fixed once served: a 2026-07-28 client may keep it
+  // (it reads each tool's outputSchema from it), instead of asking again before every tools/call.
+  const server = new McpServer({ name: identity.name, version: identity.version }, { cacheHints: { "tools/list": TOOLS_LIST_CACHE } });
   const lowLevel = server.server;
   lowLevel.registerCapabilities({ tools: { listChanged: false } });
   lowLevel.setRequestHandler("tools/list", () => table.list);
