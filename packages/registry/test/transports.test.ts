@@ -94,6 +94,20 @@ describe("real transports", () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
+  /** The test server over HTTP in a process of its own (stopped after the test); its endpoint. */
+  async function spawnHttpServer(): Promise<URL> {
+    const child = spawn(process.execPath, [`${outDir}/server.js`, "--http"], { stdio: ["ignore", "pipe", "ignore"] });
+    cleanups.push(async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+    });
+    const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
+    return new URL(String(first.value));
+  }
+
   describe.each(ERAS)("$era", (era) => {
     test("stdio: a spawned server process, with warnings on stderr and nothing but JSON-RPC on stdout", async () => {
       const stderr: string[] = [];
@@ -125,16 +139,7 @@ describe("real transports", () => {
     });
 
     test("Streamable HTTP in a spawned process", async () => {
-      const child = spawn(process.execPath, [`${outDir}/server.js`, "--http"], { stdio: ["ignore", "pipe", "ignore"] });
-      cleanups.push(async () => {
-        if (child.exitCode === null) {
-          const exited = new Promise((resolve) => child.once("exit", resolve));
-          child.kill("SIGTERM");
-          await exited;
-        }
-      });
-      const [line] = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next().then((next) => [next.value as string]);
-      const url = new URL(line ?? "");
+      const url = await spawnHttpServer();
       expect(url.hostname).toBe("127.0.0.1");
       const client = await era.http(url);
       cleanups.push(() => client.close());
@@ -143,16 +148,7 @@ describe("real transports", () => {
   });
 
   test("50 clients of both eras, 2,000 calls over HTTP to a server in its own process: every call answered, none reset", async () => {
-    const child = spawn(process.execPath, [`${outDir}/server.js`, "--http"], { stdio: ["ignore", "pipe", "ignore"] });
-    cleanups.push(async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      }
-    });
-    const [line] = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next().then((next) => [next.value as string]);
-    const url = new URL(line ?? "");
+    const url = await spawnHttpServer();
     const clients = await Promise.all(Array.from({ length: 50 }, (_, index) => ERAS[index % 2]!.http(url)));
     cleanups.push(() => Promise.all(clients.map((client) => client.close())));
     const failures: string[] = [];
