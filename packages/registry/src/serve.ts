@@ -301,7 +301,9 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
   );
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
-    httpServer.listen(options.port ?? 0, host, () => {
+    // A burst of new connections waits in the accept queue rather than being dropped (a dropped
+    // SYN is retried after 1 s, 3 s, 7 s…, past a client's connect timeout). Node's default is 511.
+    httpServer.listen({ port: options.port ?? 0, host, backlog: Math.max(511, limits.maxConcurrentRequests) }, () => {
       httpServer.off("error", reject);
       resolve();
     });
