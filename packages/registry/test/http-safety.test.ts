@@ -190,6 +190,29 @@ describe("serveHttp: what it reads", () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
+  test("no server is built for a request whose body has not fully arrived", async () => {
+    const registry = createRegistry({ name: "lazy", version: "1.0.0", logger: recordingLogger() });
+    registry.tool()(function list_cities() {
+      return seedResult();
+    });
+    const createServer = registry.createServer.bind(registry);
+    let built = 0;
+    Object.assign(registry, { createServer: () => (built++, createServer()) });
+    const serving = await registry.serveHttp();
+    servings.push(serving);
+    const sockets = Array.from({ length: 50 }, () => {
+      const socket = connect(serving.port, "127.0.0.1");
+      socket.on("error", () => {});
+      socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${serving.port}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"jsonrpc":`);
+      return socket;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(built).toBe(0);
+    expect((await post(serving.url, INITIALIZE)).status).toBe(200);
+    expect(built).toBe(1);
+    for (const socket of sockets) socket.destroy();
+  });
+
   test("GET and DELETE are 405, another path 404", async () => {
     const { serving } = await serve();
     expect((await fetch(serving.url)).status).toBe(405);
