@@ -13,7 +13,7 @@ import { FIXTURE_TSCONFIG, REPO } from "./helpers";
  * backend and find what it should.
  */
 
-const PACKAGES = ["registry", "analysis", "analysis-native", "cli"] as const;
+const PACKAGES = ["registry", "analysis", "analysis-native", "cli", "eslint-plugin"] as const;
 const TOOLS = [
   `import { createRegistry, type DataToolOutput } from "@sourced/registry";`,
   `export const registry = createRegistry({ name: "recipes", version: "1.0.0" });`,
@@ -55,7 +55,7 @@ afterAll(() => {
 function freshProject(devDependencies: Record<string, string>, extra: Record<string, unknown> = {}): string {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "sourced-recipe-"));
   projects.push(directory);
-  const { "@sourced/registry": registry, ...tools } = tarballs;
+  const { "@sourced/registry": registry, "@sourced/eslint-plugin": _eslintPlugin, ...tools } = tarballs;
   // Our packages depend on each other by version; until they are published, each package
   // manager is told to take those versions from the tarballs (npm `overrides`, yarn `resolutions`,
   // pnpm `overrides` in pnpm-workspace.yaml). Everything else comes from the registry.
@@ -102,11 +102,23 @@ describe("install recipes, from packed tarballs into fresh projects", () => {
     expectNativeCheck(directory);
   });
 
-  it("npm, the alias setup for ESLint (`typescript` is TypeScript 6, TypeScript 7 as `@typescript/native`): the project's tsc stays 7", () => {
-    const directory = freshProject(ALIAS);
+  it("npm, the alias setup for ESLint (`typescript` is TypeScript 6, TypeScript 7 as `@typescript/native`): the project's tsc stays 7, and the ESLint rule runs on TypeScript 6", () => {
+    const directory = freshProject({
+      ...ALIAS,
+      "@sourced/eslint-plugin": tarballs["@sourced/eslint-plugin"]!,
+      eslint: "10.15.0",
+      "@typescript-eslint/parser": "8.73.0",
+    });
+    fs.writeFileSync(
+      path.join(directory, "eslint.config.mjs"),
+      `import { defineConfig } from "eslint/config";\nimport sourced from "@sourced/eslint-plugin";\n\nexport default defineConfig(\n  sourced.configs.recommended,\n  { languageOptions: { parserOptions: { tsconfigRootDir: import.meta.dirname } } },\n);\n`,
+    );
     const install = run("npm", ["install"], directory);
     expect(install.status, install.stderr).toBe(0);
     expectNativeCheck(directory, /^6\.0\./);
+    const lint = run(path.join(directory, "node_modules/.bin/eslint"), ["src"], directory);
+    expect(lint.status, lint.stderr).toBe(1);
+    expect(lint.stdout).toMatch(/6:45\s+error\s+Tool 'bad' has no return type annotation.*sourced\/require-data-tool-output/);
   });
 
   it("pnpm, TypeScript 7 only", () => {
