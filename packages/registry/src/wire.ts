@@ -1,0 +1,174 @@
+/*
+ * The wire form of a result: the plain-JSON value that will be sent, built once. Everything the
+ * net checks and everything the server sends is this copy, so nothing the tool returned — a
+ * `toJSON`, a getter, a proxy trap — runs after the check or changes what the client receives.
+ */
+
+/** What the copy refuses beyond; documented in docs/registry.md ("The run-time net"). */
+export const WIRE_LIMITS = {
+  /** Objects and arrays nested inside one another, below the result itself. */
+  depth: 64,
+  /** Values in all (each appearance of a shared value counts). */
+  values: 1_000_000,
+  /** Characters of all strings and keys together. */
+  characters: 50_000_000,
+} as const;
+
+export type WirePath = ReadonlyArray<string | number>;
+
+/** A value the copy refused: where (the path of the first offender) and why. */
+export class WireRefusal {
+  constructor(
+    readonly path: WirePath,
+    readonly problem: string,
+  ) {}
+}
+
+const objectPrototype = Object.prototype;
+
+/** How a message names a value the copy refuses. Never throws. */
+function kindOf(value: object): string {
+  try {
+    const tag = Object.prototype.toString.call(value).slice(8, -1);
+    if (tag !== "Object") return `a ${tag}`;
+    const prototype = Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null;
+    const name = prototype?.constructor?.name;
+    return typeof name === "string" && name !== "" ? `an instance of ${name}` : "an object with a prototype of its own";
+  } catch {
+    return "an object that cannot be inspected";
+  }
+}
+
+/** The text of a thrown value, for a refusal message. Never throws. */
+export function thrownText(error: unknown): string {
+  try {
+    if (error instanceof Error) return String(error.message);
+  } catch {
+    // A proxy or a getter that throws again: fall through.
+  }
+  try {
+    return String(error);
+  } catch {
+    return "a value that cannot be turned into text";
+  }
+}
+
+class Copier {
+  private readonly path: Array<string | number> = [];
+  private readonly ancestors: object[] = [];
+  private values = 0;
+  private characters = 0;
+
+  refuse(problem: string): never {
+    throw new WireRefusal([...this.path], problem);
+  }
+
+  private count(characters: number): void {
+    this.values += 1;
+    this.characters += characters;
+    if (this.values > WIRE_LIMITS.values) this.refuse(`the result holds more than ${WIRE_LIMITS.values.toLocaleString("en-US")} values`);
+    if (this.characters > WIRE_LIMITS.characters) {
+      this.refuse(`the result holds more than ${WIRE_LIMITS.characters.toLocaleString("en-US")} characters of text`);
+    }
+  }
+
+  /** `value` as JSON would write it at `key`, or `undefined` where JSON would leave it out. */
+  copy(input: unknown, key: string): unknown {
+    let value = input;
+    if ((typeof value === "object" && value !== null) || typeof value === "function") {
+      // JSON's own rule: a `toJSON` method is called once, with the key, and its answer is what is sent.
+      const toJSON = (value as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === "function") value = toJSON.call(value, key) as unknown;
+    }
+    switch (typeof value) {
+      case "string":
+        this.count(value.length);
+        return value;
+      case "boolean":
+        this.count(0);
+        return value;
+      case "number":
+        if (!Number.isFinite(value)) this.refuse(`${String(value)} is not a JSON number`);
+        this.count(0);
+        return value;
+      case "undefined":
+        return undefined;
+      case "bigint":
+        return this.refuse(`a BigInt (${String(value)}n): JSON has no BigInt; convert it with Number() or String()`);
+      case "symbol":
+        return this.refuse(`a symbol (${String(value)}) where data belongs`);
+      case "function":
+        return this.refuse("a function where data belongs (functions, such as Chart.js callbacks, cannot travel as JSON)");
+      default:
+        break;
+    }
+    if (value === null) {
+      this.count(0);
+      return null;
+    }
+    const object = value as object;
+    if (this.ancestors.includes(object)) this.refuse("a cycle: the value contains itself");
+    if (this.ancestors.length >= WIRE_LIMITS.depth) this.refuse(`nested deeper than ${WIRE_LIMITS.depth} levels`);
+    this.count(0);
+    this.ancestors.push(object);
+    const copied = Array.isArray(object) ? this.copyArray(object) : this.copyObject(object);
+    this.ancestors.pop();
+    return copied;
+  }
+
+  private copyArray(array: readonly unknown[]): unknown[] {
+    const length: unknown = array.length;
+    if (typeof length !== "number" || !Number.isSafeInteger(length) || length < 0) this.refuse("a list whose length is not a count");
+    if (length > WIRE_LIMITS.values - this.values) this.refuse(`a list of ${length} items: more than the result may hold`);
+    const copied: unknown[] = [];
+    for (let index = 0; index < length; index++) {
+      this.path.push(index);
+      const item = this.copy(array[index], String(index));
+      if (item === undefined) this.refuse("undefined in a list (JSON would write null): leave the item out or write null");
+      copied.push(item);
+      this.path.pop();
+    }
+    return copied;
+  }
+
+  private copyObject(object: object): Record<string, unknown> {
+    const prototype = Object.getPrototypeOf(object) as unknown;
+    if (prototype !== objectPrototype && prototype !== null) {
+      this.refuse(`${kindOf(object)} where plain data belongs: return plain objects and arrays, or give it a toJSON()`);
+    }
+    const copied: Record<string, unknown> = {};
+    for (const key of Object.keys(object)) {
+      this.path.push(key);
+      if (key === "__proto__") this.refuse('a key named "__proto__", which JSON readers may take for the prototype');
+      this.characters += key.length;
+      const item = this.copy((object as Record<string, unknown>)[key], key);
+      if (item !== undefined) copied[key] = item;
+      this.path.pop();
+    }
+    return copied;
+  }
+
+  /** Where the copy stood when something threw. */
+  currentPath(): WirePath {
+    return [...this.path];
+  }
+}
+
+/**
+ * The plain-JSON copy of `value`, or the refusal of its first offender: a BigInt, a symbol, a
+ * function where data belongs, a non-finite number, `undefined` in a list, a cycle, an object
+ * that is not plain data and has no `toJSON`, a `__proto__` key, nesting or size beyond
+ * `WIRE_LIMITS`, or a getter, `toJSON` or proxy trap that throws. Keys are an object's own
+ * enumerable string keys (symbol keys are not data, as in JSON); a key whose value is `undefined`
+ * is left out, as JSON leaves it out.
+ */
+export function toWire(value: unknown): { ok: true; value: unknown } | { ok: false; refusal: WireRefusal } {
+  const copier = new Copier();
+  try {
+    return { ok: true, value: copier.copy(value, "") };
+  } catch (error) {
+    if (error instanceof WireRefusal) return { ok: false, refusal: error };
+    // A getter, a toJSON or a proxy trap threw (a RangeError from a stack overflow included).
+    return { ok: false, refusal: new WireRefusal(copier.currentPath(), `reading it threw: ${thrownText(error)}`) };
+  }
+}
