@@ -79,7 +79,8 @@ function errorResult(text: string): CallToolResult {
 
 /** The message and the log detail (the stack) of a thrown value. Never throws. */
 function describeThrown(error: unknown): { message: string; detail: string } {
-  const message = capText(thrownText(error), LOG_TEXT_LIMIT, "not shown");
+  // Uncut here: the error result and the warning each cut it to their own limit.
+  const message = thrownText(error);
   let detail = message;
   try {
     if (error instanceof Error && typeof error.stack === "string") detail = error.stack;
