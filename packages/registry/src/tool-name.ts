@@ -5,9 +5,12 @@
  * table of tools, so the server fails to start or answers every request with an error.
  */
 
-/** The MCP specification's tool-name rule: 1 to 128 characters, each A–Z, a–z, 0–9, `_`, `-` or `.`. */
-export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
-const TOOL_NAME_RULE = 'the MCP tool-name rule (1 to 128 characters, each A-Z, a-z, 0-9, "_", "-" or ".")';
+/**
+ * The MCP specification's tool-name rule: 1 to 128 characters, each A–Z, a–z, 0–9, `_`, `-` or `.`;
+ * and, as the SDK warns otherwise, not starting or ending with `-` or `.`.
+ */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,126}[A-Za-z0-9_])?$/;
+const TOOL_NAME_RULE = 'the MCP tool-name rule (1 to 128 characters, each A-Z, a-z, 0-9, "_", "-" or ".", not starting or ending with "-" or ".")';
 const MAX_LENGTH = 128;
 
 /** Names every plain object inherits: a tool of that name would be found where none is registered. */
@@ -15,8 +18,13 @@ const OBJECT_BUILT_INS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames
 
 /** A valid name close to `name`: disallowed characters become `_`, built-ins get a `_tool` suffix. */
 export function suggestToolName(name: string): string {
-  let suggestion = [...name].map((char) => (/^[A-Za-z0-9_.-]$/u.test(char) ? char : "_")).join("").slice(0, MAX_LENGTH);
-  if (suggestion === "" || /^_*$/u.test(suggestion)) suggestion = "tool";
+  let suggestion = [...name]
+    .map((char) => (/^[A-Za-z0-9_.-]$/u.test(char) ? char : "_"))
+    .join("")
+    .replace(/^[.-]+/u, "")
+    .slice(0, MAX_LENGTH)
+    .replace(/[.-]+$/u, "");
+  if (/^_*$/u.test(suggestion)) suggestion = "tool";
   if (OBJECT_BUILT_INS.has(suggestion)) suggestion = `${suggestion.replace(/^_+|_+$/gu, "")}_tool`;
   return suggestion;
 }
@@ -28,9 +36,13 @@ export function toolNameProblem(name: unknown): string | undefined {
   if (!TOOL_NAME_PATTERN.test(name)) {
     const bad = [...name].find((char) => !/^[A-Za-z0-9_.-]$/u.test(char));
     const what =
-      name.length > MAX_LENGTH && bad === undefined
-        ? `it has ${name.length} characters`
-        : `it contains ${bad === " " ? "a space" : JSON.stringify(bad)}`;
+      bad !== undefined
+        ? `it contains ${bad === " " ? "a space" : JSON.stringify(bad)}`
+        : name.length === 0
+          ? "it is empty"
+          : name.length > MAX_LENGTH
+            ? `it has ${name.length} characters`
+            : `it starts or ends with ${JSON.stringify(/^[.-]/u.test(name) ? name[0] : name.at(-1))}`;
     return `the tool name ${quoted} breaks ${TOOL_NAME_RULE}: ${what}. Pass { name: ${JSON.stringify(suggestToolName(name))} }`;
   }
   if (OBJECT_BUILT_INS.has(name)) {
