@@ -53,80 +53,95 @@ export function thrownText(error: unknown): string {
   }
 }
 
+/** A refusal on its way up: each enclosing list or object adds its key as the throw passes. */
+function within(error: unknown, key: string | number): WireRefusal {
+  const refusal = error instanceof WireRefusal ? error : new WireRefusal([], `reading it threw: ${thrownText(error)}`);
+  (refusal.path as Array<string | number>).unshift(key);
+  return refusal;
+}
+
+const refuse = (problem: string): never => {
+  throw new WireRefusal([], problem);
+};
+
+/*
+ * One copy per result. Hot path first: strings and numbers; a container costs a toJSON lookup,
+ * a prototype check and a scan of its (at most 64) ancestors. The path of an offender is built only
+ * when a refusal unwinds, so a result that passes pays nothing for it.
+ */
 class Copier {
-  private readonly path: Array<string | number> = [];
   private readonly ancestors: object[] = [];
   private values = 0;
   private characters = 0;
 
-  refuse(problem: string): never {
-    throw new WireRefusal([...this.path], problem);
-  }
-
-  private count(characters: number): void {
-    this.values += 1;
-    this.characters += characters;
-    if (this.values > WIRE_LIMITS.values) this.refuse(`the result holds more than ${WIRE_LIMITS.values.toLocaleString("en-US")} values`);
-    if (this.characters > WIRE_LIMITS.characters) {
-      this.refuse(`the result holds more than ${WIRE_LIMITS.characters.toLocaleString("en-US")} characters of text`);
+  private counted(characters: number): void {
+    if (++this.values > WIRE_LIMITS.values) refuse(`the result holds more than ${WIRE_LIMITS.values.toLocaleString("en-US")} values`);
+    if ((this.characters += characters) > WIRE_LIMITS.characters) {
+      refuse(`the result holds more than ${WIRE_LIMITS.characters.toLocaleString("en-US")} characters of text`);
     }
   }
 
   /** `value` as JSON would write it at `key`, or `undefined` where JSON would leave it out. */
-  copy(input: unknown, key: string): unknown {
+  copy(input: unknown, key: string | number): unknown {
     let value = input;
+    if (typeof value === "string") {
+      this.counted(value.length);
+      return value;
+    }
     if ((typeof value === "object" && value !== null) || typeof value === "function") {
       // JSON's own rule: a `toJSON` method is called once, with the key, and its answer is what is sent.
       const toJSON = (value as { toJSON?: unknown }).toJSON;
-      if (typeof toJSON === "function") value = toJSON.call(value, key) as unknown;
+      if (typeof toJSON === "function") value = toJSON.call(value, String(key)) as unknown;
     }
     switch (typeof value) {
+      case "object":
+        break;
       case "string":
-        this.count(value.length);
-        return value;
-      case "boolean":
-        this.count(0);
+        this.counted(value.length);
         return value;
       case "number":
-        if (!Number.isFinite(value)) this.refuse(`${String(value)} is not a JSON number`);
-        this.count(0);
+        if (!Number.isFinite(value)) refuse(`${String(value)} is not a JSON number`);
+        this.counted(0);
+        return value;
+      case "boolean":
+        this.counted(0);
         return value;
       case "undefined":
         return undefined;
       case "bigint":
-        return this.refuse(`a BigInt (${String(value)}n): JSON has no BigInt; convert it with Number() or String()`);
+        return refuse(`a BigInt (${String(value)}n): JSON has no BigInt; convert it with Number() or String()`);
       case "symbol":
-        return this.refuse(`a symbol (${String(value)}) where data belongs`);
-      case "function":
-        return this.refuse("a function where data belongs (functions, such as Chart.js callbacks, cannot travel as JSON)");
+        return refuse(`a symbol (${String(value)}) where data belongs`);
       default:
-        break;
+        return refuse("a function where data belongs (functions, such as Chart.js callbacks, cannot travel as JSON)");
     }
     if (value === null) {
-      this.count(0);
+      this.counted(0);
       return null;
     }
-    const object = value as object;
-    if (this.ancestors.includes(object)) this.refuse("a cycle: the value contains itself");
-    if (this.ancestors.length >= WIRE_LIMITS.depth) this.refuse(`nested deeper than ${WIRE_LIMITS.depth} levels`);
-    this.count(0);
-    this.ancestors.push(object);
-    const copied = Array.isArray(object) ? this.copyArray(object) : this.copyObject(object);
-    this.ancestors.pop();
+    const ancestors = this.ancestors;
+    if (ancestors.includes(value)) refuse("a cycle: the value contains itself");
+    if (ancestors.length >= WIRE_LIMITS.depth) refuse(`nested deeper than ${WIRE_LIMITS.depth} levels`);
+    this.counted(0);
+    ancestors.push(value);
+    const copied = Array.isArray(value) ? this.copyArray(value) : this.copyObject(value);
+    ancestors.pop();
     return copied;
   }
 
   private copyArray(array: readonly unknown[]): unknown[] {
     const length: unknown = array.length;
-    if (typeof length !== "number" || !Number.isSafeInteger(length) || length < 0) this.refuse("a list whose length is not a count");
-    if (length > WIRE_LIMITS.values - this.values) this.refuse(`a list of ${length} items: more than the result may hold`);
+    if (typeof length !== "number" || !Number.isSafeInteger(length) || length < 0) refuse("a list whose length is not a count");
+    if ((length as number) > WIRE_LIMITS.values - this.values) refuse(`a list of ${String(length)} items: more than the result may hold`);
     const copied: unknown[] = [];
-    for (let index = 0; index < length; index++) {
-      this.path.push(index);
-      const item = this.copy(array[index], String(index));
-      if (item === undefined) this.refuse("undefined in a list (JSON would write null): leave the item out or write null");
-      copied.push(item);
-      this.path.pop();
+    for (let index = 0; index < (length as number); index++) {
+      try {
+        const item = this.copy(array[index], index);
+        if (item === undefined) refuse("undefined in a list (JSON would write null): leave the item out or write null");
+        copied.push(item);
+      } catch (error) {
+        throw within(error, index);
+      }
     }
     return copied;
   }
@@ -134,23 +149,20 @@ class Copier {
   private copyObject(object: object): Record<string, unknown> {
     const prototype = Object.getPrototypeOf(object) as unknown;
     if (prototype !== objectPrototype && prototype !== null) {
-      this.refuse(`${kindOf(object)} where plain data belongs: return plain objects and arrays, or give it a toJSON()`);
+      refuse(`${kindOf(object)} where plain data belongs: return plain objects and arrays, or give it a toJSON()`);
     }
     const copied: Record<string, unknown> = {};
     for (const key of Object.keys(object)) {
-      this.path.push(key);
-      if (key === "__proto__") this.refuse('a key named "__proto__", which JSON readers may take for the prototype');
-      this.characters += key.length;
-      const item = this.copy((object as Record<string, unknown>)[key], key);
-      if (item !== undefined) copied[key] = item;
-      this.path.pop();
+      try {
+        if (key === "__proto__") refuse('a key named "__proto__", which JSON readers may take for the prototype');
+        this.characters += key.length;
+        const item = this.copy((object as Record<string, unknown>)[key], key);
+        if (item !== undefined) copied[key] = item;
+      } catch (error) {
+        throw within(error, key);
+      }
     }
     return copied;
-  }
-
-  /** Where the copy stood when something threw. */
-  currentPath(): WirePath {
-    return [...this.path];
   }
 }
 
@@ -163,12 +175,10 @@ class Copier {
  * is left out, as JSON leaves it out.
  */
 export function toWire(value: unknown): { ok: true; value: unknown } | { ok: false; refusal: WireRefusal } {
-  const copier = new Copier();
   try {
-    return { ok: true, value: copier.copy(value, "") };
+    return { ok: true, value: new Copier().copy(value, "") };
   } catch (error) {
-    if (error instanceof WireRefusal) return { ok: false, refusal: error };
-    // A getter, a toJSON or a proxy trap threw (a RangeError from a stack overflow included).
-    return { ok: false, refusal: new WireRefusal(copier.currentPath(), `reading it threw: ${thrownText(error)}`) };
+    // A refusal, or a getter, a toJSON or a proxy trap that threw at the top.
+    return { ok: false, refusal: error instanceof WireRefusal ? error : new WireRefusal([], `reading it threw: ${thrownText(error)}`) };
   }
 }
