@@ -35,7 +35,7 @@ type Poison =
   | { kind: "deep"; levels: number }
   | { kind: "json"; value: Json };
 
-/** Where a poison goes: a path from the result; `*` is a random key of the result. */
+/** Where a poison goes: a path from the result; `*` is a random key there. */
 const SPOTS = [
   [],
   ["*"],
@@ -53,6 +53,10 @@ const SPOTS = [
   ["structuredContent", "force"],
   ["_meta"],
   ["_meta", "example.org/value"],
+  ["content", 0, "*"],
+  ["structuredContent", "*"],
+  ["structuredContent", "charts", 0, "*"],
+  ["_meta", "*"],
 ] as const satisfies ReadonlyArray<ReadonlyArray<string | number>>;
 
 interface Plan {
