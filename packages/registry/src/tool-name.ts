@@ -18,7 +18,8 @@ const OBJECT_BUILT_INS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames
 
 /** A valid name close to `name`: disallowed characters become `_`, built-ins get a `_tool` suffix. */
 export function suggestToolName(name: string): string {
-  let suggestion = [...name]
+  // `#name`, a private method's: the name without its `#`.
+  let suggestion = [...name.replace(/^#(?=.)/u, "")]
     .map((char) => (/^[A-Za-z0-9_.-]$/u.test(char) ? char : "_"))
     .join("")
     .replace(/^[.-]+/u, "")

@@ -40,6 +40,7 @@ describe("tool names are checked when they are registered", () => {
     ["weather/forecast", 'it contains "/"', "weather_forecast"],
     ["café", 'it contains "é"', "caf_"],
     ["bound list_cities", "it contains a space", "bound_list_cities"],
+    ["#lookup", 'it contains "#"', "lookup"],
     ["-dash", 'it starts or ends with "-"', "dash"],
     ["dot.", 'it starts or ends with "."', "dot"],
     ["x".repeat(129), "it has 129 characters", "x".repeat(128)],
