@@ -117,7 +117,13 @@ export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, log
   } catch (error) {
     return answer(tool.name, logger, () => thrownResult(tool.name, error, logger));
   }
-  if (typeof then !== "function") return answer(tool.name, logger, () => checkedResult(tool.name, value, logger));
+  if (typeof then !== "function") {
+    try {
+      return checkedResult(tool.name, value, logger);
+    } catch (error) {
+      return netFailure(tool.name, logger, error);
+    }
+  }
   const settled = (resolved: unknown) => answer(tool.name, logger, () => checkedResult(tool.name, resolved, logger));
   const failed = (error: unknown) => answer(tool.name, logger, () => thrownResult(tool.name, error, logger));
   if (then === Promise.prototype.then) {
@@ -138,9 +144,14 @@ function answer(tool: string, logger: Logger, build: () => CallToolResult): Call
   try {
     return build();
   } catch (error) {
-    warn(logger, `tool "${tool}": the net failed while answering the call: ${describeThrown(error).detail}`);
-    return errorResult(`Tool "${tool}" failed, and its failure could not be described; see the server log.`);
+    return netFailure(tool, logger, error);
   }
+}
+
+/** The fixed answer when building one failed: an error result naming the tool, and one warning. */
+function netFailure(tool: string, logger: Logger, error: unknown): CallToolResult {
+  warn(logger, `tool "${tool}": the net failed while answering the call: ${describeThrown(error).detail}`);
+  return errorResult(`Tool "${tool}" failed, and its failure could not be described; see the server log.`);
 }
 
 function thrownResult(tool: string, error: unknown, logger: Logger): CallToolResult {

@@ -74,9 +74,13 @@ class Copier {
   private values = 0;
   private characters = 0;
 
-  private counted(characters: number): void {
-    if (++this.values > WIRE_LIMITS.values) refuse(`the result holds more than ${WIRE_LIMITS.values.toLocaleString("en-US")} values`);
-    if ((this.characters += characters) > WIRE_LIMITS.characters) {
+  /** Counts the items of a list or an object about to be copied: every value is one of them. */
+  items(count: number): void {
+    if ((this.values += count) > WIRE_LIMITS.values) refuse(`the result holds more than ${WIRE_LIMITS.values.toLocaleString("en-US")} values`);
+  }
+
+  private text(length: number): void {
+    if ((this.characters += length) > WIRE_LIMITS.characters) {
       refuse(`the result holds more than ${WIRE_LIMITS.characters.toLocaleString("en-US")} characters of text`);
     }
   }
@@ -85,7 +89,7 @@ class Copier {
   copy(input: unknown, key: string | number): unknown {
     let value = input;
     if (typeof value === "string") {
-      this.counted(value.length);
+      this.text(value.length);
       return value;
     }
     if ((typeof value === "object" && value !== null) || typeof value === "function") {
@@ -97,14 +101,12 @@ class Copier {
       case "object":
         break;
       case "string":
-        this.counted(value.length);
+        this.text(value.length);
         return value;
       case "number":
         if (!Number.isFinite(value)) refuse(`${String(value)} is not a JSON number`);
-        this.counted(0);
         return value;
       case "boolean":
-        this.counted(0);
         return value;
       case "undefined":
         return undefined;
@@ -115,14 +117,10 @@ class Copier {
       default:
         return refuse("a function where data belongs (functions, such as Chart.js callbacks, cannot travel as JSON)");
     }
-    if (value === null) {
-      this.counted(0);
-      return null;
-    }
+    if (value === null) return null;
     const ancestors = this.ancestors;
     if (ancestors.includes(value)) refuse("a cycle: the value contains itself");
-    if (ancestors.length >= WIRE_LIMITS.depth) refuse(`nested deeper than ${WIRE_LIMITS.depth} levels`);
-    this.counted(0);
+    if (ancestors.length > WIRE_LIMITS.depth) refuse(`nested deeper than ${WIRE_LIMITS.depth} levels`);
     ancestors.push(value);
     const copied = Array.isArray(value) ? this.copyArray(value) : this.copyObject(value);
     ancestors.pop();
@@ -132,7 +130,7 @@ class Copier {
   private copyArray(array: readonly unknown[]): unknown[] {
     const length: unknown = array.length;
     if (typeof length !== "number" || !Number.isSafeInteger(length) || length < 0) refuse("a list whose length is not a count");
-    if ((length as number) > WIRE_LIMITS.values - this.values) refuse(`a list of ${String(length)} items: more than the result may hold`);
+    this.items(length as number);
     const copied: unknown[] = [];
     for (let index = 0; index < (length as number); index++) {
       try {
@@ -152,10 +150,12 @@ class Copier {
       refuse(`${kindOf(object)} where plain data belongs: return plain objects and arrays, or give it a toJSON()`);
     }
     const copied: Record<string, unknown> = {};
-    for (const key of Object.keys(object)) {
+    const keys = Object.keys(object);
+    this.items(keys.length);
+    for (const key of keys) {
       try {
         if (key === "__proto__") refuse('a key named "__proto__", which JSON readers may take for the prototype');
-        this.characters += key.length;
+        this.text(key.length);
         const item = this.copy((object as Record<string, unknown>)[key], key);
         if (item !== undefined) copied[key] = item;
       } catch (error) {
@@ -176,7 +176,9 @@ class Copier {
  */
 export function toWire(value: unknown): { ok: true; value: unknown } | { ok: false; refusal: WireRefusal } {
   try {
-    return { ok: true, value: new Copier().copy(value, "") };
+    const copier = new Copier();
+    copier.items(1);
+    return { ok: true, value: copier.copy(value, "") };
   } catch (error) {
     // A refusal, or a getter, a toJSON or a proxy trap that threw at the top.
     return { ok: false, refusal: error instanceof WireRefusal ? error : new WireRefusal([], `reading it threw: ${thrownText(error)}`) };
