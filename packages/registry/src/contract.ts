@@ -78,7 +78,11 @@ export const structuredContentSchema = z
   )
   .meta({ title: "DataToolOutput structuredContent" });
 
-/** Characters that show nothing on their own: white space, controls, format and bidi marks, zero-width and other default-ignorable code points, lone marks, unassigned and surrogate code points, the braille blank. */
+/**
+ * A character a reader can see: not white space, a control, a format or bidi character, a
+ * zero-width or other default-ignorable code point, a lone mark, an unassigned or surrogate code
+ * point, nor the braille blank.
+ */
 const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Cs}\p{Cn}\p{M}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
 /** Whether `text` has at least one character a reader can see. */
