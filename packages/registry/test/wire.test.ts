@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createRegistry, WIRE_LIMITS } from "../dist/index.js";
+import { callThroughNet } from "../dist/net.js";
 import { connectInMemory, firstText, recordingLogger, seedResult } from "./helpers.js";
 
 /*
@@ -94,5 +95,66 @@ describe("the wire copy", () => {
     const deeper = await call("past_the_depth_limit");
     expect(firstText(deeper.result)).toContain(`nested deeper than ${WIRE_LIMITS.depth} levels`);
     expect(deeper.warnings).toBe(1);
+  });
+});
+
+describe("the error path itself", () => {
+  test("when building an error result fails, a fixed one naming the tool stands in, with one warning", () => {
+    const logger = recordingLogger();
+    const tool = {
+      name: "cut_fails",
+      fn: () => {
+        throw new Error("x".repeat(5_000));
+      },
+      thisArg: undefined,
+    };
+    // Cutting the long message needs Number#toLocaleString: break it, so the net's own code throws.
+    const original = Number.prototype.toLocaleString;
+    Number.prototype.toLocaleString = () => {
+      throw new Error("toLocaleString broke");
+    };
+    let result: unknown;
+    try {
+      result = callThroughNet(tool, {}, {}, logger);
+    } finally {
+      Number.prototype.toLocaleString = original;
+    }
+    expect(result).toEqual({
+      content: [{ type: "text", text: 'Tool "cut_fails" failed, and its failure could not be described; see the server log.' }],
+      isError: true,
+    });
+    expect(logger.warnings).toHaveLength(1);
+    expect(logger.warnings[0]).toContain('tool "cut_fails": the net failed while answering the call: Error: toLocaleString broke');
+  });
+
+  test("a logger that throws does not lose the warning: it goes to stderr, once", async () => {
+    const written: string[] = [];
+    const write = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const registry = createRegistry({
+        name: "t",
+        version: "1.0.0",
+        logger: {
+          warn: () => {
+            throw new Error("logger down");
+          },
+        },
+      });
+      registry.tool({ name: "unsourced" })(() => ({ content: text, structuredContent: { sources: [] } }));
+      const { client, close } = await connectInMemory(registry);
+      const result = await client.callTool({ name: "unsourced" });
+      await close();
+      expect(result.isError).toBe(true);
+      expect(firstText(result)).toContain('Tool "unsourced" returned a result that breaks the DataToolOutput contract');
+    } finally {
+      write.mockRestore();
+    }
+    const warnings = written.filter((line) => line.startsWith("[sourced] warning: "));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('Tool "unsourced" returned a result that breaks the DataToolOutput contract');
+    expect(warnings[0]).toContain("(the registry's logger threw: logger down)");
   });
 });
