@@ -1,4 +1,4 @@
-import type { ContentBlock, CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ContentBlock, CallToolResult } from "@modelcontextprotocol/server";
 import type { ChartConfiguration } from "chart.js";
 import { z } from "zod";
 import { describeSourceUrlProblem, SOURCE_URL_REGEX } from "./url-rule.js";

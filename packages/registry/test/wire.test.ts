@@ -56,7 +56,7 @@ describe("the wire copy", () => {
 
   const call = async (name: string) => {
     const before = logger.warnings.length;
-    const result = await connection.client.callTool({ name }, undefined, { timeout: 10_000 });
+    const result = await connection.client.callTool({ name }, { timeout: 10_000 });
     return { result, warnings: logger.warnings.length - before };
   };
 
