@@ -916,7 +916,10 @@ class ProgramRenderer {
     for (const local of shape.locals ?? []) file.local(local);
     const tag = `${this.id.slice(1)}_${this.unit}`;
     const name = this.unique(spec.base);
-    const options = this.renderOptions(spec.options, spec.base);
+    // A private method's own name (`#name`) is no MCP tool name, which the registry refuses at
+    // registration: a private method is registered under a name of its own.
+    const nameless = spec.options === "none" || spec.options === "empty" || spec.options === "description" || spec.options === "unicode-description";
+    const options = this.renderOptions(spec.methodName === "private" && nameless ? "name-and-description" : spec.options, spec.base);
     const before = [...options.before];
     // An instance method cannot be served (the registry throws while the class is defined):
     // only rejected instance methods are generated, which the build strips.
