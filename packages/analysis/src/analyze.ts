@@ -1,10 +1,13 @@
 import type * as ts from "typescript";
 import type { AnalysisResult, AnnotationFix, Finding, FindingId, Registration, TypeScript, UnresolvedRegistryImport } from "./api.js";
 import { type Context, contextOf, contractFor, hasUnresolvedImports, isErrorType, isProjectSource, isMarked, markOf, moduleSpecifiersOf, printType, resolveAlias, unresolvedImportsOf } from "./context.js";
-import { judgeRegistered, skipOuterExpressions } from "./judge.js";
+import { judgeRegistered } from "./judge.js";
 import { FINDING_KINDS } from "./kinds.js";
 import { hasAnyType, markedTypeAt, ReferenceScan, referencedSymbol } from "./marked.js";
 import * as messages from "./messages.js";
+import { isConstDeclaration, MAX_HOPS, skipOuterExpressions } from "./syntax.js";
+import { registryEscapeAt } from "./registry-escape.js";
+import { servedNameOf, toolNameOf } from "./served.js";
 import { escapePlacementOf, needsTypeQuery, type Placement, placementOf } from "./sites.js";
 
 export interface AnalyzeProgramOptions {
@@ -227,9 +230,8 @@ function registrationOf(context: Context, site: ts.CallExpression | ts.Decorator
   const value: ts.Node | undefined = ts.isDecorator(site) ? site.parent : site.arguments[0];
   if (value !== undefined && ts.isCallExpression(site) && isDelegation(context, value as ts.Expression)) return undefined;
 
-  const options = optionsNameOf(context, producer, 0);
-  const toolName = (functionName: string | undefined): string | undefined =>
-    options.kind === "static" ? options.name : options.kind === "dynamic" ? undefined : functionName;
+  const served = servedNameOf(context, producer);
+  const toolName = (functionName: string | undefined): string | undefined => toolNameOf(served, functionName);
   const done = (
     tool: string | undefined,
     fn: ts.Node | undefined,
@@ -299,48 +301,6 @@ function isDelegation(context: Context, value: ts.Expression): boolean {
   return contextual !== undefined && isMarked(context, contextual);
 }
 
-type OptionsName = { readonly kind: "none" } | { readonly kind: "static"; readonly name: string } | { readonly kind: "dynamic" };
-
-/** The tool name given in `registry.tool({ name: "…" })`, following consts that hold the decorator. */
-function optionsNameOf(context: Context, producer: ts.Expression, hops: number): OptionsName {
-  const { ts, checker } = context;
-  const node = skipOuterExpressions(ts, producer);
-  if (hops > 8) return { kind: "none" };
-  if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node)) {
-    const symbol = checker.getSymbolAtLocation(node);
-    const declaration = symbol === undefined ? undefined : resolveAlias(context, symbol).valueDeclaration;
-    if (declaration !== undefined && ts.isVariableDeclaration(declaration)) {
-      // A `let` or `var` holds whichever decorator was assigned last: its options are not static.
-      const isConst = (ts.getCombinedNodeFlags(declaration) & ts.NodeFlags.BlockScoped) === ts.NodeFlags.Const;
-      if (!isConst) return { kind: "dynamic" };
-      return declaration.initializer === undefined ? { kind: "none" } : optionsNameOf(context, declaration.initializer, hops + 1);
-    }
-    // `export default registry.tool({ name })`, imported under any name.
-    if (declaration !== undefined && ts.isExportAssignment(declaration)) return optionsNameOf(context, declaration.expression, hops + 1);
-    return { kind: "none" };
-  }
-  if (!ts.isCallExpression(node)) return { kind: "none" };
-  const options = node.arguments[0];
-  if (options === undefined) return { kind: "none" };
-  const literal = skipOuterExpressions(ts, options);
-  if (ts.isObjectLiteralExpression(literal) && !literal.properties.some((property) => ts.isSpreadAssignment(property))) {
-    const property = literal.properties.find(
-      (candidate) => candidate.name !== undefined && (ts.isIdentifier(candidate.name) || ts.isStringLiteral(candidate.name)) && candidate.name.text === "name",
-    );
-    if (property === undefined) return { kind: "none" };
-    if (ts.isPropertyAssignment(property)) {
-      const initializer = skipOuterExpressions(ts, property.initializer);
-      if (ts.isStringLiteralLike(initializer)) return { kind: "static", name: initializer.text };
-    }
-  }
-  const nameProperty = checker.getTypeAtLocation(options).getProperty("name");
-  if (nameProperty === undefined) return { kind: "none" };
-  const nameType = checker.getTypeOfSymbolAtLocation(nameProperty, options);
-  if (nameType.flags & ts.TypeFlags.StringLiteral) return { kind: "static", name: (nameType as ts.StringLiteralType).value };
-  if (nameType.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) return { kind: "none" };
-  return { kind: "dynamic" };
-}
-
 /**
  * `x.tool(…)` whose receiver's type cannot be resolved, in a file with an unresolved import: the
  * registry's types are missing, so whether this registers a tool is unknown. A finding, not a pass.
@@ -365,8 +325,7 @@ function unresolvedRegistryAt(context: Context, site: ts.CallExpression | ts.Dec
   const callee = toolCall.expression as ts.PropertyAccessExpression;
   // Applied through a const: name it, since the unresolved import may be in the module declaring it.
   const through = applied !== undefined && producer !== toolCall ? producer : undefined;
-  const options = optionsNameOf(context, toolCall, 0);
-  const tool = options.kind === "static" ? options.name : options.kind === "dynamic" ? undefined : appliedName(context, applied);
+  const tool = toolNameOf(servedNameOf(context, toolCall), appliedName(context, applied));
   const modules = unresolved.imports.length > 0 ? unresolved.imports : [messages.REGISTRY_MODULE];
   const message = messages.unresolvedRegistry(tool, callee.expression.getText(), modules, through?.getText());
   return {
@@ -380,7 +339,7 @@ function unresolvedRegistryAt(context: Context, site: ts.CallExpression | ts.Dec
 
 /**
  * The call `x.tool(…)` that `producer` is, or that a const it names holds (followed, like
- * `optionsNameOf`, through consts and `export default`, never a `let`); syntax and symbols only,
+ * `servedNameOf`, through consts and `export default`, never a `let`); syntax and symbols only,
  * so every unmarked call can afford the question.
  */
 function storedToolCallOf(context: Context, producer: ts.Node, hops: number): ts.CallExpression | undefined {
@@ -389,7 +348,7 @@ function storedToolCallOf(context: Context, producer: ts.Node, hops: number): ts
   if (ts.isCallExpression(node)) {
     return ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === "tool" ? node : undefined;
   }
-  if (hops > 8 || !(ts.isIdentifier(node) || ts.isPropertyAccessExpression(node))) return undefined;
+  if (hops > MAX_HOPS || !(ts.isIdentifier(node) || ts.isPropertyAccessExpression(node))) return undefined;
   // Every call the analysis does not recognise asks this. Only a name whose type is unresolved
   // (`any`) can hold `x.tool()` on a registry that does not resolve, and only if some import of
   // the program does not resolve; the symbol comes from the per-file cache.
@@ -399,8 +358,7 @@ function storedToolCallOf(context: Context, producer: ts.Node, hops: number): ts
   const declaration = resolveAlias(context, symbol).valueDeclaration;
   if (declaration === undefined) return undefined;
   if (ts.isVariableDeclaration(declaration)) {
-    const isConst = (ts.getCombinedNodeFlags(declaration) & ts.NodeFlags.BlockScoped) === ts.NodeFlags.Const;
-    return isConst && declaration.initializer !== undefined ? storedToolCallOf(context, declaration.initializer, hops + 1) : undefined;
+    return isConstDeclaration(ts, declaration) && declaration.initializer !== undefined ? storedToolCallOf(context, declaration.initializer, hops + 1) : undefined;
   }
   return ts.isExportAssignment(declaration) ? storedToolCallOf(context, declaration.expression, hops + 1) : undefined;
 }
@@ -451,7 +409,10 @@ function escapeAt(context: Context, node: ts.Expression, known?: Placement): Fin
   const placement = known ?? placementOf(ts, node);
   if (!needsTypeQuery(placement)) return undefined;
   const type = markedTypeAt(context, node);
-  if (type === undefined) return undefined;
+  if (type === undefined) {
+    const lost = registryEscapeAt(context, node, placement);
+    return lost === undefined ? undefined : makeFinding("unverifiable-registration", node, node, undefined, messages.registryTypedAway(lost.type, lost.becomes));
+  }
   const printed = (): string => printType(context, type);
   for (const wrapper of placement.typed) {
     const wrapperType = checker.getTypeAtLocation(wrapper);

@@ -38,6 +38,10 @@ export interface Context {
   readonly declaredReturns: WeakMap<ts.Symbol, ts.Type | "unmarked" | null>;
   /** File -> name -> its symbol (`null`: none), for names the file never declares in an inner scope. */
   readonly symbolsByName: WeakMap<ts.SourceFile, Map<string, ts.Symbol | null>>;
+  /** Type -> what its `tool` member returns: a marked decorator (a registry's type), an unmarked value, or no `tool` (see `registryEscapeAt`). */
+  readonly registryTypes: WeakMap<ts.Type, "marked" | "unmarked" | "none">;
+  /** Symbol -> whether its declared type is a registry's. */
+  readonly registrySymbols: WeakMap<ts.Symbol, boolean>;
 }
 
 const contexts = new WeakMap<ts.Program, Context>();
@@ -59,6 +63,8 @@ export function contextOf(tsInstance: TypeScript, program: ts.Program): Context 
       unmarkedSymbols: new WeakMap(),
       declaredReturns: new WeakMap(),
       symbolsByName: new WeakMap(),
+      registryTypes: new WeakMap(),
+      registrySymbols: new WeakMap(),
     };
     contexts.set(program, context);
   }

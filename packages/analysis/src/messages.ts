@@ -24,18 +24,37 @@ function subject(tool: string | undefined, overload: string): string {
   return capitalize(quoteTool(tool)) + overload;
 }
 
+/** The annotation to write: `: T` after a TypeScript function's parameters, `@returns {T}` in a JavaScript function's JSDoc. */
+export function annotationText(typeText: string, jsdoc: boolean): string {
+  return jsdoc ? `@returns {${typeText}}` : `: ${typeText}`;
+}
+
+/** Where the annotation goes, in the words of the advice. */
+function placeOf(jsdoc: boolean): string {
+  return jsdoc ? "in the function's JSDoc" : "after the parameter list";
+}
+
+/** What makes `DataToolOutput` visible: an `import type` in TypeScript, a JSDoc `@import` in JavaScript. */
+export function importStatement(jsdoc: boolean): string {
+  return jsdoc
+    ? `/** @import { ${DATA_TOOL_OUTPUT} } from "${REGISTRY_MODULE}" */`
+    : `import type { ${DATA_TOOL_OUTPUT} } from "${REGISTRY_MODULE}";`;
+}
+
 export function missingAnnotation(
   tool: string | undefined,
   overload: string,
   inferred: string,
   fits: boolean,
-  annotation: string,
+  typeText: string,
+  jsdoc: boolean,
   typeInScope = true,
 ): string {
-  const importIt = typeInScope ? "" : `, importing it with 'import type { DataToolOutput } from "@sourced/registry";'`;
+  const annotation = annotationText(typeText, jsdoc);
+  const importIt = typeInScope ? "" : `, importing it with '${importStatement(jsdoc)}'`;
   const advice = fits
-    ? `It already fits: write '${annotation}' after the parameter list${importIt}.`
-    : `It does not fit: write '${annotation}' after the parameter list${importIt}, and ${SHAPE}.`;
+    ? `It already fits: write '${annotation}' ${placeOf(jsdoc)}${importIt}.`
+    : `It does not fit: write '${annotation}' ${placeOf(jsdoc)}${importIt}, and ${SHAPE}.`;
   return (
     `${subject(tool, overload)} has no return type annotation; the registry accepts only a tool declared to return ` +
     `DataToolOutput, and an inferred type does not count. Its inferred return type is '${inferred}'. ${advice}`
@@ -45,12 +64,14 @@ export function missingAnnotation(
 export type Rejection =
   | { readonly kind: "any" | "unknown" | "never" | "not-assignable"; readonly type: string; readonly detail?: string }
   | { readonly kind: "member"; readonly type: string; readonly member: string }
+  /** A required part of the contract (`structuredContent`, `structuredContent.sources`, `content`) is `any`. */
+  | { readonly kind: "any-part"; readonly type: string; readonly part: string; readonly partType: string }
   | { readonly kind: "unresolved"; readonly type: string }
   | { readonly kind: "generator"; readonly annotation: string };
 
 /** What to write instead, for a function (`: DataToolOutput` after its parameters) or a binding's function type. */
-export function insteadForFunction(annotation: string): string {
-  return `Declare '${annotation}' instead and ${SHAPE}.`;
+export function insteadForFunction(annotation: string, jsdoc = false): string {
+  return jsdoc ? `Declare '${annotation}' in its JSDoc instead and ${SHAPE}.` : `Declare '${annotation}' instead and ${SHAPE}.`;
 }
 
 export function insteadForParameter(parameter: string, enclosing: string): string {
@@ -78,6 +99,11 @@ export function notDataToolOutput(tool: string | undefined, overload: string, re
         `${who} is declared to return '${rejection.type}', which TypeScript cannot resolve, so the return type cannot be judged. ` +
         `Install @sourced/registry and import DataToolOutput from it: import type { DataToolOutput } from "@sourced/registry";`
       );
+    case "any-part":
+      return (
+        `${who} is declared to return '${rejection.type}', whose '${rejection.part}' is '${rejection.partType}': it fits DataToolOutput only because ` +
+        `'any' turns the check off there, and says nothing about the result's sources. Give '${rejection.part}' its type. ${instead}`
+      );
     case "member":
       return `${who} is declared to return '${rejection.type}', whose member '${rejection.member}' is not DataToolOutput; every member of a union must be. ${instead}`;
     case "not-assignable":
@@ -99,8 +125,21 @@ export function typedAway(type: string, wrapperType: string): string {
   );
 }
 
+export function registryTypedAway(type: string, becomes: string): string {
+  return (
+    `A registry (of type '${type}') becomes '${becomes}' here, whose 'tool' does not return a marked decorator, so every ` +
+    `registration made through it from here on is invisible to the analysis. Keep the registry's own type where it is used ` +
+    `(e.g. a parameter typed 'Registry' from @sourced/registry), or mark the other type's 'tool' with RegistersTool<…> from @sourced/registry.`
+  );
+}
+
 export function unverifiable(tool: string | undefined, why: string, instead: string): string {
   return `${capitalize(quoteTool(tool))} cannot be verified: ${why}. ${instead}`;
+}
+
+/** Why a function stored in a mutable object cannot be judged. */
+export function reassignableProperty(reference: string): string {
+  return `'${reference}' is a property of a mutable object, so it can be reassigned before it is registered; make the object 'as const' so that its function is fixed`;
 }
 
 export const REGISTER_INSTEAD = "Register a function declared with ': DataToolOutput' directly, or a const bound to one";
