@@ -438,31 +438,76 @@ function locate(node: ts.Node, siteFile: ts.SourceFile): string {
  */
 function fixFor(context: Context, contract: Contract, declaration: SignatureDeclaration, typeText: string, fits: boolean): AnnotationFix {
   const { ts } = context;
-  const text = `: ${typeText}`;
   const sourceFile = declaration.getSourceFile();
-  const closeParen = declaration.getChildren(sourceFile).find((child) => child.kind === ts.SyntaxKind.CloseParenToken);
-  let position: number;
-  let edits: { position: number; text: string }[];
-  if (closeParen !== undefined) {
-    position = closeParen.getEnd();
-    edits = [{ position, text }];
-  } else {
-    // An arrow's lone parameter without parentheses: `x => …` becomes `(x): DataToolOutput => …`.
-    const parameter = declaration.parameters[0]!;
-    position = parameter.getEnd();
-    edits = [
-      { position: parameter.getStart(sourceFile), text: "(" },
-      { position, text: `)${text}` },
-    ];
-  }
+  const jsdoc = isJavaScript(ts, declaration);
+  const edits = jsdoc ? jsdocEdits(ts, declaration, typeText) : annotationEdits(ts, declaration, typeText);
   const name = messages.DATA_TOOL_OUTPUT;
   const atFunction = typeNamed(context, name, declaration);
   const typeInScope = atFunction !== undefined && resolveAlias(context, atFunction) === contract.symbol;
   // An import is seen at the function only if no declaration around it shadows the file's top level.
-  const importable = !declaresAtTopLevel(ts, sourceFile, name) && atFunction === typeNamed(context, name, sourceFile);
-  return { inferredFits: fits, text, typeText, position, edits, typeInScope, importName: name, module: messages.REGISTRY_MODULE, importable };
+  // In JavaScript a JSDoc `@typedef` or `@import` of the name is no statement: any such name blocks it.
+  const importable = jsdoc
+    ? atFunction === undefined
+    : !declaresAtTopLevel(ts, sourceFile, name) && atFunction === typeNamed(context, name, sourceFile);
+  return {
+    inferredFits: fits,
+    typeText,
+    edits,
+    jsdoc,
+    typeInScope,
+    importName: name,
+    module: messages.REGISTRY_MODULE,
+    importStatement: messages.importStatement(jsdoc),
+    importable,
+  };
 }
 
+/** `: T` after the parameter list's `)`; an arrow's lone parameter `x => …` becomes `(x): T => …`. */
+function annotationEdits(ts: Context["ts"], declaration: SignatureDeclaration, typeText: string): AnnotationFix["edits"] {
+  const sourceFile = declaration.getSourceFile();
+  const text = messages.annotationText(typeText, false);
+  const closeParen = declaration.getChildren(sourceFile).find((child) => child.kind === ts.SyntaxKind.CloseParenToken);
+  if (closeParen !== undefined) return [{ position: closeParen.getEnd(), text }];
+  const parameter = declaration.parameters[0]!;
+  return [
+    { position: parameter.getStart(sourceFile), text: "(" },
+    { position: parameter.getEnd(), text: `)${text}` },
+  ];
+}
+
+/**
+ * `@returns {T}` in the function's JSDoc: a line added to the JSDoc it already has (the one
+ * nearest to it), or a new JSDoc comment before it (before its statement, for a function held by
+ * a `const`), on a line of its own when the function starts its line.
+ */
+function jsdocEdits(ts: Context["ts"], declaration: SignatureDeclaration, typeText: string): AnnotationFix["edits"] {
+  const sourceFile = declaration.getSourceFile();
+  const { text } = sourceFile;
+  const tag = messages.annotationText(typeText, true);
+  const docs = ts.getJSDocCommentsAndTags(declaration).filter((node): node is ts.JSDoc => node.kind === ts.SyntaxKind.JSDoc);
+  const doc = docs[docs.length - 1];
+  if (doc !== undefined) {
+    const close = doc.end - 2; // the `*/`
+    const lineStart = text.lastIndexOf("\n", close - 1) + 1;
+    const beforeClose = text.slice(lineStart, close);
+    if (/^\s*$/.test(beforeClose) && text.slice(doc.pos, doc.end).includes("\n")) return [{ position: close, text: `* ${tag}\n${beforeClose}` }];
+    // A one-line JSDoc (`/** Lists lakes. */`) becomes a block: the tag on a line of its own.
+    const indent = /^\s*/.exec(text.slice(text.lastIndexOf("\n", doc.pos - 1) + 1, doc.pos))![0];
+    let end = close;
+    while (text[end - 1] === " ") end--;
+    return [{ position: end, text: `\n${indent} * ${tag}\n${indent}${end === close ? " " : ""}` }];
+  }
+  let host: ts.Node = declaration;
+  const parent = declaration.parent;
+  if (ts.isVariableDeclaration(parent) && parent.initializer === declaration) {
+    const list = parent.parent;
+    if (ts.isVariableDeclarationList(list) && list.declarations.length === 1 && ts.isVariableStatement(list.parent)) host = list.parent;
+  }
+  const start = host.getStart(sourceFile);
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const indent = text.slice(lineStart, start);
+  return [{ position: start, text: /^\s*$/.test(indent) ? `/** ${tag} */\n${indent}` : `/** ${tag} */ ` }];
+}
 /**
  * Whether the file's top level declares or imports `name`, in any meaning: an import of that name
  * would clash with it (or, for the registry's own import, repeat it).
