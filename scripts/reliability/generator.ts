@@ -296,7 +296,14 @@ interface NoiseSpec {
   readonly form: NoiseForm;
 }
 
-type UnitSpec = RegisterSpec | DecorateSpec | PairSpec | EscapeSpec | LookalikeSpec | NoiseSpec;
+/** A registration in a checked JavaScript module, where JSDoc is the declared type. */
+interface CheckedJsSpec {
+  readonly kind: "checked-js";
+  readonly form: "returns-ok" | "returns-async-ok" | "returns-string" | "type-ok" | "type-loose" | "no-jsdoc" | "described-no-returns";
+  readonly base: string;
+}
+
+type UnitSpec = RegisterSpec | DecorateSpec | PairSpec | EscapeSpec | LookalikeSpec | NoiseSpec | CheckedJsSpec;
 
 /** How the files are laid out: line endings, a byte order mark, tabs. None of it may move a finding. */
 interface Layout {
@@ -456,6 +463,12 @@ const noiseArb: fc.Arbitrary<NoiseSpec> = fc.record({
   form: fc.constantFrom<NoiseForm>("blank", "line-comment", "block-comment", "string", "jsdoc"),
 });
 
+const checkedJsArb: fc.Arbitrary<CheckedJsSpec> = fc.record({
+  kind: fc.constant("checked-js" as const),
+  form: fc.constantFrom<CheckedJsSpec["form"]>("returns-ok", "returns-async-ok", "returns-string", "type-ok", "type-loose", "no-jsdoc", "described-no-returns"),
+  base: baseArb,
+});
+
 const unitArb: fc.Arbitrary<UnitSpec> = fc.oneof(
   { weight: 10, arbitrary: registerArb },
   { weight: 4, arbitrary: decorateArb },
@@ -463,6 +476,7 @@ const unitArb: fc.Arbitrary<UnitSpec> = fc.oneof(
   { weight: 2, arbitrary: escapeArb },
   { weight: 1, arbitrary: lookalikeArb },
   { weight: 2, arbitrary: noiseArb },
+  { weight: 1, arbitrary: checkedJsArb },
 );
 
 const unresolvedArb: fc.Arbitrary<UnresolvedSpec> = fc.record({
@@ -611,8 +625,9 @@ class ProgramRenderer {
   readonly localRegistries: string[] = [];
   registrations = 0;
   private unit = 0;
-  /** Modules with a default export, one per unit that imports one. */
+  /** Modules with a default export, one per unit that imports one; the checked JavaScript module. */
   private readonly extraFiles: FileBuilder[] = [];
+  private javascript: FileBuilder | undefined;
   layout: Layout = { crlf: false, bom: false, tabs: false };
 
   constructor(readonly id: string) {
@@ -1285,6 +1300,40 @@ class ProgramRenderer {
     file.mark(start + at, "unverifiable-registration", undefined);
   }
 
+  /** The program's checked JavaScript module (`<id>_js.js`), loaded by the main module for its registrations. */
+  private javascriptModule(): FileBuilder {
+    if (this.javascript === undefined) {
+      const module = new FileBuilder(`${this.id}_js.js`);
+      module.import("./lib/registry.js", "registry");
+      module.import("./lib/sample.js", "sample");
+      module.local('/** @import { DataToolOutput, ToolFunction } from "@sourced/registry" */');
+      this.extraFiles.push(module);
+      this.main.rawImport(`import "./${this.id}_js.js";`);
+      this.javascript = module;
+    }
+    return this.javascript;
+  }
+
+  checkedJs(spec: CheckedJsSpec): void {
+    const file = this.javascriptModule();
+    const name = this.unique(spec.base);
+    // Each form: the lines, the index of the underlined node (the JSDoc type, else the name) and the verdict.
+    const forms: Record<CheckedJsSpec["form"], { lines: string[]; at: number; verdict: Verdict }> = {
+      "returns-ok": { lines: ["/** @returns {DataToolOutput} */", `function ${name}() {`, "  return sample();", "}"], at: 0, verdict: "ok" },
+      "returns-async-ok": { lines: ["/** @returns {Promise<DataToolOutput>} */", `async function ${name}() {`, "  return sample();", "}"], at: 0, verdict: "ok" },
+      "returns-string": { lines: ["/** @returns {string} */", `function ${name}() {`, '  return "no sources";', "}"], at: 0, verdict: "not-data-tool-output" },
+      "type-ok": { lines: ["/** @type {() => DataToolOutput} */", `const ${name} = () => sample();`], at: 0, verdict: "ok" },
+      "type-loose": { lines: ["/** @type {ToolFunction} */", `const ${name} = () => sample();`], at: 0, verdict: "not-data-tool-output" },
+      "no-jsdoc": { lines: [`function ${name}() {`, "  return sample();", "}"], at: 0, verdict: "missing-annotation" },
+      "described-no-returns": { lines: ["/**", " * What the tool does.", " * @param {unknown} [input]", " */", `function ${name}(input) {`, "  void input;", "  return sample();", "}"], at: 4, verdict: "missing-annotation" },
+    };
+    const { lines, at, verdict } = forms[spec.form];
+    const start = file.push(...lines, `registry.tool()(${name});`);
+    this.registrations++;
+    if (verdict === "ok") this.served.push(name);
+    else file.mark(start + at, verdict, name);
+  }
+
   lookalike(spec: LookalikeSpec): void {
     const file = this.main;
     const tag = `${this.id.slice(1)}_${this.unit}`;
@@ -1367,6 +1416,9 @@ class ProgramRenderer {
           break;
         case "noise":
           this.noise(unit);
+          break;
+        case "checked-js":
+          this.checkedJs(unit);
           break;
       }
     }
