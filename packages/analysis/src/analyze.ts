@@ -145,11 +145,6 @@ export function analyzeNode(tsInstance: TypeScript, program: ts.Program, node: t
   return analyzeCandidate(contextOf(tsInstance, program), node)?.findings ?? [];
 }
 
-/** The registration at `node`, if `node` is one (a call or decorator applying a marked value). */
-export function registrationAt(tsInstance: TypeScript, program: ts.Program, node: ts.Node): Registration | undefined {
-  return analyzeCandidate(contextOf(tsInstance, program), node)?.registration;
-}
-
 interface SiteResult {
   readonly registration?: Registration;
   readonly findings: readonly Finding[];
@@ -186,7 +181,7 @@ function analyzeSite(context: Context, node: ts.Node, placement?: Placement): Si
     try {
       registration = registrationOf(context, node);
     } catch (error) {
-      const finding = makeFinding("internal-error", node, node, undefined, messages.internalError(undefined, error));
+      const finding = makeFinding("internal-error", node, node, undefined, messages.internalError(error));
       registration = { site: node, form: ts.isDecorator(node) ? "decorator" : "call", tool: undefined, fn: undefined, finding };
     }
     if (registration?.finding !== undefined) findings.push(registration.finding);
@@ -196,7 +191,7 @@ function analyzeSite(context: Context, node: ts.Node, placement?: Placement): Si
       const escape = escapeAt(context, node as ts.Expression, placement);
       if (escape !== undefined) findings.push(escape);
     } catch (error) {
-      findings.push(makeFinding("internal-error", node, node, undefined, messages.internalError(undefined, error)));
+      findings.push(makeFinding("internal-error", node, node, undefined, messages.internalError(error)));
     }
   }
   return registration === undefined && findings.length === 0 ? NOTHING : { ...(registration ? { registration } : {}), findings };
@@ -235,53 +230,31 @@ function registrationOf(context: Context, site: ts.CallExpression | ts.Decorator
   const done = (
     tool: string | undefined,
     fn: ts.Node | undefined,
-    id?: FindingId,
-    node?: ts.Node,
-    message?: string,
-    fix?: AnnotationFix,
+    finding?: { readonly id: FindingId; readonly node: ts.Node; readonly message: string; readonly fix?: AnnotationFix },
   ): Registration => ({
     site,
     form,
     tool,
     fn,
-    finding: id === undefined ? undefined : makeFinding(id, node ?? site, site, tool, message ?? "", fix),
+    finding: finding === undefined ? undefined : makeFinding(finding.id, finding.node, site, tool, finding.message, finding.fix),
   });
+  const unverifiable = (node: ts.Node, why: string, instead: string): Registration => {
+    const tool = toolName(undefined);
+    return done(tool, undefined, { id: "unverifiable-registration", node, message: messages.unverifiable(tool, why, instead) });
+  };
 
-  if (value === undefined || ts.isSpreadElement(value)) {
-    const tool = toolName(undefined);
-    const why = value === undefined ? "the decorator is applied to nothing" : "the registered function is spread from an array";
-    return done(tool, undefined, "unverifiable-registration", value ?? site, messages.unverifiable(tool, why, `${messages.REGISTER_INSTEAD}.`));
-  }
-  if (ts.isDecorator(site) && !ts.isMethodDeclaration(value)) {
-    const tool = toolName(undefined);
-    return done(
-      tool,
-      undefined,
-      "unverifiable-registration",
-      site,
-      messages.unverifiable(tool, "the decorator is not on a method", "Put @registry.tool() on a static method declared ': DataToolOutput'."),
-    );
-  }
+  if (value === undefined) return unverifiable(site, messages.WHY_APPLIED_TO_NOTHING, messages.REGISTER_INSTEAD_SENTENCE);
+  if (ts.isSpreadElement(value)) return unverifiable(value, messages.WHY_SPREAD, messages.REGISTER_INSTEAD_SENTENCE);
+  if (ts.isDecorator(site) && !ts.isMethodDeclaration(value)) return unverifiable(site, messages.WHY_NOT_ON_METHOD, messages.DECORATE_INSTEAD);
   const contract = contractFor(context, mark);
   if (contract === undefined) {
-    const tool = toolName(undefined);
     const file = (mark.valueDeclaration ?? mark.declarations?.[0])?.getSourceFile().fileName ?? "the registry";
-    return done(
-      tool,
-      undefined,
-      "unverifiable-registration",
-      site,
-      messages.unverifiable(
-        tool,
-        `the registry's DataToolOutput type cannot be found next to its registration mark (${file})`,
-        "Import the registration function from @sourced/registry, or mark platform wrappers with its RegistersTool type",
-      ),
-    );
+    return unverifiable(site, messages.noContractNextToMark(file), messages.IMPORT_REGISTRATION_INSTEAD);
   }
   const verdict = judgeRegistered(context, contract, value, site);
   const tool = toolName(verdict.functionName);
   if (verdict.id === undefined) return done(tool, verdict.fn);
-  return done(tool, verdict.fn, verdict.id, verdict.node, verdict.message?.(tool) ?? "", verdict.fix);
+  return done(tool, verdict.fn, { id: verdict.id, node: verdict.node, message: verdict.message(tool), ...(verdict.fix !== undefined ? { fix: verdict.fix } : {}) });
 }
 
 /**

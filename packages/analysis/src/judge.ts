@@ -5,19 +5,24 @@ import { type Context, type Contract, isErrorType, printType, resolveAlias } fro
 import * as messages from "./messages.js";
 import { isConstDeclaration, isJavaScript, MAX_HOPS, skipOuterExpressions, typeOfProperty, unionMembers } from "./syntax.js";
 
-/** What judging one registered value concludes. `id` undefined: verified. */
-export interface Verdict {
-  readonly id: FindingId | undefined;
+interface Judged {
   /** The function-like node that was judged, when the registered function is visible. */
   readonly fn: ts.Node | undefined;
   /** The function's own name (the tool's default name) when it is static. */
   readonly functionName: string | undefined;
-  /** Builds the message once the tool's name is known (options may override the function's name). */
-  readonly message?: (tool: string | undefined) => string;
-  /** The node to underline (in the registration's file). */
-  readonly node?: ts.Node;
-  readonly fix?: AnnotationFix;
 }
+
+/** What judging one registered value concludes: verified, or a finding with everything it needs. */
+export type Verdict =
+  | (Judged & { readonly id: undefined })
+  | (Judged & {
+      readonly id: FindingId;
+      /** The node to underline (in the registration's file). */
+      readonly node: ts.Node;
+      /** Builds the message once the tool's name is known (options may override the function's name). */
+      readonly message: (tool: string | undefined) => string;
+      readonly fix?: AnnotationFix;
+    });
 
 type SignatureDeclaration =
   | ts.FunctionDeclaration
@@ -57,7 +62,7 @@ export function judgeRegistered(context: Context, contract: Contract, value: ts.
       fn: undefined,
       functionName: target.name,
       node: value,
-      message: (tool) => messages.unverifiable(tool, target.why, `${messages.REGISTER_INSTEAD}.`),
+      message: (tool) => messages.unverifiable(tool, target.why, messages.REGISTER_INSTEAD_SENTENCE),
     };
   }
   if (target.kind === "binding") {
@@ -163,7 +168,7 @@ function judgeBinding(
       functionName: name,
       node,
       message: (tool) =>
-        messages.unverifiable(tool, `its type '${printed}'${where} is not a function type`, `${messages.REGISTER_INSTEAD}.`),
+        messages.unverifiable(tool, messages.notAFunctionType(printed, where), messages.REGISTER_INSTEAD_SENTENCE),
     };
   }
   for (const [index, signature] of signatures.entries()) {
@@ -269,7 +274,7 @@ function rejectionOf(
   }
   const named = (resolved.aliasSymbol ?? resolved.getSymbol())?.name === "DataToolOutput";
   const detail = named
-    ? `it is a type of the same name, not the one from @sourced/registry${((d) => (d === undefined ? "" : `, and ${d}`))(missingProperties(context, contract, resolved))}`
+    ? messages.sameNameOtherType(missingProperties(context, contract, resolved))
     : missingProperties(context, contract, resolved);
   return detail === undefined ? { kind: "not-assignable", type: printed() } : { kind: "not-assignable", type: printed(), detail };
 }
@@ -297,22 +302,22 @@ const MAX_DEPTH = 2;
 
 function mismatchOf(context: Context, actual: ts.Type, wanted: ts.Type, path: string | undefined, depth: number): string | undefined {
   const { ts, checker } = context;
-  const subject = path === undefined ? "it" : `its '${path}'`;
-  if (path !== undefined && !isObjectType(ts, wanted)) return `${subject} is '${printType(context, actual)}', not '${printType(context, wanted)}'`;
-  if (!isObjectType(ts, actual)) return path === undefined ? undefined : `${subject} is '${printType(context, actual)}', not '${printType(context, wanted)}'`;
+  const mismatch = (): string => messages.partIsNot(path!, printType(context, actual), printType(context, wanted));
+  if (path !== undefined && !isObjectType(ts, wanted)) return mismatch();
+  if (!isObjectType(ts, actual)) return path === undefined ? undefined : mismatch();
   const wantedElement = checker.getIndexTypeOfType(wanted, ts.IndexKind.Number);
   if (wantedElement !== undefined && path !== undefined) {
     const actualElement = checker.getIndexTypeOfType(actual, ts.IndexKind.Number);
-    if (actualElement === undefined) return `${subject} is '${printType(context, actual)}', not an array`;
+    if (actualElement === undefined) return messages.partNotAnArray(path, printType(context, actual));
     return elementMismatch(context, actualElement, wantedElement, path);
   }
   const parts = requiredParts(context, wanted);
-  const missing = parts.filter((part) => actual.getProperty(part.name) === undefined).map((part) => `'${part.name}'`);
-  if (missing.length > 0) return `${subject} has no ${missing.join(" and no ")}`;
+  const missing = parts.filter((part) => actual.getProperty(part.name) === undefined).map((part) => part.name);
+  if (missing.length > 0) return messages.partHasNo(path, missing);
   for (const part of parts) {
     const own = actual.getProperty(part.name)!;
     const partPath = path === undefined ? part.name : `${path}.${part.name}`;
-    if (own.flags & ts.SymbolFlags.Optional) return `its '${partPath}' is optional, and DataToolOutput requires it`;
+    if (own.flags & ts.SymbolFlags.Optional) return messages.partIsOptional(partPath);
     const ownType = typeOfProperty(context, own);
     const wantedType = checker.getNonNullableType(typeOfProperty(context, part));
     if (isAssignable(context, ownType, wantedType)) continue;
@@ -335,17 +340,14 @@ function elementMismatch(context: Context, actual: ts.Type, wanted: ts.Type, pat
   const discriminant = alternatives.length > 1 ? discriminantOf(context, alternatives) : undefined;
   if (discriminant !== undefined && isObjectType(ts, actual)) {
     const own = actual.getProperty(discriminant.name);
-    if (own === undefined) return `its '${path}' holds '${printedActual}', which has no '${discriminant.name}'`;
+    if (own === undefined) return messages.elementHasNo(path, printedActual, discriminant.name);
     const ownType = typeOfProperty(context, own);
     if (!discriminant.values.some((value) => isAssignable(context, ownType, value))) {
       const literals = discriminant.values.map((value) => printType(context, value)).join(", ");
-      return (
-        `its '${path}' holds an element whose '${discriminant.name}' is '${printType(context, ownType)}', which is none of ${literals}; ` +
-        `write the literal (e.g. '${discriminant.name}: ${printType(context, discriminant.values[0]!)} as const') or declare the element's type`
-      );
+      return messages.elementDiscriminantWidened(path, discriminant.name, printType(context, ownType), literals, printType(context, discriminant.values[0]!));
     }
   }
-  return `its '${path}' holds '${printedActual}', which is not '${printType(context, wanted)}'`;
+  return messages.elementIsNot(path, printedActual, printType(context, wanted));
 }
 
 /** The property every alternative has with a literal type (`type` of a content block), and those literals. */
@@ -387,7 +389,9 @@ function anyPartOf(context: Context, contract: Contract, type: ts.Type): { reado
   const isAny = (candidate: ts.Type): boolean =>
     (candidate.flags & ts.TypeFlags.Any) !== 0 ||
     (isObjectType(ts, candidate) && ((element) => element !== undefined && (element.flags & ts.TypeFlags.Any) !== 0)(checker.getIndexTypeOfType(candidate, ts.IndexKind.Number)));
-  if (!isObjectType(ts, type)) return undefined;
+  // The registry's own type (or an alias of it) is the contract: its parts need no look. Resolving
+  // them costs more than the rest of a small program's judgement (they are inferred from schemas).
+  if (type === contract.type || !isObjectType(ts, type)) return undefined;
   for (const part of requiredParts(context, contract.type)) {
     const own = type.getProperty(part.name);
     if (own === undefined) continue;
@@ -564,7 +568,7 @@ function nameText(ts: Context["ts"], name: ts.Node | undefined): string | undefi
 function resolveTarget(context: Context, value: ts.Node, hops: number): Target {
   const { ts, checker } = context;
   const node = skipOuterExpressions(ts, value);
-  if (ts.isMethodDeclaration(node) && node.name !== undefined) {
+  if (ts.isMethodDeclaration(node)) {
     // A decorated method may be overloaded: judge it through its symbol, overloads included.
     const symbol = checker.getSymbolAtLocation(node.name);
     if (symbol !== undefined && (symbol.declarations?.length ?? 0) > 1) return resolveSymbol(context, symbol, node.name, hops);
@@ -573,14 +577,14 @@ function resolveTarget(context: Context, value: ts.Node, hops: number): Target {
     const nameNode = ts.isArrowFunction(node) ? undefined : node.name;
     return { kind: "functions", declarations: [node], name: nameText(ts, nameNode), nameNode };
   }
-  if (hops > MAX_HOPS) return { kind: "unverifiable", why: "it is reached through too many aliases", name: undefined };
+  if (hops > MAX_HOPS) return { kind: "unverifiable", why: messages.WHY_TOO_MANY_ALIASES, name: undefined };
   if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
     const symbol = checker.getSymbolAtLocation(ts.isElementAccessExpression(node) ? node.argumentExpression : node);
     if (symbol === undefined) {
       const printed = printType(context, checker.getTypeAtLocation(node));
       return {
         kind: "unverifiable",
-        why: `'${node.getText()}' (of type '${printed}') is not a declaration the analysis can see`,
+        why: messages.notADeclaration(node.getText(), printed),
         name: undefined,
       };
     }
@@ -590,9 +594,7 @@ function resolveTarget(context: Context, value: ts.Node, hops: number): Target {
   const isFunction = checker.getTypeAtLocation(node).getCallSignatures().length > 0;
   return {
     kind: "unverifiable",
-    why: isFunction
-      ? `the function registered here is computed at run time ('${abbreviate(node.getText())}', of type '${printed}'), so its declared return type cannot be seen`
-      : `the registered value '${abbreviate(node.getText())}' (of type '${printed}') is not statically a function`,
+    why: isFunction ? messages.computedAtRunTime(abbreviate(node.getText()), printed) : messages.notStaticallyAFunction(abbreviate(node.getText()), printed),
     name: undefined,
   };
 }
@@ -625,7 +627,7 @@ function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, 
   }
   const declaration = declarations[0];
   if (declaration === undefined) {
-    return { kind: "unverifiable", why: `'${reference.getText()}' has no declaration the analysis can see`, name: undefined };
+    return { kind: "unverifiable", why: messages.noDeclaration(reference.getText()), name: undefined };
   }
   if (ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration) || ts.isPropertySignature(declaration) || ts.isParameter(declaration)) {
     // A parameter's function is whatever each caller passes, a loop variable whatever the list
@@ -667,10 +669,10 @@ function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, 
     return {
       kind: "unverifiable",
       why: isFixed
-        ? `'${reference.getText()}' has no value the analysis can see`
+        ? messages.noVisibleValue(reference.getText())
         : ts.isParameter(declaration)
-          ? `'${reference.getText()}' is a parameter without a type; ${instead ?? "each caller decides what is registered"}`
-          : `'${reference.getText()}' can be reassigned and has no explicit function type`,
+          ? messages.untypedParameter(reference.getText(), instead)
+          : messages.reassignableWithoutType(reference.getText()),
       name,
     };
   }
@@ -682,7 +684,7 @@ function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, 
   const printed = printType(context, context.checker.getTypeAtLocation(reference));
   return {
     kind: "unverifiable",
-    why: `the registered value '${reference.getText()}' (of type '${printed}') is not statically a function`,
+    why: messages.notStaticallyAFunction(reference.getText(), printed),
     name: undefined,
   };
 }

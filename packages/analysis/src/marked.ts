@@ -1,6 +1,7 @@
 import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
 import { type Context, markOf } from "./context.js";
+import { isConstDeclaration, unionMembers } from "./syntax.js";
 
 /**
  * The type of `node` when it carries the registration mark, `undefined` when it does not: the same
@@ -66,7 +67,7 @@ function computeDeclaredReturn(context: Context, symbol: ts.Symbol): ts.Type | t
   const { checker } = context;
   const declared = typeOfSymbol(context, symbol);
   if (mayNarrowToMarked(context, declared)) return undefined;
-  const members = declared.flags & context.ts.TypeFlags.Union ? (declared as ts.UnionType).types : [declared];
+  const members = unionMembers(context.ts, declared);
   const signatures = members.flatMap((member) => member.getCallSignatures());
   const returns = signatures.map((signature) => checker.getReturnTypeOfSignature(signature));
   if (returns.every((returned) => !isOpen(context, returned) && markOf(context, returned) === undefined)) return UNMARKED;
@@ -85,7 +86,7 @@ export function cachedVerdict(cache: WeakMap<ts.Symbol, boolean>, symbol: ts.Sym
 }
 
 /** `checker.getTypeOfSymbol`, public since TypeScript 5.1 (`unguardedSymbolOf` checks it is there). */
-function typeOfSymbol(context: Context, symbol: ts.Symbol): ts.Type {
+export function typeOfSymbol(context: Context, symbol: ts.Symbol): ts.Type {
   return (context.checker as ts.TypeChecker & { getTypeOfSymbol(symbol: ts.Symbol): ts.Type }).getTypeOfSymbol(symbol);
 }
 
@@ -457,8 +458,7 @@ function conditionUseOf(ts: TypeScript, node: ts.Expression): typeof CONDITION |
       case ts.SyntaxKind.VariableDeclaration: {
         if (operand) return CONDITION;
         const declaration = parent as ts.VariableDeclaration;
-        const isConst = (ts.getCombinedNodeFlags(declaration) & ts.NodeFlags.BlockScoped) === ts.NodeFlags.Const;
-        return declaration.initializer === current && isConst && ts.isIdentifier(declaration.name) ? declaration.name.text : undefined;
+        return declaration.initializer === current && isConstDeclaration(ts, declaration) && ts.isIdentifier(declaration.name) ? declaration.name.text : undefined;
       }
       default:
         return operand ? CONDITION : undefined;

@@ -111,6 +111,45 @@ export function notDataToolOutput(tool: string | undefined, overload: string, re
   }
 }
 
+// Why a declared type is not DataToolOutput, in the contract's terms (the `detail` of `not-assignable`).
+
+export function sameNameOtherType(detail: string | undefined): string {
+  return `it is a type of the same name, not the one from @sourced/registry${detail === undefined ? "" : `, and ${detail}`}`;
+}
+
+/** `it has no 'structuredContent'`, `its 'structuredContent' has no 'sources'`. */
+export function partHasNo(path: string | undefined, missing: readonly string[]): string {
+  return `${path === undefined ? "it" : `its '${path}'`} has no ${missing.map((name) => `'${name}'`).join(" and no ")}`;
+}
+
+export function partIsOptional(path: string): string {
+  return `its '${path}' is optional, and DataToolOutput requires it`;
+}
+
+export function partIsNot(path: string, actual: string, wanted: string): string {
+  return `its '${path}' is '${actual}', not '${wanted}'`;
+}
+
+export function partNotAnArray(path: string, actual: string): string {
+  return `its '${path}' is '${actual}', not an array`;
+}
+
+export function elementHasNo(path: string, element: string, property: string): string {
+  return `its '${path}' holds '${element}', which has no '${property}'`;
+}
+
+export function elementIsNot(path: string, element: string, wanted: string): string {
+  return `its '${path}' holds '${element}', which is not '${wanted}'`;
+}
+
+/** A content block whose `type` widened to `string`: name the literals it must be. */
+export function elementDiscriminantWidened(path: string, property: string, actual: string, literals: string, example: string): string {
+  return (
+    `its '${path}' holds an element whose '${property}' is '${actual}', which is none of ${literals}; ` +
+    `write the literal (e.g. '${property}: ${example} as const') or declare the element's type`
+  );
+}
+
 export function escapes(how: string, type: string): string {
   return (
     `A tool decorator (of type '${type}') ${how} here, so the analysis cannot see which function it registers. ` +
@@ -143,6 +182,51 @@ export function reassignableProperty(reference: string): string {
 }
 
 export const REGISTER_INSTEAD = "Register a function declared with ': DataToolOutput' directly, or a const bound to one";
+export const REGISTER_INSTEAD_SENTENCE = `${REGISTER_INSTEAD}.`;
+export const DECORATE_INSTEAD = "Put @registry.tool() on a static method declared ': DataToolOutput'.";
+export const IMPORT_REGISTRATION_INSTEAD = "Import the registration function from @sourced/registry, or mark platform wrappers with its RegistersTool type";
+
+// Why a registration cannot be verified (the `why` of `unverifiable`).
+export const WHY_APPLIED_TO_NOTHING = "the decorator is applied to nothing";
+export const WHY_SPREAD = "the registered function is spread from an array";
+export const WHY_NOT_ON_METHOD = "the decorator is not on a method";
+export const WHY_TOO_MANY_ALIASES = "it is reached through too many aliases";
+
+export function noContractNextToMark(file: string): string {
+  return `the registry's DataToolOutput type cannot be found next to its registration mark (${file})`;
+}
+
+export function notADeclaration(reference: string, type: string): string {
+  return `'${reference}' (of type '${type}') is not a declaration the analysis can see`;
+}
+
+export function computedAtRunTime(text: string, type: string): string {
+  return `the function registered here is computed at run time ('${text}', of type '${type}'), so its declared return type cannot be seen`;
+}
+
+export function notStaticallyAFunction(text: string, type: string): string {
+  return `the registered value '${text}' (of type '${type}') is not statically a function`;
+}
+
+export function noDeclaration(reference: string): string {
+  return `'${reference}' has no declaration the analysis can see`;
+}
+
+export function noVisibleValue(reference: string): string {
+  return `'${reference}' has no value the analysis can see`;
+}
+
+export function untypedParameter(reference: string, instead: string | undefined): string {
+  return `'${reference}' is a parameter without a type; ${instead ?? "each caller decides what is registered"}`;
+}
+
+export function reassignableWithoutType(reference: string): string {
+  return `'${reference}' can be reassigned and has no explicit function type`;
+}
+
+export function notAFunctionType(type: string, where: string): string {
+  return `its type '${type}'${where} is not a function type`;
+}
 
 export function unresolvedRegistry(tool: string | undefined, receiver: string, modules: readonly string[], through?: string): string {
   const missing = modules.map((name) => `'${name}'`).join(", ");
@@ -155,10 +239,10 @@ export function unresolvedRegistry(tool: string | undefined, receiver: string, m
   );
 }
 
-export function internalError(tool: string | undefined, error: unknown): string {
+export function internalError(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return (
-    `The analysis failed while judging ${quoteTool(tool)}: ${text}. ` +
+    `The analysis failed while judging ${quoteTool(undefined)}: ${text}. ` +
     `The registration is reported instead of being passed; please report this failure with the code around it.`
   );
 }

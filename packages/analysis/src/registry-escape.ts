@@ -1,6 +1,6 @@
 import type * as ts from "typescript";
 import { type Context, isMarked, printType } from "./context.js";
-import { cachedVerdict, referencedSymbol } from "./marked.js";
+import { cachedVerdict, referencedSymbol, typeOfSymbol } from "./marked.js";
 import type { Placement } from "./sites.js";
 import { typeOfProperty, unionMembers } from "./syntax.js";
 
@@ -19,7 +19,9 @@ export function registryEscapeAt(context: Context, node: ts.Expression, placemen
   if (!ts.isIdentifier(node) && !ts.isPropertyAccessExpression(node)) return undefined;
   const symbol = referencedSymbol(context, node);
   if (symbol === undefined) return undefined;
-  if (!cachedVerdict(context.registrySymbols, symbol, () => isRegistryType(context, checker.getTypeOfSymbolAtLocation(symbol, node)))) return undefined;
+  // The declared type, as `markedTypeAt` reads it: no flow analysis for a value that is no registry.
+  if (typeof (checker as { getTypeOfSymbol?: unknown }).getTypeOfSymbol !== "function") return undefined;
+  if (!cachedVerdict(context.registrySymbols, symbol, () => isRegistryType(context, typeOfSymbol(context, symbol)))) return undefined;
   const destinations: (ts.Type | undefined)[] = placement.typed.map((wrapper) => checker.getTypeAtLocation(wrapper));
   if (placement.slot.kind !== "callee" && placement.slot.kind !== "decorator" && placement.slot.kind !== "inert") {
     destinations.push(contextualTypeOf(context, placement.outer));
