@@ -334,7 +334,7 @@ function mismatchOf(context: Context, actual: ts.Type, wanted: ts.Type, path: st
  * `string`: say so, with the literals it must be.
  */
 function elementMismatch(context: Context, actual: ts.Type, wanted: ts.Type, path: string): string {
-  const { ts, checker } = context;
+  const { ts } = context;
   const printedActual = printType(context, actual);
   const alternatives = unionMembers(ts, wanted);
   const discriminant = alternatives.length > 1 ? discriminantOf(context, alternatives) : undefined;

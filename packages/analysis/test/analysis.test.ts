@@ -39,6 +39,15 @@ function analyze(text: string): AnalysisResult & { sourceFile: ts.SourceFile; pr
   return { ...analyzeSourceFile(ts, program, sourceFile), sourceFile, program };
 }
 
+/** `text` with the fix of `finding` applied, as a front-end applies it. */
+function applyEdits(text: string, finding: Finding): string {
+  let result = text;
+  for (const edit of [...finding.fix!.edits].sort((a, b) => b.position - a.position)) {
+    result = result.slice(0, edit.position) + edit.text + result.slice(edit.position);
+  }
+  return result;
+}
+
 const HEADER = `import type { DataToolOutput } from "@sourced/registry";
 import { registry } from "./lib/registry.js";
 import { sample } from "./lib/sample.js";
@@ -199,14 +208,6 @@ install(registry);
 });
 
 describe("the fix of missing-annotation", () => {
-  function applyEdits(text: string, finding: Finding): string {
-    let result = text;
-    for (const edit of [...finding.fix!.edits].sort((a, b) => b.position - a.position)) {
-      result = result.slice(0, edit.position) + edit.text + result.slice(edit.position);
-    }
-    return result;
-  }
-
   it.each([
     ["a function expression", "registry.tool()(function list_cities() { return sample(); });", ": DataToolOutput"],
     ["an async function", "registry.tool()(async function population() { return sample(); });", ": Promise<DataToolOutput>"],
@@ -307,14 +308,6 @@ import { sample } from "./lib/sample.js";
   function analyzeJs(text: string): AnalysisResult & { sourceFile: ts.SourceFile } {
     const { program, sourceFile } = programWith(text, "__unit__.js");
     return { ...analyzeSourceFile(ts, program, sourceFile), sourceFile };
-  }
-
-  function applyEdits(text: string, finding: Finding): string {
-    let result = text;
-    for (const edit of [...finding.fix!.edits].sort((a, b) => b.position - a.position)) {
-      result = result.slice(0, edit.position) + edit.text + result.slice(edit.position);
-    }
-    return result;
   }
 
   it.each([
