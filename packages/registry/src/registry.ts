@@ -3,6 +3,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { structuredContentSchema } from "./contract.js";
+import { gatewayView } from "./gateway.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { callThroughNet } from "./net.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServing } from "./serve.js";
@@ -22,6 +23,12 @@ export interface RegistryOptions {
    * Turn it on for production builds made with the `@sourced/transformer`.
    */
   requireVerified?: boolean;
+  /**
+   * Declare the data view (MCP Apps) on every tool and serve it, so hosts that render MCP Apps
+   * show each result's sources, table, charts and force. Default `true`; a tool opts out alone
+   * with `registry.tool({ ui: false })`.
+   */
+  ui?: boolean;
 }
 
 /** The second argument of every tool call: the SDK's request context (abort signal, session, …). */
@@ -113,6 +120,7 @@ function describeRegistered(fn: ToolFunction, method: { name: string } | undefin
 export function createRegistry(options: RegistryOptions): Registry {
   const logger = options.logger ?? stderrLogger;
   const entries = new Map<string, Entry>();
+  const view = gatewayView(options.ui, logger);
 
   function register(fn: unknown, toolOptions: ToolOptions, lazySite: LazySite, method?: StaticMethod): void {
     if (typeof fn !== "function") {
@@ -194,11 +202,14 @@ export function createRegistry(options: RegistryOptions): Registry {
 
     createServer(): McpServer {
       const server = new McpServer({ name: options.name, version: options.version });
+      let anyToolUsesView = false;
       for (const entry of entries.values()) {
         const { title, description, input, annotations } = entry.options;
+        const _meta = view.toolMeta(entry.options.ui);
+        anyToolUsesView ||= _meta !== undefined;
         server.registerTool(
           entry.name,
-          { title, description, inputSchema: input, outputSchema: structuredContentSchema, annotations },
+          { title, description, inputSchema: input, outputSchema: structuredContentSchema, annotations, _meta },
           // The SDK passes (args, extra) with an input schema and (extra) without one.
           (input === undefined
             ? (extra: ToolCallExtra) => callThroughNet(entry, {}, extra, logger)
@@ -210,6 +221,7 @@ export function createRegistry(options: RegistryOptions): Registry {
         server.server.registerCapabilities({ tools: {} });
         server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
       }
+      view.serve(server, anyToolUsesView);
       return server;
     },
 

@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// Builds the browser pages of the packages into single self-contained HTML files: each page's
+// TypeScript entry is bundled by esbuild (with its dependencies, e.g. Chart.js and ext-apps) and
+// inlined with its stylesheet; its Content-Security-Policy allows exactly that one script, by hash,
+// and no other origin. Run by `pnpm build` after `tsc -b` (which type-checks the same sources).
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Each page: its entry and stylesheet, where it goes, and the CSP directives beside its script's hash. */
+const PAGES = [
+  {
+    // The data view every registry serves as its MCP Apps resource: no network at all.
+    package: "packages/registry",
+    entry: "view/main.ts",
+    stylesheet: "view/view.css",
+    output: "dist/data-view.html",
+    title: "sourced data view",
+    csp: ["default-src 'none'", "style-src 'unsafe-inline'", "img-src data:", "base-uri 'none'", "form-action 'none'"],
+  },
+  {
+    // The page of `sourced preview`: talks to its own local server and frames the view it serves.
+    package: "packages/cli",
+    entry: "preview-page/main.ts",
+    stylesheet: "preview-page/page.css",
+    output: "dist/preview/page.html",
+    title: "sourced preview",
+    csp: ["default-src 'none'", "style-src 'unsafe-inline'", "connect-src 'self'", "frame-src 'self'", "img-src data:", "base-uri 'none'", "form-action 'none'"],
+  },
+];
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"]/g, (character) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[character]);
+}
+
+async function buildPage(page) {
+  const packageDir = join(root, page.package);
+  // esbuild is a dev dependency of each package that has a page.
+  const esbuild = createRequire(join(packageDir, "package.json"))("esbuild");
+  const bundle = await esbuild.build({
+    entryPoints: [join(packageDir, page.entry)],
+    absWorkingDir: packageDir,
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    legalComments: "eof",
+    charset: "utf8",
+    logLevel: "silent",
+  });
+  const script = bundle.outputFiles[0].text.trimEnd();
+  // esbuild escapes `</script` in strings; anything left would end the inline script early.
+  if (/<\/script/i.test(script)) throw new Error(`${page.entry}: the bundle contains "</script", which cannot be inlined`);
+  const css = readFileSync(join(packageDir, page.stylesheet), "utf8");
+  if (/<\/style/i.test(css)) throw new Error(`${page.stylesheet}: contains "</style"`);
+  const hash = createHash("sha256").update(script, "utf8").digest("base64");
+  const csp = [...page.csp, `script-src 'sha256-${hash}'`].join("; ");
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(page.title)}</title>
+<style>
+${css}</style>
+</head>
+<body>
+<div id="root"></div>
+<script>${script}</script>
+</body>
+</html>
+`;
+  const output = join(packageDir, page.output);
+  mkdirSync(dirname(output), { recursive: true });
+  writeFileSync(output, html);
+  return `${relative(root, output)} (${Math.round(html.length / 1024)} KiB)`;
+}
+
+try {
+  const built = await Promise.all(PAGES.map(buildPage));
+  if (process.env.SOURCED_BUILD_VERBOSE) console.log(built.join("\n"));
+} catch (error) {
+  console.error(`build-pages: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}
