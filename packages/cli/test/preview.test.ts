@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -185,6 +186,21 @@ describe("sourced preview on every field of the view (stdio)", () => {
   it("a tool with ui: false is shown as hosts show it: text only", async () => {
     expect(await callTool(page, "text_only")).toBeUndefined();
     expect(await page.textContent("#view-pane")).toContain("declares no UI resource");
+  });
+});
+
+describe("a server without the net (hostile results)", () => {
+  it("links that are not http/https are shown as refused text, never made links", async () => {
+    const { page } = await open(["--", "node", "packages/cli/test/servers/hostile-server.mjs"]);
+    const frame = (await callTool(page, "bad_links"))!;
+    expect(await frame.$$eval("a", (anchors) => anchors.map((a) => a.getAttribute("href")))).toEqual(["https://example.org/ok"]);
+    expect(await frame.$$eval(".sources li.refused", (items) => items.map((item) => item.textContent))).toEqual([
+      "Not a web link, not opened: javascript:alert(document.domain)",
+      "Not a web link, not opened: data:text/html,<script>alert(1)</script>",
+      "Not a web link, not opened: 42",
+    ]);
+    await frame.click(".sources li.refused >> nth=0");
+    expect(dialogs).toEqual([]);
   });
 });
 
