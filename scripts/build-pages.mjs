@@ -33,6 +33,24 @@ const PAGES = [
   },
 ];
 
+/**
+ * zod's `locales` namespace (~260 KiB of 40 languages) comes along with every `import * as z`,
+ * though only English is ever configured (zod's own default): bundle that one alone.
+ */
+const englishZodLocaleOnly = {
+  name: "english-zod-locale-only",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), "../locales/index.js"), namespace: "zod-locales" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), "en.js"))};`,
+      loader: "js",
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 function escapeHtml(text) {
   return text.replace(/[&<>"]/g, (character) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[character]);
 }
@@ -53,6 +71,7 @@ async function buildPage(page) {
     legalComments: "eof",
     charset: "utf8",
     logLevel: "silent",
+    plugins: [englishZodLocaleOnly],
   });
   const script = bundle.outputFiles[0].text.trimEnd();
   // esbuild escapes `</script` in strings; anything left would end the inline script early.

@@ -183,6 +183,34 @@ describe("sourced preview on every field of the view (stdio)", () => {
     await screenshot(page, "refused");
   });
 
+  it("the form follows the input schema: number, choice, checkbox, optional text", async () => {
+    await page.click('#tools button[data-tool="cities_above"]');
+    await page.waitForSelector('#call-form h2:text-is("cities_above")');
+    const fields = await page.$$eval("#call-form .field", (rows) =>
+      rows.map((row) => {
+        const input = row.querySelector("input, select, textarea") as HTMLInputElement;
+        return [row.querySelector("label")!.textContent, input.tagName.toLowerCase(), input.type];
+      }),
+    );
+    expect(fields).toEqual([
+      ["min (required)", "input", "number"],
+      ["unit (required)", "select", "select-one"],
+      ["largestFirst", "input", "checkbox"],
+      ["note", "input", "text"],
+    ]);
+    expect(await page.textContent("#call-form .hint")).toBe("Smallest population, in millions");
+    // A required field left empty is caught by the form, before any call.
+    await page.fill("#arg-min", "");
+    await page.click("#call-form button[type=submit]");
+    expect(await page.textContent("#call-form .problem")).toBe("min is required");
+    await page.fill("#arg-min", "28");
+    await page.selectOption("#arg-unit", { label: "people" });
+    await page.check("#arg-largestFirst");
+    await page.click("#call-form button[type=submit]");
+    await page.waitForSelector("#content-pane pre");
+    expect(await page.textContent("#content-pane pre")).toBe('Tokyo 37400000, Delhi 30300000; arguments {"min":28,"unit":"people","largestFirst":true}');
+  });
+
   it("a tool with ui: false is shown as hosts show it: text only", async () => {
     expect(await callTool(page, "text_only")).toBeUndefined();
     expect(await page.textContent("#view-pane")).toContain("declares no UI resource");

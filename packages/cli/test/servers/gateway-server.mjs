@@ -2,6 +2,7 @@
 // Started by the preview tests as `sourced preview -- node gateway-server.mjs` (stdio), or with
 // `--http` on 127.0.0.1 (it prints its endpoint) for `sourced preview --url`.
 import { createRegistry } from "@sourced/registry";
+import { z } from "zod";
 
 const SOURCE = "https://example.org/cities-data";
 const CITIES = ["Tokyo", "Delhi", "Shanghai"];
@@ -50,6 +51,19 @@ registry.tool({ description: "A wide table, twelve columns of numbers." })(funct
   return {
     content: [{ type: "text", text: "Yearly figures for Tokyo, Delhi and Shanghai, 2010 to 2020." }],
     structuredContent: { sources: [SOURCE], table: [header, ...rows] },
+  };
+});
+
+registry.tool({
+  description: "Cities above a population, in a unit.",
+  input: { min: z.number().describe("Smallest population, in millions"), unit: z.enum(["people", "millions"]), largestFirst: z.boolean().optional(), note: z.string().optional() },
+})(function cities_above({ min, unit, largestFirst, note }) {
+  const cities = [["Tokyo", 37.4], ["Delhi", 30.3], ["Shanghai", 27.1]].filter(([, millions]) => millions >= min);
+  if (largestFirst === false) cities.reverse();
+  const shown = cities.map(([city, millions]) => `${city} ${unit === "people" ? Math.round(millions * 1e6) : millions}`);
+  return {
+    content: [{ type: "text", text: `${shown.join(", ") || "none"}${note === undefined ? "" : ` (${note})`}; arguments ${JSON.stringify({ min, unit, largestFirst, note })}` }],
+    structuredContent: { sources: [SOURCE] },
   };
 });
 
