@@ -21,16 +21,20 @@ const LEGACY_RESOURCE_URI_KEY = "ui/resourceUri";
 /** The view reaches no origin: hosts build its CSP from these lists, and empty means none. */
 const DATA_VIEW_UI_META = { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } as const;
 
-let html: string | undefined;
+/** Where `pnpm build` puts the view (`scripts/build-pages.mjs`). */
+const DATA_VIEW_FILE = join(__dirname, "data-view.html");
+const htmlByFile = new Map<string, string>();
 
 /** The built view, read once; `undefined` when the package was built without it. */
-function dataViewHtml(): string | undefined {
+function dataViewHtml(file: string): string | undefined {
+  let html = htmlByFile.get(file);
   if (html === undefined) {
     try {
-      html = readFileSync(join(__dirname, "data-view.html"), "utf8");
+      html = readFileSync(file, "utf8");
     } catch {
       return undefined;
     }
+    htmlByFile.set(file, html);
   }
   return html;
 }
@@ -47,16 +51,16 @@ export interface GatewayView {
  * The registry's view: off with `ui: false`, and off (one warning) when the built view is missing,
  * which would otherwise make hosts fail to load a resource the tools name.
  */
-export function gatewayView(registryUi: boolean | undefined, logger: Logger): GatewayView {
+export function gatewayView(registryUi: boolean | undefined, logger: Logger, file: string = DATA_VIEW_FILE): GatewayView {
   let enabled = registryUi !== false;
   let warned = false;
   const available = (): boolean => {
     if (!enabled) return false;
-    if (dataViewHtml() !== undefined) return true;
+    if (dataViewHtml(file) !== undefined) return true;
     if (!warned) {
       warned = true;
       logger.warn(
-        `the data view (${join(__dirname, "data-view.html")}) is missing, so tools are served without it: ` +
+        `the data view (${file}) is missing, so tools are served without it: ` +
           "this build of @sourced/registry is incomplete; reinstall it, or pass { ui: false } to createRegistry().",
       );
     }
@@ -66,7 +70,7 @@ export function gatewayView(registryUi: boolean | undefined, logger: Logger): Ga
   return {
     toolMeta: (toolUi) => (toolUi !== false && available() ? { ui: { resourceUri: DATA_VIEW_URI }, [LEGACY_RESOURCE_URI_KEY]: DATA_VIEW_URI } : undefined),
     serve(server, anyToolUsesIt) {
-      const text = anyToolUsesIt && available() ? dataViewHtml() : undefined;
+      const text = anyToolUsesIt && available() ? dataViewHtml(file) : undefined;
       if (text === undefined) return;
       server.registerResource(
         "sourced-data-view",

@@ -1,8 +1,10 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from "@modelcontextprotocol/client";
 import { getToolUiResourceUri, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { gatewayView } from "../dist/gateway.js";
 import { createRegistry, DATA_VIEW_URI, MCP_APP_MIME_TYPE, type Registry } from "../dist/index.js";
-import { connectInMemory, recordingLogger, seedResult } from "./helpers";
+import { connectInMemory, PACKAGE_DIR, recordingLogger, seedResult } from "./helpers";
 
 // The gateway view as MCP Apps hosts find it: the tool's _meta names a ui:// resource that
 // resources/list lists and resources/read returns as text/html;profile=mcp-app.
@@ -126,5 +128,17 @@ describe("the data view (MCP Apps resource)", () => {
     } finally {
       await close();
     }
+  });
+});
+
+describe("a build without the view", () => {
+  it("warns once and serves the tools without it, so no host is sent to a resource that is not there", async () => {
+    const logger = recordingLogger();
+    const view = gatewayView(undefined, logger, join(PACKAGE_DIR, "no-such-build", "data-view.html"));
+    expect(view.toolMeta(undefined)).toBeUndefined();
+    expect(view.toolMeta(true)).toBeUndefined();
+    expect(logger.warnings).toEqual([
+      expect.stringMatching(/^the data view \(.*no-such-build[\\/]data-view\.html\) is missing, so tools are served without it: .*pass \{ ui: false \} to createRegistry\(\)\.$/),
+    ]);
   });
 });
