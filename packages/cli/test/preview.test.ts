@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
+import { request } from "node:http";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
@@ -111,6 +112,25 @@ describe("sourced preview -- node build/server.js (the seed's cities server, std
     await frame.click("a");
     expect((await popup).url()).toBe("https://example.org/cities-data");
     await page.waitForSelector('#activity li:text-is("Opened https://example.org/cities-data")');
+  });
+
+  it("frames the view with a CSP that reaches no origin, and answers only its own address", async () => {
+    const frameUrl = new URL((await page.getAttribute("#view-frame", "src"))!, preview.url);
+    const response = await fetch(frameUrl);
+    expect(response.headers.get("content-security-policy")).toMatch(/^default-src 'none'; .*connect-src 'none'; .*sandbox allow-scripts$/);
+    const status = (host: string, path: string, method = "GET") =>
+      new Promise<number | undefined>((resolve, reject) => {
+        const req = request(new URL(path, preview.url), { method, headers: { host, "content-type": "application/json" } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        });
+        req.on("error", reject);
+        req.end(method === "POST" ? JSON.stringify({ name: "list_cities", arguments: {} }) : undefined);
+      });
+    // DNS rebinding: a name that resolves to 127.0.0.1 is still not this preview's address.
+    expect(await status("attacker.example:80", "/api/tools")).toBe(403);
+    expect(await status("attacker.example:80", "/api/call", "POST")).toBe(403);
+    expect(await status(new URL(preview.url).host, "/api/tools")).toBe(200);
   });
 
   it("population: arguments come from a form generated from the input schema", async () => {

@@ -46,6 +46,8 @@ export function viewCsp(csp: ResourceCsp | undefined): string {
     `frame-src ${cspSources(csp?.frameDomains)}`,
     "base-uri 'none'",
     "form-action 'none'",
+    // Opaque origin even when the frame's URL is opened on its own, outside the sandboxed iframe.
+    "sandbox allow-scripts",
   ].join("; ");
 }
 
