@@ -8,7 +8,7 @@ import tseslint from "typescript-eslint";
 
 export default defineConfig(
   {
-    ignores: ["**/dist/**", "**/node_modules/**", "**/out/**", "**/build/**", "fixtures/cases/**", "bench/out/**"],
+    ignores: ["**/dist/**", "packages/registry/esm/**", "**/node_modules/**", "**/out/**", "**/build/**", "fixtures/cases/**", "bench/out/**"],
   },
   js.configs.recommended,
   tseslint.configs.recommended,

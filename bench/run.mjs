@@ -2,7 +2,7 @@
 // run (arms alternated, medians and spreads). See docs/performance.md.
 //
 //   node bench/run.mjs [--files 2000] [--tools 10000] [--seed 1] [--reps 5] [--warmup 1]
-//                      [--scaling 10000,20000,40000] [--calls 2000] [--register 10000]
+//                      [--scaling 10000,20000,40000] [--calls 2000] [--register 10000] [--concurrent 5000]
 //                      [--only 1,2,3,4,5] [--json bench/out/results.json] [--smoke] [--quiet]
 //
 // Exit code 1 when a front-end did not report exactly the findings the generator planted (the
@@ -14,12 +14,12 @@ import { DEFAULT_OUT, ROOT, generateProject } from "./generate.mjs";
 import { checkVsNoEmit, eslintTyped, runTime, transformerScaling, transformerVsTsc } from "./lib/measures.mjs";
 import { round } from "./lib/stats.mjs";
 
-const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, only: [1, 2, 3, 4, 5] };
+const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, concurrent: 5000, only: [1, 2, 3, 4, 5] };
 /** CI size: seconds, not minutes; the figures mean little, the command and its output shape are what is checked. */
-const SMOKE = { files: 12, tools: 60, reps: 2, warmup: 0, scaling: [60, 120, 240], calls: 200, register: 10000 };
+const SMOKE = { files: 12, tools: 60, reps: 2, warmup: 0, scaling: [60, 120, 240], calls: 200, register: 10000, concurrent: 500 };
 
 const USAGE = `usage: node bench/run.mjs [--files N] [--tools M] [--seed S] [--reps R] [--warmup W]
-       [--scaling T1,T2,...] [--calls C] [--register T] [--only 1,2,3,4,5] [--json FILE] [--smoke] [--quiet]`;
+       [--scaling T1,T2,...] [--calls C] [--register T] [--concurrent N] [--only 1,2,3,4,5] [--json FILE] [--smoke] [--quiet]`;
 
 function parseFlags(argv) {
   const flags = { ...DEFAULTS, json: path.join(DEFAULT_OUT, "results.json"), quiet: false };
@@ -40,6 +40,7 @@ function parseFlags(argv) {
       case "--warmup":
       case "--calls":
       case "--register":
+      case "--concurrent":
         set[key.slice(2)] = Number(value());
         break;
       case "--scaling":
@@ -65,7 +66,7 @@ function parseFlags(argv) {
     }
   }
   Object.assign(flags, set); // explicit flags win over --smoke, wherever they stand
-  for (const key of ["files", "tools", "reps", "calls", "register"]) {
+  for (const key of ["files", "tools", "reps", "calls", "register", "concurrent"]) {
     if (!Number.isInteger(flags[key]) || flags[key] < 1) throw new Error(`--${key} must be a positive integer, got ${flags[key]}`);
   }
   if (!Number.isInteger(flags.warmup) || flags.warmup < 0) throw new Error(`--warmup must be 0 or more, got ${flags.warmup}`);
@@ -112,8 +113,8 @@ function printRatios(ratios, targets) {
   const rows = [["ratio (median; range of per-repetition pairs)", "wall", "CPU", "target"]];
   for (const [name, r] of Object.entries(ratios)) {
     const target = targets.find((t) => t.ratio === name);
-    const value = r.cpu ?? r;
-    rows.push([name, r.wall ? times(r.wall) : "", r.cpu ? times(r.cpu) : times(r), target ? verdict(value.value, target.max) : ""]);
+    const value = r.cpu ?? r.wall ?? r;
+    rows.push([name, r.wall ? times(r.wall) : "", r.cpu ? times(r.cpu) : r.wall ? "" : times(r), target ? verdict(value.value, target.max) : ""]);
   }
   return table(rows);
 }
@@ -169,9 +170,24 @@ function print(result) {
     for (const name of ["registry (net)", "SDK registerTool"]) calls.push([name, range(m5.calls[name].wallMs, perCall), range(m5.calls[name].cpuMs, perCall)]);
     const register = [[`registering ${m5.register.tools} tools (cold process)`, "median [min–max]", "target"]];
     register.push(["registry.tool()", range(m5.register["registry.tool()"]), m5.register["registry.tool()"].median < 100 ? "met (< 100 ms)" : "MISSED (target < 100 ms)"]);
-    register.push(["registry.createServer() (SDK registerTool inside)", range(m5.register["registry.createServer()"]), ""]);
+    register.push(["registry.createServer() (the first: computes the tool table)", range(m5.register["registry.createServer()"]), ""]);
     register.push(["SDK registerTool alone, for scale", range(m5.register["SDK registerTool"]), ""]);
-    out.push(`5. ${m5.title} (${m5.calls.perRepetition} calls per repetition)`, table(calls), printRatios(m5.ratios, m5.targets), table(register), "");
+    const http = [["over Streamable HTTP, v2 Client on 2026-07-28", "median per request [min–max]"]];
+    for (const [name, arm] of Object.entries(m5.http.arms)) http.push([name, range(arm)]);
+    const c = m5.http.concurrent;
+    const concurrent = [
+      [`${c.calls} calls at once over HTTP (50 clients, 127.0.0.1)`, "lost", "p50", "p99", "max", "all answered in"],
+      [`maxConcurrentRequests ${c.calls}`, c.lost === 0 ? "0 (met)" : `${c.lost} (MISSED: ${JSON.stringify(c.problems)})`, `${c.p50Ms.toFixed(0)} ms`, `${c.p99Ms.toFixed(0)} ms`, `${c.maxMs.toFixed(0)} ms`, `${c.totalMs.toFixed(0)} ms`],
+    ];
+    out.push(
+      `5. ${m5.title} (${m5.calls.perRepetition} calls per repetition)`,
+      table(calls),
+      table(http),
+      printRatios(m5.ratios, m5.targets),
+      table(concurrent),
+      table(register),
+      "",
+    );
   }
   for (const [number, measure] of Object.entries(measures)) {
     if (!measure.verified) out.push(`NOT VERIFIED (${number}): ${measure.problem}`);
@@ -220,7 +236,7 @@ async function main() {
   }
   if (wants(5)) {
     log?.("5. run time");
-    result.measures[5] = runTime({ calls: flags.calls, reps: flags.reps, registerTools: flags.register, log });
+    result.measures[5] = runTime({ calls: flags.calls, reps: flags.reps, registerTools: flags.register, concurrent: flags.concurrent, log });
   }
   result.durationS = round((Date.now() - started) / 1000, 1);
 
@@ -232,6 +248,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`bench: ${error instanceof Error ? (process.env.BENCH_DEBUG ? error.stack : error.message) : String(error)}`);
   process.exitCode = 2;
 });

@@ -14,11 +14,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Each page: its entry and stylesheet, where it goes, and the CSP directives beside its script's hash. */
 const PAGES = [
   {
-    // The data view every registry serves as its MCP Apps resource: no network at all.
+    // The data view every registry serves as its MCP Apps resource: no network at all. Written as
+    // a module into both builds of the registry (src/data-view.d.ts), which imports it when asked.
     package: "packages/registry",
     entry: "view/main.ts",
     stylesheet: "view/view.css",
-    output: "dist/data-view.html",
+    output: [
+      { file: "dist/data-view.js", as: "commonjs" },
+      { file: "esm/data-view.js", as: "module" },
+    ],
     title: "sourced data view",
     csp: ["default-src 'none'", "style-src 'unsafe-inline'", "img-src data:", "base-uri 'none'", "form-action 'none'"],
   },
@@ -27,7 +31,7 @@ const PAGES = [
     package: "packages/cli",
     entry: "preview-page/main.ts",
     stylesheet: "preview-page/page.css",
-    output: "dist/preview/page.html",
+    output: [{ file: "dist/preview/page.html", as: "html" }],
     title: "sourced preview",
     csp: ["default-src 'none'", "style-src 'unsafe-inline'", "connect-src 'self'", "frame-src 'self'", "img-src data:", "base-uri 'none'", "form-action 'none'"],
   },
@@ -96,10 +100,18 @@ ${css}</style>
 </body>
 </html>
 `;
-  const output = join(packageDir, page.output);
-  mkdirSync(dirname(output), { recursive: true });
-  writeFileSync(output, html);
-  return `${relative(root, output)} (${Math.round(html.length / 1024)} KiB)`;
+  const written = [];
+  for (const { file, as } of page.output) {
+    const output = join(packageDir, file);
+    mkdirSync(dirname(output), { recursive: true });
+    const literal = JSON.stringify(html);
+    writeFileSync(
+      output,
+      as === "html" ? html : as === "commonjs" ? `"use strict";\n// Built by scripts/build-pages.mjs from ${page.entry}.\nexports.html = ${literal};\n` : `// Built by scripts/build-pages.mjs from ${page.entry}.\nexport const html = ${literal};\n`,
+    );
+    written.push(`${relative(root, output)} (${Math.round(html.length / 1024)} KiB)`);
+  }
+  return written.join("\n");
 }
 
 try {

@@ -19,8 +19,9 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const project = join(root, "fixtures/projects/cities");
 const fromProject = createRequire(join(project, "package.json"));
-const { Client } = fromProject("@modelcontextprotocol/sdk/client/index.js");
-const { StdioClientTransport } = fromProject("@modelcontextprotocol/sdk/client/stdio.js");
+// The SDK's v2 Client, on protocol revision 2026-07-28.
+const { Client } = fromProject("@modelcontextprotocol/client");
+const { StdioClientTransport } = fromProject("@modelcontextprotocol/client/stdio");
 const { ESLint } = fromProject("eslint");
 // The project's own installs, as its package.json scripts run them (neither package exports its bin).
 const tspc = join(project, "node_modules/ts-patch/bin/tspc.js");
@@ -102,11 +103,12 @@ heading("4. node fixtures/projects/cities/build/server.js (stdio), with the SDK 
 const transport = new StdioClientTransport({ command: process.execPath, args: [join(project, "build/server.js")], stderr: "pipe" });
 const serverLog = [];
 transport.stderr?.on("data", (chunk) => serverLog.push(String(chunk)));
-const client = new Client({ name: "sourced-demo", version: "1.0.0" });
+const client = new Client({ name: "sourced-demo", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
 
 try {
   await client.connect(transport);
-  console.log(`connected to ${client.getServerVersion()?.name} ${client.getServerVersion()?.version}`);
+  console.log(`connected to ${client.getServerVersion()?.name} ${client.getServerVersion()?.version}, protocol ${client.getNegotiatedProtocolVersion()}`);
+  check(client.getNegotiatedProtocolVersion() === "2026-07-28", `expected protocol 2026-07-28, got ${client.getNegotiatedProtocolVersion()}`);
 
   heading("tools/list");
   const { tools } = await client.listTools();

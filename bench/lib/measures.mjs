@@ -242,7 +242,7 @@ export function checkVsNoEmit(project, options) {
 // -------------------------------------------------------------------------------------------
 // 5. Run time
 
-export function runTime({ calls, reps, registerTools, log }) {
+export function runTime({ calls, reps, registerTools, concurrent, log }) {
   const child = path.join(ROOT, "bench", "lib", "runtime-child.mjs");
   log?.(`run time: ${calls} tools/call per repetition`);
   const call = JSON.parse(runNode(child, ["calls", String(calls), String(reps)], { cwd: ROOT }).stdout);
@@ -252,8 +252,21 @@ export function runTime({ calls, reps, registerTools, log }) {
     registrations.push(JSON.parse(runNode(child, ["register", String(registerTools)], { cwd: ROOT }).stdout));
     log?.(`run time: rep ${rep + 1}/${reps} registering ${registerTools} tools: ${registrations[rep].registryToolMs.toFixed(0)} ms`);
   }
+  log?.(`run time: over HTTP, ${calls} tools/call per repetition, then ${concurrent} at once`);
+  const http = JSON.parse(runNode(child, ["http", String(calls), String(reps), String(concurrent)], { cwd: ROOT }).stdout);
   return {
-    title: "run time: tools/call through the registry vs the SDK alone; registering tools",
+    title: "run time: tools/call through the registry vs the SDK alone; over HTTP by number of tools; registering tools",
+    http: {
+      arms: {
+        "tools/call, 1 tool": summarize(http.callMs[1]),
+        "tools/call, 1,000 tools": summarize(http.callMs[1000]),
+        "tools/list, 10 tools (v2 Client)": summarize(http.listMs[10]),
+        "tools/list, 1,000 tools (v2 Client)": summarize(http.listMs[1000]),
+        "tools/list, 10 tools (raw HTTP)": summarize(http.rawListMs[10]),
+        "tools/list, 1,000 tools (raw HTTP)": summarize(http.rawListMs[1000]),
+      },
+      concurrent: http.concurrent,
+    },
     calls: {
       perRepetition: call.calls,
       "registry (net)": { wallMs: summarize(call.registry.wallMs), cpuMs: summarize(call.registry.cpuMs) },
@@ -267,11 +280,18 @@ export function runTime({ calls, reps, registerTools, log }) {
     },
     ratios: {
       "tools/call: registry / SDK": { wall: ratio(call.sdk.wallMs, call.registry.wallMs), cpu: ratio(call.sdk.cpuMs, call.registry.cpuMs) },
+      "HTTP tools/call: 1,000 tools / 1 tool": { wall: ratio(http.callMs[1], http.callMs[1000]) },
+      "tools/list: 1,000 tools / 10 (raw HTTP: the server and the payload)": { wall: ratio(http.rawListMs[10], http.rawListMs[1000]) },
+      "tools/list: 1,000 tools / 10 (v2 Client, which validates every tool)": { wall: ratio(http.listMs[10], http.listMs[1000]) },
     },
     targets: [
       { ratio: "tools/call: registry / SDK", max: 1.05 },
+      { ratio: "HTTP tools/call: 1,000 tools / 1 tool", max: 1.2 },
+      { ratio: "tools/list: 1,000 tools / 10 (raw HTTP: the server and the payload)", max: 10 },
       { figure: `registry.tool() x ${registerTools}`, maxMs: 100 },
     ],
-    verified: true,
+    // Every one of the concurrent calls must be answered: a lost call is a failed run, not a slow one.
+    verified: http.concurrent.lost === 0,
+    ...(http.concurrent.lost === 0 ? {} : { problem: `${http.concurrent.lost} of ${http.concurrent.calls} concurrent calls lost: ${JSON.stringify(http.concurrent.problems)}` }),
   };
 }

@@ -2,6 +2,10 @@
 //
 //   node runtime-child.mjs calls <calls> <reps>   tools/call through the registry vs the SDK directly
 //   node runtime-child.mjs register <tools>       registering <tools> tools, once, in a cold process
+//   node runtime-child.mjs http <calls> <reps> <concurrent>
+//                                                 over Streamable HTTP on 127.0.0.1 (v2 Client, 2026-07-28):
+//                                                 tools/call with 1,000 tools vs 1, tools/list with 1,000 vs 10,
+//                                                 then <concurrent> calls at once
 //
 // One JSON line on stdout.
 import { createRequire } from "node:module";
@@ -14,9 +18,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 const registryDir = path.join(ROOT, "packages", "registry");
 const fromRegistry = (id) => require(require.resolve(id, { paths: [registryDir] }));
 const { createRegistry, structuredContentSchema } = require(registryDir);
-const { McpServer } = fromRegistry("@modelcontextprotocol/sdk/server/mcp.js");
-const { Client } = fromRegistry("@modelcontextprotocol/sdk/client/index.js");
-const { InMemoryTransport } = fromRegistry("@modelcontextprotocol/sdk/inMemory.js");
+const { McpServer } = fromRegistry("@modelcontextprotocol/server");
+const { Client, InMemoryTransport, StreamableHTTPClientTransport } = fromRegistry("@modelcontextprotocol/client");
 const { z } = fromRegistry("zod");
 
 const now = () => performance.now();
@@ -56,7 +59,7 @@ async function calls(count, reps) {
   // B: the same handler on the SDK alone, with the same input and output schemas, so the only
   // difference left is the registry's net.
   const direct = new McpServer({ name: "bench", version: "1.0.0" });
-  direct.registerTool("list_cities", { description, inputSchema: input, outputSchema: structuredContentSchema }, (args) => listCities(args));
+  direct.registerTool("list_cities", { description, inputSchema: z.object(input), outputSchema: structuredContentSchema }, (args) => listCities(args));
   const viaSdk = await connect(direct);
 
   // Wall and CPU time per call (the process's CPU time is less disturbed by other work on the machine).
@@ -110,17 +113,143 @@ function register(count) {
   // For scale: the SDK's own registerTool, as many times, in the same process (warm).
   const direct = new McpServer({ name: "bench", version: "1.0.0" });
   started = now();
-  for (const fn of functions) direct.registerTool(fn.name, { description, inputSchema: input, outputSchema: structuredContentSchema }, fn);
+  for (const fn of functions) direct.registerTool(fn.name, { description, inputSchema: z.object(input), outputSchema: structuredContentSchema }, fn);
   const sdkRegisterToolMs = now() - started;
 
   if (registry.tools.length !== count) throw new Error(`registered ${registry.tools.length} tools, not ${count}`);
   return { tools: count, registryToolMs, createServerMs, sdkRegisterToolMs };
 }
 
+/** A registry of `count` tools (list_cities and count - 1 others like it), served over HTTP. */
+async function servedRegistry(count, limits) {
+  const registry = createRegistry({ name: "bench", version: "1.0.0", logger: silent });
+  registry.tool({ description, input })(function list_cities(args) {
+    return listCities(args);
+  });
+  for (let i = 1; i < count; i++) registry.tool({ name: `tool_${i}`, description, input })((args) => listCities(args));
+  return registry.serveHttp(limits ? { limits } : {});
+}
+
+async function httpClient(url) {
+  const client = new Client({ name: "bench", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  await client.connect(new StreamableHTTPClientTransport(url));
+  return client;
+}
+
+async function http(count, reps, concurrent) {
+  const servings = { 1: await servedRegistry(1), 10: await servedRegistry(10), 1000: await servedRegistry(1000) };
+  // Separate clients for the call arms and the list arms: a v2 Client that holds a tools/list
+  // answer looks each called tool up in it (client-side work that grows with the list), which
+  // is not the server's cost being measured.
+  const clients = {};
+  const listClients = {};
+  for (const [tools, serving] of Object.entries(servings)) {
+    clients[tools] = await httpClient(serving.url);
+    listClients[tools] = await httpClient(serving.url);
+  }
+  const timeCalls = async (client) => {
+    const started = now();
+    for (let i = 0; i < count; i++) {
+      const result = await client.callTool({ name: "list_cities", arguments: { limit: 1 + (i % 3) } });
+      if (result.isError || result.structuredContent === undefined) throw new Error(`call failed: ${JSON.stringify(result)}`);
+    }
+    return (now() - started) / count;
+  };
+  const lists = Math.max(5, Math.round(count / 20));
+  const timeLists = async (client, tools) => {
+    const started = now();
+    for (let i = 0; i < lists; i++) {
+      // refresh: past the client's cache, so the server answers every one.
+      const { tools: listed } = await client.listTools(undefined, { cacheMode: "refresh" });
+      if (listed.length !== tools) throw new Error(`tools/list gave ${listed.length} tools, not ${tools}`);
+    }
+    return (now() - started) / lists;
+  };
+  // The same tools/list as raw HTTP (a 2025-era POST, the answer's JSON parsed): the server's own
+  // cost and the payload, without the v2 Client's validation of every listed tool.
+  const rawList = async (url, tools) => {
+    const started = now();
+    for (let i = 0; i < lists; i++) {
+      const response = await globalThis.fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/list", params: {} }),
+      });
+      const text = await response.text();
+      const json = text.startsWith("{") ? text : text.split("\n").find((line) => line.startsWith("data: "))?.slice(6);
+      const listed = JSON.parse(json ?? "null")?.result?.tools;
+      if (listed?.length !== tools) throw new Error(`raw tools/list gave ${listed?.length} tools, not ${tools}`);
+    }
+    return (now() - started) / lists;
+  };
+  // Warm every path, then alternate the arms.
+  await timeCalls(clients[1]);
+  await timeCalls(clients[1000]);
+  await timeLists(listClients[10], 10);
+  await timeLists(listClients[1000], 1000);
+  const call = { 1: [], 1000: [] };
+  const list = { 10: [], 1000: [] };
+  const raw = { 10: [], 1000: [] };
+  await rawList(servings[10].url, 10);
+  await rawList(servings[1000].url, 1000);
+  for (let rep = 0; rep < reps; rep++) {
+    const order = rep % 2 === 0 ? [1, 1000] : [1000, 1];
+    for (const tools of order) call[tools].push(await timeCalls(clients[tools]));
+    for (const tools of rep % 2 === 0 ? [10, 1000] : [1000, 10]) {
+      list[tools].push(await timeLists(listClients[tools], tools));
+      raw[tools].push(await rawList(servings[tools].url, tools));
+    }
+  }
+  for (const client of [...Object.values(clients), ...Object.values(listClients)]) await client.close();
+  for (const serving of Object.values(servings)) await serving.close();
+
+  // <concurrent> calls at once, from 50 clients, to one server whose concurrency limit admits them.
+  const serving = await servedRegistry(1, { maxConcurrentRequests: concurrent });
+  const pool = await Promise.all(Array.from({ length: 50 }, () => httpClient(serving.url)));
+  const latencies = [];
+  let lost = 0;
+  const problems = new Map();
+  const started = now();
+  await Promise.all(
+    Array.from({ length: concurrent }, async (_, i) => {
+      const begun = now();
+      try {
+        const result = await pool[i % pool.length].callTool({ name: "list_cities", arguments: { limit: 1 + (i % 3) } });
+        if (result.isError || result.structuredContent === undefined) throw new Error("error result");
+        latencies.push(now() - begun);
+      } catch (error) {
+        lost++;
+        const key = String(error instanceof Error ? error.message : error).slice(0, 120);
+        problems.set(key, (problems.get(key) ?? 0) + 1);
+      }
+    }),
+  );
+  const totalMs = now() - started;
+  for (const client of pool) await client.close();
+  await serving.close();
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  return {
+    calls: count,
+    lists,
+    callMs: call,
+    listMs: list,
+    rawListMs: raw,
+    concurrent: { calls: concurrent, lost, problems: Object.fromEntries(problems), p50Ms: at(0.5), p99Ms: at(0.99), maxMs: latencies.at(-1) ?? NaN, totalMs },
+  };
+}
+
 async function main() {
-  const [mode, first, second] = process.argv.slice(2);
-  const result = mode === "calls" ? await calls(Number(first), Number(second)) : mode === "register" ? register(Number(first)) : undefined;
-  if (result === undefined) throw new Error(`unknown mode ${mode}: calls <calls> <reps> | register <tools>`);
+  const [mode, first, second, third] = process.argv.slice(2);
+  const result =
+    mode === "calls"
+      ? await calls(Number(first), Number(second))
+      : mode === "register"
+        ? register(Number(first))
+        : mode === "http"
+          ? await http(Number(first), Number(second), Number(third))
+          : undefined;
+  if (result === undefined) throw new Error(`unknown mode ${mode}: calls <calls> <reps> | register <tools> | http <calls> <reps> <concurrent>`);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

@@ -29,7 +29,7 @@ registry.tool({ name: "echo", input: { id: z.string(), delay: z.number().int().m
 
 registry.tool({ name: "hang" })(function hang(_args, extra) {
   stats.hangsStarted++;
-  extra.signal.addEventListener("abort", () => void stats.hangsAborted++);
+  extra.mcpReq.signal.addEventListener("abort", () => void stats.hangsAborted++);
   return new Promise(() => {});
 });
 

@@ -360,8 +360,8 @@ describe("a handler that never settles", () => {
   it("in process (one stateful server): notifications/cancelled aborts the handler's signal", async () => {
     let aborted = 0;
     const registry = registryModule.createRegistry({ name: "hang", version: "1.0.0", logger: { warn: () => {} } });
-    registry.tool({ name: "hang" })(function hang(_args: unknown, extra: { signal: AbortSignal }) {
-      extra.signal.addEventListener("abort", () => void aborted++);
+    registry.tool({ name: "hang" })(function hang(_args: unknown, extra: { mcpReq: { signal: AbortSignal } }) {
+      extra.mcpReq.signal.addEventListener("abort", () => void aborted++);
       return new Promise(() => {});
     });
     const server = registry.createServer();

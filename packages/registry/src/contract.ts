@@ -1,5 +1,5 @@
-import type { ContentBlock, CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ContentBlockSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { ContentBlock, CallToolResult } from "@modelcontextprotocol/server";
+import { ContentBlockSchema } from "@modelcontextprotocol/core";
 import type { ChartConfiguration } from "chart.js";
 import { z } from "zod";
 

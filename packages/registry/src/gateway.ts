@@ -1,6 +1,4 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import type { Logger } from "./logger.js";
 
 /*
@@ -21,57 +19,36 @@ const LEGACY_RESOURCE_URI_KEY = "ui/resourceUri";
 /** The view reaches no origin: hosts build its CSP from these lists, and empty means none. */
 const DATA_VIEW_UI_META = { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } as const;
 
-/** Where `pnpm build` puts the view (`scripts/build-pages.mjs`). */
-const DATA_VIEW_FILE = join(__dirname, "data-view.html");
-const htmlByFile = new Map<string, string>();
-
-/** The built view, read once; `undefined` when the package was built without it. */
-function dataViewHtml(file: string): string | undefined {
-  let html = htmlByFile.get(file);
-  if (html === undefined) {
-    try {
-      html = readFileSync(file, "utf8");
-    } catch {
-      return undefined;
-    }
-    htmlByFile.set(file, html);
-  }
-  return html;
-}
-
-/** What `registry.tool({ ui })` and `createRegistry({ ui })` say; both default to on. */
-export interface GatewayView {
-  /** The `_meta` of a tool: the view's URI unless the tool opted out. */
-  toolMeta(toolUi: boolean | undefined): Record<string, unknown> | undefined;
-  /** Serves the resource on `server` when some tool declares it. */
-  serve(server: McpServer, anyToolUsesIt: boolean): void;
-}
-
 /**
- * The registry's view: off with `ui: false`, and off (one warning) when the built view is missing,
- * which would otherwise make hosts fail to load a resource the tools name.
+ * The built page, as a module beside this one (`scripts/build-pages.mjs` writes it into both
+ * builds), loaded at the first `resources/read`: servers that are never asked for it never parse
+ * its 600 KiB, and a bundler that bundles the registry bundles the page with it.
  */
-export function gatewayView(registryUi: boolean | undefined, logger: Logger, file: string = DATA_VIEW_FILE): GatewayView {
-  let enabled = registryUi !== false;
-  let warned = false;
-  const available = (): boolean => {
-    if (!enabled) return false;
-    if (dataViewHtml(file) !== undefined) return true;
-    if (!warned) {
-      warned = true;
-      logger.warn(
-        `the data view (${file}) is missing, so tools are served without it: ` +
-          "this build of @sourced/registry is incomplete; reinstall it, or pass { ui: false } to createRegistry().",
-      );
-    }
-    enabled = false;
-    return false;
-  };
+export const loadDataView = async (): Promise<string> => (await import("./data-view.js")).html;
+
+export interface GatewayView {
+  /** The `_meta` of a tool: the view's URI unless the tool (`registry.tool({ ui: false })`) opted out. */
+  toolMeta(toolUi: boolean | undefined): Record<string, unknown> | undefined;
+  /** Serves the resource on `server` (`resources/list`, `resources/read`). */
+  serve(server: McpServer): void;
+}
+
+/** The registry's view: `undefined` with `createRegistry({ ui: false })`. */
+export function gatewayView(registryUi: boolean | undefined, logger: Logger, load: () => Promise<string> = loadDataView): GatewayView | undefined {
+  if (registryUi === false) return undefined;
+  let html: Promise<string> | undefined;
+  const read = (): Promise<string> =>
+    (html ??= load().catch((error: unknown) => {
+      html = undefined;
+      const message =
+        `the data view cannot be loaded (${error instanceof Error ? error.message : String(error)}): ` +
+        "this build of @sourced/registry is incomplete; reinstall it, or pass { ui: false } to createRegistry().";
+      logger.warn(message);
+      throw new Error(message);
+    }));
   return {
-    toolMeta: (toolUi) => (toolUi !== false && available() ? { ui: { resourceUri: DATA_VIEW_URI }, [LEGACY_RESOURCE_URI_KEY]: DATA_VIEW_URI } : undefined),
-    serve(server, anyToolUsesIt) {
-      const text = anyToolUsesIt && available() ? dataViewHtml(file) : undefined;
-      if (text === undefined) return;
+    toolMeta: (toolUi) => (toolUi === false ? undefined : { ui: { resourceUri: DATA_VIEW_URI }, [LEGACY_RESOURCE_URI_KEY]: DATA_VIEW_URI }),
+    serve(server) {
       server.registerResource(
         "sourced-data-view",
         DATA_VIEW_URI,
@@ -81,7 +58,7 @@ export function gatewayView(registryUi: boolean | undefined, logger: Logger, fil
           mimeType: MCP_APP_MIME_TYPE,
           _meta: { ui: DATA_VIEW_UI_META },
         },
-        () => ({ contents: [{ uri: DATA_VIEW_URI, mimeType: MCP_APP_MIME_TYPE, text, _meta: { ui: DATA_VIEW_UI_META } }] }),
+        async () => ({ contents: [{ uri: DATA_VIEW_URI, mimeType: MCP_APP_MIME_TYPE, text: await read(), _meta: { ui: DATA_VIEW_UI_META } }] }),
       );
     },
   };

@@ -1,12 +1,8 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
-import { structuredContentSchema } from "./contract.js";
+import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { gatewayView } from "./gateway.js";
 import { stderrLogger, type Logger } from "./logger.js";
-import { callThroughNet } from "./net.js";
-import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServing } from "./serve.js";
+import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
+import { buildServer, ToolTable } from "./server.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
 import type { ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
 import { verifiedBy } from "./verified.js";
@@ -31,8 +27,8 @@ export interface RegistryOptions {
   ui?: boolean;
 }
 
-/** The second argument of every tool call: the SDK's request context (abort signal, session, …). */
-export type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** The second argument of every tool call: the SDK's request context (`mcpReq.signal`, `http.authInfo`, …). */
+export type ToolCallExtra = ServerContext;
 
 /** A tool as the registry holds it. */
 export interface RegisteredTool {
@@ -59,12 +55,14 @@ export interface Registry {
   /** The registered tools, in registration order. */
   readonly tools: readonly RegisteredTool[];
   /**
-   * A new SDK `McpServer` offering every tool registered so far (`registerTool` with its input
-   * schema and `outputSchema` = the `structuredContent` schema), each call going through the net.
+   * A new SDK `McpServer` offering every tool registered so far, each call going through the net:
+   * for a transport of your own (`await registry.createServer().connect(transport)`). The tool
+   * definitions (input schema, `outputSchema` = the `structuredContent` schema) are computed once
+   * for the registrations so far, not per server.
    */
   createServer(): McpServer;
   /** Serves every tool over stdio (the process's stdin/stdout). */
-  serveStdio(): Promise<StdioServing>;
+  serveStdio(options?: StdioServeOptions): Promise<StdioServing>;
   /** Serves every tool over Streamable HTTP, on 127.0.0.1 and an ephemeral port unless told otherwise. */
   serveHttp(options?: HttpServeOptions): Promise<HttpServing>;
 }
@@ -120,6 +118,8 @@ function describeRegistered(fn: ToolFunction, method: { name: string } | undefin
 export function createRegistry(options: RegistryOptions): Registry {
   const logger = options.logger ?? stderrLogger;
   const entries = new Map<string, Entry>();
+  /** Computed at the first server built after a registration; shared by every server until the next one. */
+  let table: ToolTable | undefined;
   const view = gatewayView(options.ui, logger);
 
   function register(fn: unknown, toolOptions: ToolOptions, lazySite: LazySite, method?: StaticMethod): void {
@@ -154,6 +154,7 @@ export function createRegistry(options: RegistryOptions): Registry {
       );
     }
     entries.set(name, entry);
+    table = undefined;
   }
 
   const registry: Registry = {
@@ -201,31 +202,11 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
 
     createServer(): McpServer {
-      const server = new McpServer({ name: options.name, version: options.version });
-      let anyToolUsesView = false;
-      for (const entry of entries.values()) {
-        const { title, description, input, annotations } = entry.options;
-        const _meta = view.toolMeta(entry.options.ui);
-        anyToolUsesView ||= _meta !== undefined;
-        server.registerTool(
-          entry.name,
-          { title, description, inputSchema: input, outputSchema: structuredContentSchema, annotations, _meta },
-          // The SDK passes (args, extra) with an input schema and (extra) without one.
-          (input === undefined
-            ? (extra: ToolCallExtra) => callThroughNet(entry, {}, extra, logger)
-            : (args: unknown, extra: ToolCallExtra) => callThroughNet(entry, args, extra, logger)) as never,
-        );
-      }
-      if (entries.size === 0) {
-        // The SDK installs tools/list with its first tool; answer an empty list, not "method not found".
-        server.server.registerCapabilities({ tools: {} });
-        server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
-      }
-      view.serve(server, anyToolUsesView);
-      return server;
+      table ??= new ToolTable(entries.values(), view);
+      return buildServer(registry, table, logger);
     },
 
-    serveStdio: () => serveStdio(registry),
+    serveStdio: (stdioOptions) => serveStdio(registry, logger, stdioOptions),
     serveHttp: (httpOptions) => serveHttp(registry, logger, httpOptions),
   };
   return registry;

@@ -1,18 +1,37 @@
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { hostname as machineName, networkInterfaces } from "node:os";
+import { createMcpHandler, type AuthInfo, type McpServer } from "@modelcontextprotocol/server";
+import { toNodeHandler } from "@modelcontextprotocol/node";
 import type { Logger } from "./logger.js";
+import { serveStdioLines, type StdioServeOptions, type StdioServing } from "./stdio.js";
+
+export type { StdioServeOptions, StdioServing } from "./stdio.js";
 
 /** What serves a registry: anything that can build an `McpServer` with its tools. */
-interface ServerFactory {
+export interface ServerFactory {
   createServer(): McpServer;
 }
 
-export interface StdioServing {
-  readonly server: McpServer;
-  close(): Promise<void>;
+/** What `authenticate` is given: the request's method, URL and headers. */
+export type AuthenticationRequest = Pick<IncomingMessage, "method" | "url" | "headers">;
+
+/** Limits of `serveHttp`; every one has a default. */
+export interface HttpLimits {
+  /** Largest request body, in bytes: a larger one is answered 413 before it is parsed. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Requests handled at once: one more is answered 503 (with `Retry-After`) before its body is read. Default 1,024. */
+  maxConcurrentRequests?: number;
+  /** Time to receive a request's headers, in ms: a slower client gets 408. Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time to receive a whole request (headers and body), in ms: a slower client gets 408. Default 30 s. */
+  requestTimeoutMs?: number;
+  /**
+   * How long an idle keep-alive socket stays open, in ms. Default 65 s: longer than clients keep
+   * an idle socket (they close theirs first, from the `Keep-Alive: timeout` hint), so a reused
+   * socket is never reset under a request.
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 export interface HttpServeOptions {
@@ -22,6 +41,27 @@ export interface HttpServeOptions {
   port?: number;
   /** The MCP endpoint. Defaults to `/mcp`. */
   path?: string;
+  /**
+   * Host names (without port; IPv6 in brackets) a request's `Host` header may name; any other is
+   * answered 403 (DNS rebinding). Defaults to the names of the bind address: the address itself,
+   * `localhost` for a loopback address, and every address and the name of this machine for a
+   * wildcard (`0.0.0.0`, `::`).
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Origins a browser request's `Origin` header may name, as `https://app.example.com` (scheme,
+   * host and port must match) or a bare host name (any scheme and port). A present `Origin` that
+   * is not allowed is answered 403. Defaults to `allowedHosts`.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * Called for every request before its body is read: return who is calling (the SDK's
+   * `AuthInfo`, which tools see as `extra.http.authInfo`), or `undefined` / throw to answer 401.
+   * E.g. `(req) => verifyBearerToken(req.headers.authorization, { verifier })` from
+   * `@modelcontextprotocol/server`. Without it, a server bound off loopback warns once.
+   */
+  authenticate?: (request: AuthenticationRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  limits?: HttpLimits;
 }
 
 export interface HttpServing {
@@ -29,17 +69,54 @@ export interface HttpServing {
   readonly port: number;
   /** The endpoint to give a Streamable HTTP client, e.g. `http://127.0.0.1:52314/mcp`. */
   readonly url: URL;
-  /** Stops listening and drops open connections; calling it again is harmless. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, lets requests in flight finish (up to `graceMs`, default 10 s),
+   * then closes every connection; calling it again returns the same promise.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
-export async function serveStdio(registry: ServerFactory): Promise<StdioServing> {
-  const server = registry.createServer();
-  await server.connect(new StdioServerTransport());
-  return { server, close: () => server.close() };
+export function serveStdio(registry: ServerFactory, logger: Logger, options?: StdioServeOptions): Promise<StdioServing> {
+  return serveStdioLines(() => registry.createServer(), logger, options);
 }
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+const DEFAULT_LIMITS: Required<HttpLimits> = {
+  maxBodyBytes: 1024 * 1024,
+  maxConcurrentRequests: 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 65_000,
+};
+
+/** The first protocol revision without JSON-RPC batches; revisions compare as ISO dates. */
+const NO_BATCH_REVISION = "2025-06-18";
+
+const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+
+/** A host as a URL's hostname spells it: lowercase, IPv6 in brackets. */
+function normalizeHost(host: string): string {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  return (bare.includes(":") ? `[${bare}]` : bare).toLowerCase();
+}
+
+function isLoopback(host: string): boolean {
+  const name = normalizeHost(host);
+  return name === "localhost" || name === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}
+
+function isWildcard(host: string): boolean {
+  return ["0.0.0.0", "[::]", "[::0]", ""].includes(normalizeHost(host));
+}
+
+/** The host names a client reaching `host` puts in its `Host` header. */
+export function hostsOfBindAddress(host: string): string[] {
+  if (isWildcard(host)) {
+    const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => normalizeHost(entry.address)));
+    return [...new Set([...LOOPBACK_NAMES, machineName().toLowerCase(), ...addresses])];
+  }
+  const name = normalizeHost(host);
+  return isLoopback(name) ? [...new Set([name, "localhost"])] : [name];
+}
 
 function hostnameOf(hostHeader: string | undefined): string | undefined {
   if (!hostHeader) return undefined;
@@ -50,70 +127,213 @@ function hostnameOf(hostHeader: string | undefined): string | undefined {
   }
 }
 
-function sendJsonRpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+/** Whether `origin` (an `Origin` header) is allowed: `null` and unparsable values never are. */
+function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return allowed.has(url.origin) || allowed.has(url.hostname);
+}
+
+function normalizeOrigin(entry: string): string {
+  if (!entry.includes("://")) return normalizeHost(entry);
+  try {
+    return new URL(entry).origin;
+  } catch {
+    throw new TypeError(`serveHttp: allowedOrigins entry ${JSON.stringify(entry)} is not an origin; write "https://app.example.com" or a host name.`);
+  }
+}
+
+function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
   res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+/** Why a body could not be read: too large (413) or cut off (the client went away). */
+class BodyError extends Error {
+  constructor(readonly status: 413 | 400, message: string) {
+    super(message);
+  }
+}
+
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const fail = (error: BodyError): void => {
+      req.off("data", onData);
+      req.resume(); // drain what is left without keeping it
+      reject(error);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > maxBytes) fail(new BodyError(413, `Payload too large: the request body exceeds ${maxBytes} bytes`));
+      else chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(Buffer.concat(chunks, size)));
+    req.once("aborted", () => fail(new BodyError(400, "The request body was cut off")));
+    req.once("error", (error) => fail(new BodyError(400, error.message)));
+  });
 }
 
 /**
- * Streamable HTTP in stateless mode: every POST gets a fresh server and transport (the SDK's
- * stateless pattern), so no session state is kept between requests. On a loopback address the
- * Host header must name a loopback host too (DNS rebinding protection).
+ * Streamable HTTP through the SDK's `createMcpHandler`: 2026-07-28 clients on the modern path,
+ * 2025-era clients through its stateless fallback, one server instance per request from the
+ * registry (which holds no per-tool work). In front of the SDK, in this order and before the
+ * body is read: the endpoint path (404), the Host allowlist (403), the Origin allowlist (403),
+ * the method (405), the concurrency limit (503), authentication (401), the body size (413); then
+ * the body is parsed and a JSON-RPC batch refused (400) unless the client speaks a revision
+ * older than 2025-06-18.
  */
 export async function serveHttp(registry: ServerFactory, logger: Logger, options: HttpServeOptions = {}): Promise<HttpServing> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
-  const checkHost = LOOPBACK_HOSTS.has(host);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const allowedHosts = new Set((options.allowedHosts ?? hostsOfBindAddress(host)).map(normalizeHost));
+  const allowedOrigins = new Set((options.allowedOrigins ?? [...allowedHosts]).map(normalizeOrigin));
+  if (!isLoopback(host) && options.authenticate === undefined) {
+    logger.warn(
+      `serveHttp is bound to ${host}, off loopback, without an authenticate hook: anyone who can reach it can call every tool. ` +
+        "Pass { authenticate } (for example with verifyBearerToken from @modelcontextprotocol/server), or bind to 127.0.0.1.",
+    );
+  }
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const mcp = createMcpHandler(() => registry.createServer(), {
+    maxRequestBodySize: limits.maxBodyBytes,
+    onerror: (error) => logger.warn(`HTTP request failed: ${error.stack ?? error.message}`),
+  });
+  const toSdk = toNodeHandler(mcp, { maxRequestBodySize: limits.maxBodyBytes });
+  const inFlight = new Set<ServerResponse>();
+  let closing = false;
+
+  const handle = async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<void> => {
     if (new URL(req.url ?? "/", "http://localhost").pathname !== path) {
-      sendJsonRpcError(res, 404, `Not found: the MCP endpoint is ${path}`);
+      sendError(res, 404, -32000, `Not found: the MCP endpoint is ${path}`);
       return;
     }
-    if (checkHost && !LOOPBACK_HOSTS.has(hostnameOf(req.headers.host) ?? "")) {
-      sendJsonRpcError(res, 403, `Forbidden: host ${JSON.stringify(req.headers.host)} is not a loopback host`);
+    const requestHost = hostnameOf(req.headers.host);
+    if (requestHost === undefined || !allowedHosts.has(requestHost)) {
+      sendError(res, 403, -32000, `Forbidden: host ${JSON.stringify(req.headers.host ?? "")} is not allowed (allowedHosts)`);
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, allowedOrigins)) {
+      sendError(res, 403, -32000, `Forbidden: origin ${JSON.stringify(origin)} is not allowed (allowedOrigins)`);
       return;
     }
     if (req.method !== "POST") {
-      sendJsonRpcError(res, 405, "Method not allowed: this server is stateless and answers POST only", { allow: "POST" });
+      sendError(res, 405, -32000, "Method not allowed: this server is stateless and answers POST only", { allow: "POST" });
       return;
     }
-    const server = registry.createServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
+    if (options.authenticate) {
+      let auth: AuthInfo | undefined;
+      try {
+        auth = await options.authenticate(req);
+      } catch {
+        auth = undefined;
+      }
+      if (auth === undefined) {
+        sendError(res, 401, -32000, "Unauthorized", { "www-authenticate": "Bearer" });
+        return;
+      }
+      req.auth = auth;
+    }
+    const declaredLength = Number(req.headers["content-length"] ?? 0);
+    if (declaredLength > limits.maxBodyBytes) {
+      sendError(res, 413, -32000, `Payload too large: the request body exceeds ${limits.maxBodyBytes} bytes`, { connection: "close" });
+      return;
+    }
+    let body: unknown;
+    try {
+      const raw = await readBody(req, limits.maxBodyBytes);
+      body = JSON.parse(raw.toString("utf8"));
+    } catch (error) {
+      if (error instanceof BodyError) sendError(res, error.status, -32000, error.message, error.status === 413 ? { connection: "close" } : {});
+      else sendError(res, 400, -32700, "Parse error: the request body is not JSON");
+      return;
+    }
+    if (Array.isArray(body)) {
+      const revision = req.headers["mcp-protocol-version"];
+      if (typeof revision !== "string" || revision >= NO_BATCH_REVISION) {
+        sendError(res, 400, -32600, `Invalid request: JSON-RPC batches are not part of MCP since revision ${NO_BATCH_REVISION}; send one message per request`);
+        return;
+      }
+    }
+    await toSdk(req, res, body);
   };
 
-  const httpServer = createHttpServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      logger.warn(`HTTP request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      if (!res.headersSent) sendJsonRpcError(res, 500, "Internal server error");
-      else res.end();
-    });
-  });
+  const httpServer: HttpServer = createHttpServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // How often timeouts are checked; Node's 30 s default would let a 1 s limit run 30 s.
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, limits.headersTimeoutMs / 4)),
+    },
+    (req, res) => {
+      if (closing) res.setHeader("connection", "close");
+      if (inFlight.size >= limits.maxConcurrentRequests) {
+        sendError(res, 503, -32000, `Service unavailable: ${limits.maxConcurrentRequests} requests are being handled; retry shortly`, {
+          "retry-after": "1",
+          connection: "close",
+        });
+        req.resume();
+        return;
+      }
+      inFlight.add(res);
+      res.once("close", () => {
+        inFlight.delete(res);
+        if (closing && inFlight.size === 0) drained?.();
+      });
+      handle(req, res).catch((error: unknown) => {
+        logger.warn(`HTTP request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        sendError(res, 500, -32603, "Internal server error");
+      });
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
-    httpServer.listen(options.port ?? 0, host, () => {
+    // A burst of new connections waits in the accept queue rather than being dropped (a dropped
+    // SYN is retried after 1 s, 3 s, 7 s…, past a client's connect timeout). Node's default is 511.
+    httpServer.listen({ port: options.port ?? 0, host, backlog: Math.max(511, limits.maxConcurrentRequests) }, () => {
       httpServer.off("error", reject);
       resolve();
     });
   });
   const { port } = httpServer.address() as AddressInfo;
-  const url = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`);
-  let closing: Promise<void> | undefined;
+  const url = new URL(`http://${normalizeHost(host)}:${port}${path}`);
+  let drained: (() => void) | undefined;
+  let closed: Promise<void> | undefined;
   return {
     host,
     port,
     url,
-    // Idempotent: stops listening and drops open connections.
-    close: () =>
-      (closing ??= new Promise<void>((resolve, reject) => {
-        httpServer.close((error) => (error ? reject(error) : resolve()));
+    close: (graceMs = 10_000) =>
+      (closed ??= (async () => {
+        closing = true;
+        // Answers still to be sent end their connection: a client does not reuse a closing server's socket.
+        for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
+        const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        httpServer.closeIdleConnections();
+        if (inFlight.size > 0) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            new Promise<void>((resolve) => (drained = resolve)),
+            new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+          ]);
+          clearTimeout(timer);
+        }
         httpServer.closeAllConnections();
-      })),
+        await stopped;
+        await mcp.close();
+      })()),
   };
 }

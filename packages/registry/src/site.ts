@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { dirname, join, sep } from "node:path";
 
 /** A position in the user's code, as the call stack reports it. */
 export interface Site {
@@ -14,16 +13,17 @@ export function formatSite(site: Site | undefined): string {
   return site ? `${site.file}:${site.line}:${site.column}` : "an unknown place";
 }
 
-/** This package's own frames: `dist/`, or `src/` when source maps are on. */
-const ownDirectories = ["dist", "src"].map((folder) => join(dirname(__filename), "..", folder) + sep);
 const FRAME = /^\s*at (?:(?:async |new )?(.*?) \()?(.*?):(\d+):(\d+)\)?$/;
 /** Decorator helpers emitted by TypeScript, tslib and esbuild: never the user's own line. */
 const DECORATOR_HELPER = /^(?:__esDecorate|__runInitializers|__decorate|__decorateElement|__decoratorStart)$/;
 
 /**
  * Where the registry was called from, read from a stack captured at registration (an `Error` made
- * in the registry's entry frame): the first frame outside this package, preferring the class body
- * that applies a decorator. Honours `--enable-source-maps`. Formatting and parsing the stack
+ * in the registry's entry frame, which is the stack's first frame and skipped): the next frame
+ * outside Node's own, preferring the class body that applies a decorator. Honours
+ * `--enable-source-maps`. Skipping by position, not by this package's path, keeps it right when
+ * the registry is bundled into the same file as its caller, and needs no `__filename` or
+ * `import.meta` (one source for the CommonJS and the ES module build). Formatting and parsing the stack
  * (~40 µs) waits until an error or a warning names the site — registering 10,000 tools must stay
  * under 100 ms.
  */
@@ -59,12 +59,13 @@ export function lowerStackTraceLimit(frames: number): number | undefined {
 
 function siteOf(stack: string): Site | undefined {
   const frames: Site[] = [];
-  for (const line of stack.split("\n").slice(1)) {
+  // The first line is the message, the second the capturing frame (the registry's own).
+  for (const line of stack.split("\n").slice(2)) {
     const match = FRAME.exec(line);
     if (!match) continue;
     const [, functionName, rawFile = "", lineText = "0", columnText = "0"] = match;
     const file = rawFile.startsWith("file://") ? decodeURIComponent(new URL(rawFile).pathname) : rawFile;
-    if (file.startsWith("node:") || ownDirectories.some((directory) => file.startsWith(directory))) continue;
+    if (file.startsWith("node:")) continue;
     frames.push({ file, line: Number(lineText), column: Number(columnText), functionName });
   }
   return (

@@ -1,10 +1,13 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from "@modelcontextprotocol/client";
 import { getToolUiResourceUri, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
-import { join } from "node:path";
+import { InMemoryTransport } from "@modelcontextprotocol/client";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { gatewayView } from "../dist/gateway.js";
 import { createRegistry, DATA_VIEW_URI, MCP_APP_MIME_TYPE, type Registry } from "../dist/index.js";
-import { connectInMemory, PACKAGE_DIR, recordingLogger, seedResult } from "./helpers";
+import { connectInMemory, recordingLogger, seedResult } from "./helpers";
 
 // The gateway view as MCP Apps hosts find it: the tool's _meta names a ui:// resource that
 // resources/list lists and resources/read returns as text/html;profile=mcp-app.
@@ -78,6 +81,22 @@ describe("the data view (MCP Apps resource)", () => {
     }
   });
 
+  it("the legacy SDK 1.x Client sees the same _meta and reads the same resource", async () => {
+    const serving = await citiesRegistry().serveHttp();
+    const client = new ClientV1({ name: "legacy-host", version: "1.0.0" });
+    try {
+      await client.connect(new StreamableHTTPClientTransportV1(serving.url));
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => getToolUiResourceUri({ _meta: tool._meta }))).toEqual([DATA_VIEW_URI, DATA_VIEW_URI]);
+      const { contents } = await client.readResource({ uri: DATA_VIEW_URI });
+      expect(contents[0]?.mimeType).toBe(RESOURCE_MIME_TYPE);
+      expect(await client.callTool({ name: "list_cities" })).toEqual(seedResult());
+    } finally {
+      await client.close();
+      await serving.close();
+    }
+  });
+
   it("a client without MCP Apps gets exactly the results it got before", async () => {
     const withView = await connectInMemory(citiesRegistry());
     const withoutView = await connectInMemory(citiesRegistry({ ui: false }));
@@ -132,13 +151,23 @@ describe("the data view (MCP Apps resource)", () => {
 });
 
 describe("a build without the view", () => {
-  it("warns once and serves the tools without it, so no host is sent to a resource that is not there", async () => {
+  it("resources/read answers an error that says what to do, and one warning, once per failed load", async () => {
     const logger = recordingLogger();
-    const view = gatewayView(undefined, logger, join(PACKAGE_DIR, "no-such-build", "data-view.html"));
-    expect(view.toolMeta(undefined)).toBeUndefined();
-    expect(view.toolMeta(true)).toBeUndefined();
-    expect(logger.warnings).toEqual([
-      expect.stringMatching(/^the data view \(.*no-such-build[\\/]data-view\.html\) is missing, so tools are served without it: .*pass \{ ui: false \} to createRegistry\(\)\.$/),
-    ]);
+    const view = gatewayView(undefined, logger, () => Promise.reject(new Error("Cannot find module './data-view.js'")))!;
+    expect(view.toolMeta(undefined)).toEqual({ ui: { resourceUri: DATA_VIEW_URI }, "ui/resourceUri": DATA_VIEW_URI });
+    expect(view.toolMeta(false)).toBeUndefined();
+    const server = new McpServer({ name: "incomplete", version: "1.0.0" });
+    view.serve(server);
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    const client = new ClientV2({ name: "host", version: "1.0.0" });
+    await client.connect(clientTransport);
+    try {
+      await expect(client.readResource({ uri: DATA_VIEW_URI })).rejects.toThrow(/this build of @sourced\/registry is incomplete; reinstall it, or pass \{ ui: false \} to createRegistry\(\)/);
+      expect(logger.warnings).toEqual([expect.stringMatching(/^the data view cannot be loaded \(Cannot find module '\.\/data-view\.js'\)/)]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });

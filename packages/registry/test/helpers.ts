@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
-import { rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import type { DataToolOutput, Registry } from "../dist/index.js";
 
 const require = createRequire(__filename);
@@ -36,7 +36,7 @@ export function recordingLogger(): { warn(message: string): void; warnings: stri
   return { warnings, warn: (message) => void warnings.push(message) };
 }
 
-/** The SDK's real Client connected to a fresh server of `registry` over InMemoryTransport. */
+/** The SDK's real (v2) Client connected to a fresh server of `registry` over InMemoryTransport. */
 export async function connectInMemory(registry: Pick<Registry, "createServer">): Promise<{ client: Client; close(): Promise<void> }> {
   const server = registry.createServer();
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
@@ -72,3 +72,34 @@ export const seedResult = (): DataToolOutput => ({
     ],
   },
 });
+
+/**
+ * Fresh projects outside the workspace, as a user's: a package.json of the given `type` and a
+ * node_modules that links what a user would install (the registry, zod, the SDK server package,
+ * Node's types). `removeAll` deletes every project made.
+ */
+export function consumerProjects(prefix: string): { project(type: "module" | "commonjs"): string; removeAll(): void } {
+  const made: string[] = [];
+  const root = join(PACKAGE_DIR, "..", "..");
+  return {
+    project(type) {
+      const dir = mkdtempSync(join(tmpdir(), `sourced-${prefix}-${type}-`));
+      made.push(dir);
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `${prefix}-${type}`, private: true, type }));
+      const links: Record<string, string> = {
+        "@sourced/registry": PACKAGE_DIR,
+        zod: join(PACKAGE_DIR, "node_modules", "zod"),
+        "@modelcontextprotocol/server": join(PACKAGE_DIR, "node_modules", "@modelcontextprotocol", "server"),
+        "@types/node": join(root, "node_modules", "@types", "node"),
+      };
+      for (const [name, target] of Object.entries(links)) {
+        mkdirSync(dirname(join(dir, "node_modules", name)), { recursive: true });
+        symlinkSync(realpathSync(target), join(dir, "node_modules", name), "dir");
+      }
+      return dir;
+    },
+    removeAll() {
+      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -33,7 +33,7 @@ describe("the run-time net over the SDK's Client and InMemoryTransport", () => {
     const { tools: listed } = await connection.client.listTools();
     const cities = listed.find((tool) => tool.name === "list_cities");
     expect(cities?.description).toBe("Return the top 3 cities by population.");
-    expect(cities?.outputSchema).toEqual(z.toJSONSchema(structuredContentSchema, { target: "draft-7", io: "output" }));
+    expect(cities?.outputSchema).toEqual(z.toJSONSchema(structuredContentSchema, { target: "draft-2020-12", io: "output" }));
     expect(cities?.outputSchema?.required).toEqual(["sources"]);
     expect(cities?.outputSchema?.additionalProperties).toBe(false);
     const sources = (cities?.outputSchema?.properties as Record<string, { minItems?: number; items?: object }>).sources;
@@ -190,8 +190,8 @@ describe("registration", () => {
       seen.push(args);
       return seedResult();
     });
-    registry.tool()(function bare(args: unknown, extra: { signal?: AbortSignal }) {
-      seen.push(args, extra.signal instanceof AbortSignal);
+    registry.tool()(function bare(args: unknown, extra: { mcpReq: { signal?: AbortSignal } }) {
+      seen.push(args, extra.mcpReq.signal instanceof AbortSignal);
       return seedResult();
     });
     const { client, close } = await connectInMemory(registry);
@@ -251,9 +251,8 @@ describe("requireVerified and the verified stamp", () => {
 
     const { client, close } = await connectInMemory(registry);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["population"]);
-    const refused = await client.callTool({ name: "list_cities" });
-    expect(refused.isError).toBe(true);
-    expect(firstText(refused)).toContain("Tool list_cities not found");
+    // An unknown tool is a protocol error (-32602), as the specification and the SDK's own tools answer it.
+    await expect(client.callTool({ name: "list_cities" })).rejects.toThrow("Tool list_cities not found");
     expect((await client.callTool({ name: "population" })).isError).toBeUndefined();
     await close();
   });

@@ -1,6 +1,5 @@
 // A server that does not use the sourced net: its result carries links no sourced registry would
 // let through. The data view must still refuse to make them links. Serves the registry's own view.
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
@@ -9,7 +8,7 @@ const fromRegistry = createRequire(registryEntry);
 const { McpServer } = fromRegistry("@modelcontextprotocol/sdk/server/mcp.js");
 const { StdioServerTransport } = fromRegistry("@modelcontextprotocol/sdk/server/stdio.js");
 const { DATA_VIEW_URI, MCP_APP_MIME_TYPE } = fromRegistry(registryEntry);
-const html = readFileSync(join(dirname(registryEntry), "data-view.html"), "utf8");
+const { html } = fromRegistry(join(dirname(registryEntry), "data-view.js"));
 
 const server = new McpServer({ name: "hostile", version: "1.0.0" });
 server.registerResource("view", DATA_VIEW_URI, { mimeType: MCP_APP_MIME_TYPE }, () => ({
