@@ -155,7 +155,11 @@ type FnForm =
   | "computed"
   | "const-function-expression"
   | "default-imported"
-  | "lone-param-arrow";
+  | "lone-param-arrow"
+  | "binding-looser"
+  | "as-const-object-arrow"
+  | "mutable-object-arrow"
+  | "loop-variable";
 
 /** How the decorator value is obtained for a call-form registration. */
 type Via =
@@ -175,13 +179,43 @@ type Via =
   | "platform-named"
   | "companion-const"
   | "conditional-both"
+  | "conditional-named"
+  | "asserted"
   | "parenthesized";
 
 /** The decorator of a decorated static method. */
 type DecoratorVia = "direct" | "parenthesized" | "stored" | "chain" | "renamed-import" | "companion-const";
 
 /** The options passed to `registry.tool(…)`. */
-type OptionsForm = "none" | "empty" | "name" | "description" | "name-and-description" | "const" | "computed-name" | "unicode-description";
+type OptionsForm =
+  | "none"
+  | "empty"
+  | "name"
+  | "description"
+  | "name-and-description"
+  | "const"
+  | "computed-name"
+  | "unicode-description"
+  | "name-const-string"
+  | "name-after-spread"
+  | "name-in-spread"
+  | "name-enum"
+  | "name-conditional-same"
+  | "name-conditional-different";
+
+/** The options forms that give a name (static or not): a platform wrapper's options take none. */
+const NAMING_OPTIONS: ReadonlySet<OptionsForm> = new Set<OptionsForm>([
+  "name",
+  "name-and-description",
+  "const",
+  "computed-name",
+  "name-const-string",
+  "name-after-spread",
+  "name-in-spread",
+  "name-enum",
+  "name-conditional-same",
+  "name-conditional-different",
+]);
 
 type EscapeForm =
   | "argument"
@@ -199,9 +233,11 @@ type EscapeForm =
   | "conditional-mixed"
   | "throw"
   | "template-tag"
-  | "returned-unmarked";
+  | "returned-unmarked"
+  | "registry-to-plugin"
+  | "registry-or-double";
 
-type LookalikeForm = "library" | "local-object" | "any-typed" | "local-function";
+type LookalikeForm = "library" | "local-object" | "any-typed" | "local-function" | "registry-logged" | "registry-described";
 
 type NoiseForm = "blank" | "line-comment" | "block-comment" | "string" | "jsdoc";
 
@@ -260,7 +296,14 @@ interface NoiseSpec {
   readonly form: NoiseForm;
 }
 
-type UnitSpec = RegisterSpec | DecorateSpec | PairSpec | EscapeSpec | LookalikeSpec | NoiseSpec;
+/** A registration in a checked JavaScript module, where JSDoc is the declared type. */
+interface CheckedJsSpec {
+  readonly kind: "checked-js";
+  readonly form: "returns-ok" | "returns-async-ok" | "returns-string" | "type-ok" | "type-loose" | "no-jsdoc" | "described-no-returns";
+  readonly base: string;
+}
+
+type UnitSpec = RegisterSpec | DecorateSpec | PairSpec | EscapeSpec | LookalikeSpec | NoiseSpec | CheckedJsSpec;
 
 /** How the files are laid out: line endings, a byte order mark, tabs. None of it may move a finding. */
 interface Layout {
@@ -287,7 +330,23 @@ const BASES = ["list_cities", "population", "forecast", "lookup", "weather", "ci
 
 const shapeArb = fc.constantFrom(...SHAPES);
 const baseArb = fc.constantFrom(...BASES);
-const optionsArb = fc.constantFrom<OptionsForm>("none", "none", "empty", "name", "description", "name-and-description", "const", "computed-name", "unicode-description");
+const optionsArb = fc.constantFrom<OptionsForm>(
+  "none",
+  "none",
+  "empty",
+  "name",
+  "description",
+  "name-and-description",
+  "const",
+  "computed-name",
+  "unicode-description",
+  "name-const-string",
+  "name-after-spread",
+  "name-in-spread",
+  "name-enum",
+  "name-conditional-same",
+  "name-conditional-different",
+);
 
 const registerArb: fc.Arbitrary<RegisterSpec> = fc.record({
   kind: fc.constant("register" as const),
@@ -309,6 +368,8 @@ const registerArb: fc.Arbitrary<RegisterSpec> = fc.record({
     "platform-named",
     "companion-const",
     "conditional-both",
+    "conditional-named",
+    "asserted",
     "parenthesized",
   ),
   fn: fc.constantFrom<FnForm>(
@@ -332,6 +393,10 @@ const registerArb: fc.Arbitrary<RegisterSpec> = fc.record({
     "const-function-expression",
     "default-imported",
     "lone-param-arrow",
+    "binding-looser",
+    "as-const-object-arrow",
+    "mutable-object-arrow",
+    "loop-variable",
   ),
   shape: shapeArb,
   options: optionsArb,
@@ -382,18 +447,26 @@ const escapeArb: fc.Arbitrary<EscapeSpec> = fc.record({
     "throw",
     "template-tag",
     "returned-unmarked",
+    "registry-to-plugin",
+    "registry-or-double",
   ),
 });
 
 const lookalikeArb: fc.Arbitrary<LookalikeSpec> = fc.record({
   kind: fc.constant("lookalike" as const),
-  form: fc.constantFrom<LookalikeForm>("library", "local-object", "any-typed", "local-function"),
+  form: fc.constantFrom<LookalikeForm>("library", "local-object", "any-typed", "local-function", "registry-logged", "registry-described"),
   base: baseArb,
 });
 
 const noiseArb: fc.Arbitrary<NoiseSpec> = fc.record({
   kind: fc.constant("noise" as const),
   form: fc.constantFrom<NoiseForm>("blank", "line-comment", "block-comment", "string", "jsdoc"),
+});
+
+const checkedJsArb: fc.Arbitrary<CheckedJsSpec> = fc.record({
+  kind: fc.constant("checked-js" as const),
+  form: fc.constantFrom<CheckedJsSpec["form"]>("returns-ok", "returns-async-ok", "returns-string", "type-ok", "type-loose", "no-jsdoc", "described-no-returns"),
+  base: baseArb,
 });
 
 const unitArb: fc.Arbitrary<UnitSpec> = fc.oneof(
@@ -403,6 +476,7 @@ const unitArb: fc.Arbitrary<UnitSpec> = fc.oneof(
   { weight: 2, arbitrary: escapeArb },
   { weight: 1, arbitrary: lookalikeArb },
   { weight: 2, arbitrary: noiseArb },
+  { weight: 1, arbitrary: checkedJsArb },
 );
 
 const unresolvedArb: fc.Arbitrary<UnresolvedSpec> = fc.record({
@@ -513,6 +587,8 @@ interface Rendered {
   readonly runtimeName: string;
   /** The verdict of the function itself. */
   readonly verdict: Verdict;
+  /** The registration runs in `for (const <variable> of [<list>]) { … }`: the function is a loop variable. */
+  readonly loop?: { readonly variable: string; readonly list: string };
 }
 
 function body(shape: Shape): string {
@@ -549,8 +625,9 @@ class ProgramRenderer {
   readonly localRegistries: string[] = [];
   registrations = 0;
   private unit = 0;
-  /** Modules with a default export, one per unit that imports one. */
+  /** Modules with a default export, one per unit that imports one; the checked JavaScript module. */
   private readonly extraFiles: FileBuilder[] = [];
+  private javascript: FileBuilder | undefined;
   layout: Layout = { crlf: false, bom: false, tabs: false };
 
   constructor(readonly id: string) {
@@ -701,6 +778,51 @@ class ProgramRenderer {
         const value = shape.value.startsWith("{") ? `(${shape.value})` : shape.value;
         return { before: [], argument: [`${shape.async ? "async " : ""}city => ${value}`], node: { in: "argument", index: 0 }, name: undefined, runtimeName: "", verdict };
       }
+      case "binding-looser": {
+        // The function's own annotation wins over the looser type of the binding that holds it; the
+        // binding's type stands in only where the function declares none (then: `unknown`).
+        file.import("@sourced/registry", "ToolFunction", true);
+        const held = `held_${this.id.slice(1)}_${this.unit}`;
+        const standsIn = shape.annotation === undefined && !shape.generator;
+        return {
+          before: [inlineFunction(shape, name, false)[0]!, `const ${held}: ToolFunction = ${name};`],
+          argument: [held],
+          node: { in: "before", index: standsIn ? 1 : 0 },
+          name,
+          runtimeName: name,
+          verdict: standsIn ? "not-data-tool-output" : verdict,
+        };
+      }
+      case "as-const-object-arrow": {
+        // A property of an `as const` object literal is fixed: its arrow is judged, named by its key.
+        const object = `fixed_${this.id.slice(1)}_${this.unit}`;
+        return { before: [`const ${object} = { ${name}: ${arrow(shape)} } as const;`], argument: [`${object}.${name}`], node: { in: "before", index: 0 }, name, runtimeName: name, verdict };
+      }
+      case "mutable-object-arrow": {
+        // In a mutable object it can be reassigned before it is registered: unverifiable, under its key.
+        const object = `mutable_${this.id.slice(1)}_${this.unit}`;
+        return {
+          before: [`const ${object} = { ${name}: ${arrow(shape)} };`],
+          argument: [`${object}.${name}`],
+          node: { in: "argument", index: 0 },
+          name,
+          runtimeName: name,
+          verdict: "unverifiable-registration",
+        };
+      }
+      case "loop-variable": {
+        // A loop variable is whichever function the list holds: unverifiable, and never its own name.
+        const variable = `each_${this.id.slice(1)}_${this.unit}`;
+        return {
+          before: inlineFunction(shape, name, false),
+          argument: [variable],
+          node: { in: "argument", index: 0 },
+          name: undefined,
+          runtimeName: name,
+          verdict: "unverifiable-registration",
+          loop: { variable, list: name },
+        };
+      }
       case "computed": {
         const maker = `makeTool_${this.id.slice(1)}_${this.unit}`;
         // Computed at run time: its declared return type cannot be seen.
@@ -719,6 +841,7 @@ class ProgramRenderer {
   /** `registry.tool(…)`'s argument text, its static name (`null`: none given) and its run-time name. */
   renderOptions(form: OptionsForm, base: string): { text: string; before: string[]; name: string | null | undefined; runtimeName: string | undefined } {
     const name = this.unique(`${base}_tool`);
+    const tag = `${this.id.slice(1)}_${this.unit}`;
     switch (form) {
       case "none":
         return { text: "", before: [], name: null, runtimeName: undefined };
@@ -742,6 +865,31 @@ class ProgramRenderer {
       case "unicode-description":
         // Astral characters before the function on the same line: columns count UTF-16 code units everywhere.
         return { text: '{ description: "Données 🌍 für 東京 — 𝔘𝔫𝔦𝔠𝔬𝔡𝔢" }', before: [], name: null, runtimeName: undefined };
+      case "name-const-string": {
+        const constant = `NAME_${tag}`;
+        return { text: `{ name: ${constant} }`, before: [`const ${constant} = "${name}";`], name, runtimeName: name };
+      }
+      case "name-after-spread": {
+        const defaults = `defaults_${tag}`;
+        return { text: `{ ...${defaults}, name: "${name}" }`, before: [`const ${defaults} = { description: "shared options" };`], name, runtimeName: name };
+      }
+      case "name-in-spread": {
+        const named = `named_${tag}`;
+        return { text: `{ description: "named by a spread", ...${named} }`, before: [`const ${named} = { name: "${name}" } as const;`], name, runtimeName: name };
+      }
+      case "name-enum": {
+        const names = `Names_${tag}`;
+        return { text: `{ name: ${names}.Tool }`, before: [`enum ${names} {`, `  Tool = "${name}",`, "}"], name, runtimeName: name };
+      }
+      case "name-conditional-same": {
+        const flag = `named_flag_${tag}`;
+        return { text: `{ name: ${flag} ? "${name}" : "${name}" }`, before: [`const ${flag} = Date.now() > 0;`], name, runtimeName: name };
+      }
+      case "name-conditional-different": {
+        // Branches that serve different names: no name is static (the first branch runs).
+        const flag = `named_flag_${tag}`;
+        return { text: `(${flag} ? { name: "${name}" } : { name: "${name}_other" })`, before: [`const ${flag} = Date.now() > 0;`], name: undefined, runtimeName: name };
+      }
     }
   }
 
@@ -750,12 +898,14 @@ class ProgramRenderer {
     const { via } = spec;
     let shape = spec.shape;
     // Forms that would not compile or have no meaning with this shape fall back to a close one.
-    if (shape.generator && (fn === "arrow" || fn === "const-arrow" || fn === "binding-type" || fn === "lone-param-arrow")) fn = "function-expression";
+    if (shape.generator && (fn === "arrow" || fn === "const-arrow" || fn === "binding-type" || fn === "lone-param-arrow" || fn === "as-const-object-arrow" || fn === "mutable-object-arrow")) {
+      fn = "function-expression";
+    }
     if (fn === "binding-type" && shape.annotation === undefined) shape = SHAPES[0]!;
     if (fn === "binding-type" && shape.value === undefined) shape = SHAPES.find((s) => s.key === "string")!;
     // Options live where the decorator is made: these vias take none, or name-less ones.
-    if (via === "returned" || via === "platform" || via === "conditional-both") optionsForm = "none";
-    if (via === "platform-named" && (optionsForm === "name" || optionsForm === "name-and-description" || optionsForm === "const" || optionsForm === "computed-name")) optionsForm = "description";
+    if (via === "returned" || via === "platform" || via === "conditional-both" || via === "conditional-named" || via === "asserted") optionsForm = "none";
+    if (via === "platform-named" && NAMING_OPTIONS.has(optionsForm)) optionsForm = "description";
     const name = this.unique(spec.base);
     const options = this.renderOptions(optionsForm, spec.base);
     const rendered = this.renderFunction({ ...spec, fn, shape }, name);
@@ -763,7 +913,10 @@ class ProgramRenderer {
     // the registry's own start-up error, not what this generator tests. Give it a name.
     let effectiveOptions = options;
     if (rendered.runtimeName === "" && options.runtimeName === undefined) {
-      effectiveOptions = this.renderOptions(via === "returned" || via === "platform" || via === "conditional-both" || via === "platform-named" ? "none" : "name", spec.base);
+      effectiveOptions = this.renderOptions(
+        via === "returned" || via === "platform" || via === "conditional-both" || via === "platform-named" || via === "conditional-named" || via === "asserted" ? "none" : "name",
+        spec.base,
+      );
       if (effectiveOptions.runtimeName === undefined) {
         // No options can be given through this via: register a named function expression instead.
         this.register({ ...spec, fn: "function-expression" });
@@ -776,6 +929,8 @@ class ProgramRenderer {
     let callee: string;
     let suffix = "";
     let wrapInstall: string | undefined;
+    /** The served name when the via, not the options, decides it. */
+    let servedOverride: { name: string | undefined; runtimeName: string | undefined } | undefined;
     const tag = `${this.id.slice(1)}_${this.unit}`;
     switch (via) {
       case "direct":
@@ -860,6 +1015,29 @@ class ProgramRenderer {
         before.push(`const flag_${tag} = Date.now() > 0;`);
         callee = `(flag_${tag} ? registry.tool() : registry.tool())`;
         break;
+      case "conditional-named":
+        // Both branches register, under different names: the finding carries none.
+        before.push(`const flag_${tag} = Date.now() > 0;`);
+        callee = `(flag_${tag} ? registry.tool({ name: "${this.unique(`${spec.base}_first`)}" }) : registry.tool())`;
+        servedOverride = { name: undefined, runtimeName: this.unique(`${spec.base}_first`) };
+        break;
+      case "asserted":
+        // Narrowed to the decorator by a type predicate nested in an assertion call. The value
+        // comes from an opaque call (`any`), so nothing says which options made it: no static name.
+        file.import("@sourced/registry", "ToolDecorator", true);
+        before.push(
+          `function assert_${tag}(condition: unknown): asserts condition {`,
+          '  if (!condition) throw new Error("not a tool decorator");',
+          "}",
+          `function isToolDecorator_${tag}(value: unknown): value is ToolDecorator {`,
+          '  return typeof value === "function";',
+          "}",
+          `const candidate_${tag}: Function = Reflect.apply(registry.tool as Function, registry, []);`,
+          `assert_${tag}(isToolDecorator_${tag}(candidate_${tag}));`,
+        );
+        callee = `candidate_${tag}`;
+        servedOverride = { name: undefined, runtimeName: undefined };
+        break;
     }
 
     // The registration statement.
@@ -869,8 +1047,9 @@ class ProgramRenderer {
       argument = argument.map((line, i) => `${i === 0 ? "(" : ""}${line}${i === argument.length - 1 ? ") satisfies ToolFunction" : ""}`);
     }
     if (spec.wrapper === "non-null" && via !== "optional") callee = `${callee}!`;
-    const scope = wrapInstall ? "module" : spec.scope;
-    const head = spec.exported && !wrapInstall && scope === "module" ? `export const registered_${tag} = ` : "";
+    // The assertion narrows the module's flow: a function declared there would not see it.
+    const scope = wrapInstall || via === "asserted" ? "module" : spec.scope;
+    const head = spec.exported && !wrapInstall && scope === "module" && rendered.loop === undefined ? `export const registered_${tag} = ` : "";
     const indent = wrapInstall || scope === "function" || scope === "block" ? "  " : scope === "static-block" ? "    " : "";
     let statement: string[];
     let argumentLine: number; // index in `statement` of argument[0]
@@ -882,6 +1061,10 @@ class ProgramRenderer {
     } else {
       statement = [`${indent}${head}${callee}(${argument[0]}${suffix});`];
       argumentLine = 0;
+    }
+    if (rendered.loop !== undefined) {
+      statement = [`${indent}for (const ${rendered.loop.variable} of [${rendered.loop.list}]) {`, ...statement.map((text) => `  ${text}`), `${indent}}`];
+      argumentLine += 1;
     }
     let siteLine = 0;
     if (wrapInstall) statement = [`function ${wrapInstall}(target: Registry): void {`, ...statement, "}", `${wrapInstall}(registry);`];
@@ -897,10 +1080,10 @@ class ProgramRenderer {
     this.registrations++;
 
     // Where the finding is, and its tool: the options' name, else the function's.
-    const tool = effectiveOptions.name === null ? rendered.name : effectiveOptions.name;
+    const tool = servedOverride !== undefined ? servedOverride.name : effectiveOptions.name === null ? rendered.name : effectiveOptions.name;
     const verdict = rendered.verdict;
     if (verdict === "ok") {
-      this.served.push(effectiveOptions.runtimeName ?? rendered.runtimeName);
+      this.served.push(servedOverride?.runtimeName ?? effectiveOptions.runtimeName ?? rendered.runtimeName);
       return;
     }
     let line: number;
@@ -916,7 +1099,10 @@ class ProgramRenderer {
     for (const local of shape.locals ?? []) file.local(local);
     const tag = `${this.id.slice(1)}_${this.unit}`;
     const name = this.unique(spec.base);
-    const options = this.renderOptions(spec.options, spec.base);
+    // A private method's own name (`#name`) is no MCP tool name, which the registry refuses at
+    // registration: a private method is registered under a name of its own.
+    const nameless = spec.options === "none" || spec.options === "empty" || spec.options === "description" || spec.options === "unicode-description";
+    const options = this.renderOptions(spec.methodName === "private" && nameless ? "name-and-description" : spec.options, spec.base);
     const before = [...options.before];
     // An instance method cannot be served (the registry throws while the class is defined):
     // only rejected instance methods are generated, which the build strips.
@@ -1091,9 +1277,64 @@ class ProgramRenderer {
         lines = [`export function leak_${tag}(): (fn: () => unknown) => unknown {`, "  return registry.tool();", "}"];
         at = 1;
         break;
+      case "registry-to-plugin":
+        // The registry reaches a plugin's own interface: its `tool` is callable but unmarked.
+        lines = [
+          `interface Host_${tag} {`,
+          "  tool(): (fn: () => unknown) => unknown;",
+          "}",
+          `function install_${tag}(host: Host_${tag}): void {`,
+          "  void host;",
+          "}",
+          `install_${tag}(registry);`,
+        ];
+        at = 6;
+        break;
+      case "registry-or-double":
+        // A union with a test double: registrations through it are invisible.
+        lines = [
+          `const double_${tag} = { tool: () => <F>(fn: F): F => fn };`,
+          `export const chosen_${tag} = Date.now() < 0 ? double_${tag} : registry;`,
+        ];
+        at = 1;
+        break;
     }
     const start = file.push(...lines);
     file.mark(start + at, "unverifiable-registration", undefined);
+  }
+
+  /** The program's checked JavaScript module (`<id>_js.js`), loaded by the main module for its registrations. */
+  private javascriptModule(): FileBuilder {
+    if (this.javascript === undefined) {
+      const module = new FileBuilder(`${this.id}_js.js`);
+      module.import("./lib/registry.js", "registry");
+      module.import("./lib/sample.js", "sample");
+      module.local('/** @import { DataToolOutput, ToolFunction } from "@sourced/registry" */');
+      this.extraFiles.push(module);
+      this.main.rawImport(`import "./${this.id}_js.js";`);
+      this.javascript = module;
+    }
+    return this.javascript;
+  }
+
+  checkedJs(spec: CheckedJsSpec): void {
+    const file = this.javascriptModule();
+    const name = this.unique(spec.base);
+    // Each form: the lines, the index of the underlined node (the JSDoc type, else the name) and the verdict.
+    const forms: Record<CheckedJsSpec["form"], { lines: string[]; at: number; verdict: Verdict }> = {
+      "returns-ok": { lines: ["/** @returns {DataToolOutput} */", `function ${name}() {`, "  return sample();", "}"], at: 0, verdict: "ok" },
+      "returns-async-ok": { lines: ["/** @returns {Promise<DataToolOutput>} */", `async function ${name}() {`, "  return sample();", "}"], at: 0, verdict: "ok" },
+      "returns-string": { lines: ["/** @returns {string} */", `function ${name}() {`, '  return "no sources";', "}"], at: 0, verdict: "not-data-tool-output" },
+      "type-ok": { lines: ["/** @type {() => DataToolOutput} */", `const ${name} = () => sample();`], at: 0, verdict: "ok" },
+      "type-loose": { lines: ["/** @type {ToolFunction} */", `const ${name} = () => sample();`], at: 0, verdict: "not-data-tool-output" },
+      "no-jsdoc": { lines: [`function ${name}() {`, "  return sample();", "}"], at: 0, verdict: "missing-annotation" },
+      "described-no-returns": { lines: ["/**", " * What the tool does.", " * @param {unknown} [input]", " */", `function ${name}(input) {`, "  void input;", "  return sample();", "}"], at: 4, verdict: "missing-annotation" },
+    };
+    const { lines, at, verdict } = forms[spec.form];
+    const start = file.push(...lines, `registry.tool()(${name});`);
+    this.registrations++;
+    if (verdict === "ok") this.served.push(name);
+    else file.mark(start + at, verdict, name);
   }
 
   lookalike(spec: LookalikeSpec): void {
@@ -1120,6 +1361,14 @@ class ProgramRenderer {
         break;
       case "local-function":
         file.push(`function tool_${tag}(options?: { name?: string }) {`, "  void options;", "  return <F>(fn: F): F => fn;", "}", `tool_${tag}({ name: "${name}" })(function ${name}() {`, '  return "anything";', "});");
+        break;
+      case "registry-logged":
+        // Passed to `unknown`: nothing can register through it there. Not an escape.
+        file.push(`function log_${tag}(value: unknown): void {`, "  void value;", "}", `log_${tag}(registry);`);
+        break;
+      case "registry-described":
+        // A type without a callable `tool`: not an escape either.
+        file.push(`function describe_${tag}(server: { readonly name: string }): string {`, "  return server.name;", "}", `export const described_${tag} = describe_${tag}(registry);`);
         break;
     }
   }
@@ -1170,6 +1419,9 @@ class ProgramRenderer {
           break;
         case "noise":
           this.noise(unit);
+          break;
+        case "checked-js":
+          this.checkedJs(unit);
           break;
       }
     }

@@ -20,7 +20,12 @@ const cwd = path.resolve(projectDir);
 const eslint = new ESLint({
   cwd,
   overrideConfigFile: true,
-  overrideConfig: [plugin.configs.recommended, { languageOptions: { parserOptions: { tsconfigRootDir: cwd } } }],
+  overrideConfig: [
+    plugin.configs.recommended,
+    // Checked JavaScript, with the same setup.
+    { ...plugin.configs.recommended, files: ["**/*.js"] },
+    { languageOptions: { parserOptions: { tsconfigRootDir: cwd } } },
+  ],
 });
 const results = await eslint.lintFiles(patterns);
 process.stdout.write(

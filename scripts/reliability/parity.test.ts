@@ -43,6 +43,7 @@ describe.skipIf(SOAK_PROGRAMS > 0)(`fuzzed parity: ${PROGRAMS} generated program
     expect(programs.filter((p) => p.loadError !== undefined).length).toBeGreaterThan(0);
     expect(programs.filter((p) => p.findings.some((f) => f.tool === undefined)).length).toBeGreaterThan(0);
     expect(programs.filter((p) => p.files.length > 1).length).toBeGreaterThan(0);
+    expect(programs.filter((p) => p.files.some((f) => f.name.endsWith(".js"))).length, "checked JavaScript modules").toBeGreaterThan(0);
   });
 
   it("nothing crashes: no internal error, no fatal message, no front-end failing as a whole", () => {

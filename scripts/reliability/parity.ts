@@ -141,7 +141,8 @@ export function scratchProject(prefix: string, files: Readonly<Record<string, st
 }
 
 export function writeBatch(programs: readonly GeneratedProgram[]): string {
-  const files: Record<string, string> = { "tsconfig.json": TSCONFIG(), ...LIB_FILES };
+  // Checked JavaScript too: some programs register tools in a `.js` module judged by its JSDoc.
+  const files: Record<string, string> = { "tsconfig.json": TSCONFIG({ allowJs: true, checkJs: true }, ["*.ts", "*.js", "lib/**/*.ts"]), ...LIB_FILES };
   for (const program of programs) for (const file of program.files) files[file.name] = file.text;
   return scratchProject("fuzz", files);
 }
@@ -226,7 +227,7 @@ export async function collectBatch(programs: readonly GeneratedProgram[]): Promi
   const foreign: string[] = [];
   const noteCrash = (file: string, why: string) => crashedFiles.set(file, [...(crashedFiles.get(file) ?? []), why]);
 
-  const patterns = ["*.ts", "lib/*.ts"];
+  const patterns = ["*.ts", "*.js", "lib/*.ts"];
   const [tspc, tspc5, eslint, cli] = await Promise.all([
     run([TSPC, "-p", ".", "--pretty", "false"], directory),
     // The same project on the older pair, emitting elsewhere: only its diagnostics are compared.

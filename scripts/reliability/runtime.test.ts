@@ -143,7 +143,7 @@ describe("10,000 malformed results", () => {
       results.forEach((result, offset) => {
         const { kind } = samples[start + offset]!;
         const ok = result.isError === true && result.structuredContent === undefined && /Tool "malformed"|exploded/.test(text(result));
-        const what = /breaks the DataToolOutput contract/.test(text(result)) ? "contract" : /^Tool "malformed" failed/.test(text(result)) ? "threw" : "failed inside the SDK";
+        const what = /breaks the DataToolOutput contract|cannot be sent as JSON/.test(text(result)) ? "contract" : /^Tool "malformed" failed/.test(text(result)) ? "threw" : "failed inside the SDK";
         byText.set(what, (byText.get(what) ?? 0) + 1);
         if (ok) errors++;
         else outcomes.set(`${kind}: ${JSON.stringify(result).slice(0, 200)}`, (outcomes.get(kind) ?? 0) + 1);

@@ -3,6 +3,9 @@
 // programs (SOURCED_SOAK_PROGRAMS), in batches of one project each, stopping by itself after
 // SOURCED_SOAK_MINUTES (default 120) whatever it has reached. Prints
 // `N programs, N agree, N crashes` and exits non-zero on any disagreement or crash.
+// Then the run-time net's property test over generated hostile results
+// (packages/registry/test/hostile-results.test.ts) with more cases (SOURCED_NET_CASES, default
+// 20,000) and a random seed (or SOURCED_NET_SEED), printed so that a failure can be replayed.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
@@ -34,4 +37,14 @@ console.log(
     `${summary.registrations} registrations, ${summary.findings} expected findings, ${Math.round(summary.ms / 1000)} s`,
 );
 console.log(`${summary.programs} programs, ${summary.agree} agree, ${summary.crashes} crashes`);
-process.exit(run.status === 0 && summary.agree === summary.programs ? 0 : 1);
+const parityPassed = run.status === 0 && summary.agree === summary.programs;
+
+const netSeed = process.env.SOURCED_NET_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
+const netCases = process.env.SOURCED_NET_CASES ?? "20000";
+console.log(`\nthe net: ${netCases} hostile results, seed ${netSeed} (replay with SOURCED_NET_SEED=${netSeed})`);
+const net = spawnSync(process.execPath, [vitest, "run", "packages/registry/test/hostile-results.test.ts"], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, SOURCED_NET_CASES: netCases, SOURCED_NET_SEED: netSeed },
+});
+process.exit(parityPassed && net.status === 0 ? 0 : 1);

@@ -1,10 +1,13 @@
 import type * as ts from "typescript";
 import type { AnalysisResult, AnnotationFix, Finding, FindingId, Registration, TypeScript, UnresolvedRegistryImport } from "./api.js";
 import { type Context, contextOf, contractFor, hasUnresolvedImports, isErrorType, isProjectSource, isMarked, markOf, moduleSpecifiersOf, printType, resolveAlias, unresolvedImportsOf } from "./context.js";
-import { judgeRegistered, skipOuterExpressions } from "./judge.js";
+import { judgeRegistered } from "./judge.js";
 import { FINDING_KINDS } from "./kinds.js";
 import { hasAnyType, markedTypeAt, ReferenceScan, referencedSymbol } from "./marked.js";
 import * as messages from "./messages.js";
+import { isConstDeclaration, MAX_HOPS, skipOuterExpressions } from "./syntax.js";
+import { registryEscapeAt } from "./registry-escape.js";
+import { servedNameOf, toolNameOf } from "./served.js";
 import { escapePlacementOf, needsTypeQuery, type Placement, placementOf } from "./sites.js";
 
 export interface AnalyzeProgramOptions {
@@ -142,11 +145,6 @@ export function analyzeNode(tsInstance: TypeScript, program: ts.Program, node: t
   return analyzeCandidate(contextOf(tsInstance, program), node)?.findings ?? [];
 }
 
-/** The registration at `node`, if `node` is one (a call or decorator applying a marked value). */
-export function registrationAt(tsInstance: TypeScript, program: ts.Program, node: ts.Node): Registration | undefined {
-  return analyzeCandidate(contextOf(tsInstance, program), node)?.registration;
-}
-
 interface SiteResult {
   readonly registration?: Registration;
   readonly findings: readonly Finding[];
@@ -183,7 +181,7 @@ function analyzeSite(context: Context, node: ts.Node, placement?: Placement): Si
     try {
       registration = registrationOf(context, node);
     } catch (error) {
-      const finding = makeFinding("internal-error", node, node, undefined, messages.internalError(undefined, error));
+      const finding = makeFinding("internal-error", node, node, undefined, messages.internalError(error));
       registration = { site: node, form: ts.isDecorator(node) ? "decorator" : "call", tool: undefined, fn: undefined, finding };
     }
     if (registration?.finding !== undefined) findings.push(registration.finding);
@@ -193,7 +191,7 @@ function analyzeSite(context: Context, node: ts.Node, placement?: Placement): Si
       const escape = escapeAt(context, node as ts.Expression, placement);
       if (escape !== undefined) findings.push(escape);
     } catch (error) {
-      findings.push(makeFinding("internal-error", node, node, undefined, messages.internalError(undefined, error)));
+      findings.push(makeFinding("internal-error", node, node, undefined, messages.internalError(error)));
     }
   }
   return registration === undefined && findings.length === 0 ? NOTHING : { ...(registration ? { registration } : {}), findings };
@@ -227,59 +225,36 @@ function registrationOf(context: Context, site: ts.CallExpression | ts.Decorator
   const value: ts.Node | undefined = ts.isDecorator(site) ? site.parent : site.arguments[0];
   if (value !== undefined && ts.isCallExpression(site) && isDelegation(context, value as ts.Expression)) return undefined;
 
-  const options = optionsNameOf(context, producer, 0);
-  const toolName = (functionName: string | undefined): string | undefined =>
-    options.kind === "static" ? options.name : options.kind === "dynamic" ? undefined : functionName;
+  const served = servedNameOf(context, producer);
+  const toolName = (functionName: string | undefined): string | undefined => toolNameOf(served, functionName);
   const done = (
     tool: string | undefined,
     fn: ts.Node | undefined,
-    id?: FindingId,
-    node?: ts.Node,
-    message?: string,
-    fix?: AnnotationFix,
+    finding?: { readonly id: FindingId; readonly node: ts.Node; readonly message: string; readonly fix?: AnnotationFix },
   ): Registration => ({
     site,
     form,
     tool,
     fn,
-    finding: id === undefined ? undefined : makeFinding(id, node ?? site, site, tool, message ?? "", fix),
+    finding: finding === undefined ? undefined : makeFinding(finding.id, finding.node, site, tool, finding.message, finding.fix),
   });
+  const unverifiable = (node: ts.Node, why: string, instead: string): Registration => {
+    const tool = toolName(undefined);
+    return done(tool, undefined, { id: "unverifiable-registration", node, message: messages.unverifiable(tool, why, instead) });
+  };
 
-  if (value === undefined || ts.isSpreadElement(value)) {
-    const tool = toolName(undefined);
-    const why = value === undefined ? "the decorator is applied to nothing" : "the registered function is spread from an array";
-    return done(tool, undefined, "unverifiable-registration", value ?? site, messages.unverifiable(tool, why, `${messages.REGISTER_INSTEAD}.`));
-  }
-  if (ts.isDecorator(site) && !ts.isMethodDeclaration(value)) {
-    const tool = toolName(undefined);
-    return done(
-      tool,
-      undefined,
-      "unverifiable-registration",
-      site,
-      messages.unverifiable(tool, "the decorator is not on a method", "Put @registry.tool() on a static method declared ': DataToolOutput'."),
-    );
-  }
+  if (value === undefined) return unverifiable(site, messages.WHY_APPLIED_TO_NOTHING, messages.REGISTER_INSTEAD_SENTENCE);
+  if (ts.isSpreadElement(value)) return unverifiable(value, messages.WHY_SPREAD, messages.REGISTER_INSTEAD_SENTENCE);
+  if (ts.isDecorator(site) && !ts.isMethodDeclaration(value)) return unverifiable(site, messages.WHY_NOT_ON_METHOD, messages.DECORATE_INSTEAD);
   const contract = contractFor(context, mark);
   if (contract === undefined) {
-    const tool = toolName(undefined);
     const file = (mark.valueDeclaration ?? mark.declarations?.[0])?.getSourceFile().fileName ?? "the registry";
-    return done(
-      tool,
-      undefined,
-      "unverifiable-registration",
-      site,
-      messages.unverifiable(
-        tool,
-        `the registry's DataToolOutput type cannot be found next to its registration mark (${file})`,
-        "Import the registration function from @sourced/registry, or mark platform wrappers with its RegistersTool type",
-      ),
-    );
+    return unverifiable(site, messages.noContractNextToMark(file), messages.IMPORT_REGISTRATION_INSTEAD);
   }
   const verdict = judgeRegistered(context, contract, value, site);
   const tool = toolName(verdict.functionName);
   if (verdict.id === undefined) return done(tool, verdict.fn);
-  return done(tool, verdict.fn, verdict.id, verdict.node, verdict.message?.(tool) ?? "", verdict.fix);
+  return done(tool, verdict.fn, { id: verdict.id, node: verdict.node, message: verdict.message(tool), ...(verdict.fix !== undefined ? { fix: verdict.fix } : {}) });
 }
 
 /**
@@ -297,48 +272,6 @@ function isDelegation(context: Context, value: ts.Expression): boolean {
   if (!ts.isArrowFunction(wrapper) && !ts.isFunctionExpression(wrapper)) return false;
   const contextual = checker.getContextualType(wrapper);
   return contextual !== undefined && isMarked(context, contextual);
-}
-
-type OptionsName = { readonly kind: "none" } | { readonly kind: "static"; readonly name: string } | { readonly kind: "dynamic" };
-
-/** The tool name given in `registry.tool({ name: "…" })`, following consts that hold the decorator. */
-function optionsNameOf(context: Context, producer: ts.Expression, hops: number): OptionsName {
-  const { ts, checker } = context;
-  const node = skipOuterExpressions(ts, producer);
-  if (hops > 8) return { kind: "none" };
-  if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node)) {
-    const symbol = checker.getSymbolAtLocation(node);
-    const declaration = symbol === undefined ? undefined : resolveAlias(context, symbol).valueDeclaration;
-    if (declaration !== undefined && ts.isVariableDeclaration(declaration)) {
-      // A `let` or `var` holds whichever decorator was assigned last: its options are not static.
-      const isConst = (ts.getCombinedNodeFlags(declaration) & ts.NodeFlags.BlockScoped) === ts.NodeFlags.Const;
-      if (!isConst) return { kind: "dynamic" };
-      return declaration.initializer === undefined ? { kind: "none" } : optionsNameOf(context, declaration.initializer, hops + 1);
-    }
-    // `export default registry.tool({ name })`, imported under any name.
-    if (declaration !== undefined && ts.isExportAssignment(declaration)) return optionsNameOf(context, declaration.expression, hops + 1);
-    return { kind: "none" };
-  }
-  if (!ts.isCallExpression(node)) return { kind: "none" };
-  const options = node.arguments[0];
-  if (options === undefined) return { kind: "none" };
-  const literal = skipOuterExpressions(ts, options);
-  if (ts.isObjectLiteralExpression(literal) && !literal.properties.some((property) => ts.isSpreadAssignment(property))) {
-    const property = literal.properties.find(
-      (candidate) => candidate.name !== undefined && (ts.isIdentifier(candidate.name) || ts.isStringLiteral(candidate.name)) && candidate.name.text === "name",
-    );
-    if (property === undefined) return { kind: "none" };
-    if (ts.isPropertyAssignment(property)) {
-      const initializer = skipOuterExpressions(ts, property.initializer);
-      if (ts.isStringLiteralLike(initializer)) return { kind: "static", name: initializer.text };
-    }
-  }
-  const nameProperty = checker.getTypeAtLocation(options).getProperty("name");
-  if (nameProperty === undefined) return { kind: "none" };
-  const nameType = checker.getTypeOfSymbolAtLocation(nameProperty, options);
-  if (nameType.flags & ts.TypeFlags.StringLiteral) return { kind: "static", name: (nameType as ts.StringLiteralType).value };
-  if (nameType.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) return { kind: "none" };
-  return { kind: "dynamic" };
 }
 
 /**
@@ -365,8 +298,7 @@ function unresolvedRegistryAt(context: Context, site: ts.CallExpression | ts.Dec
   const callee = toolCall.expression as ts.PropertyAccessExpression;
   // Applied through a const: name it, since the unresolved import may be in the module declaring it.
   const through = applied !== undefined && producer !== toolCall ? producer : undefined;
-  const options = optionsNameOf(context, toolCall, 0);
-  const tool = options.kind === "static" ? options.name : options.kind === "dynamic" ? undefined : appliedName(context, applied);
+  const tool = toolNameOf(servedNameOf(context, toolCall), appliedName(context, applied));
   const modules = unresolved.imports.length > 0 ? unresolved.imports : [messages.REGISTRY_MODULE];
   const message = messages.unresolvedRegistry(tool, callee.expression.getText(), modules, through?.getText());
   return {
@@ -380,7 +312,7 @@ function unresolvedRegistryAt(context: Context, site: ts.CallExpression | ts.Dec
 
 /**
  * The call `x.tool(…)` that `producer` is, or that a const it names holds (followed, like
- * `optionsNameOf`, through consts and `export default`, never a `let`); syntax and symbols only,
+ * `servedNameOf`, through consts and `export default`, never a `let`); syntax and symbols only,
  * so every unmarked call can afford the question.
  */
 function storedToolCallOf(context: Context, producer: ts.Node, hops: number): ts.CallExpression | undefined {
@@ -389,7 +321,7 @@ function storedToolCallOf(context: Context, producer: ts.Node, hops: number): ts
   if (ts.isCallExpression(node)) {
     return ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === "tool" ? node : undefined;
   }
-  if (hops > 8 || !(ts.isIdentifier(node) || ts.isPropertyAccessExpression(node))) return undefined;
+  if (hops > MAX_HOPS || !(ts.isIdentifier(node) || ts.isPropertyAccessExpression(node))) return undefined;
   // Every call the analysis does not recognise asks this. Only a name whose type is unresolved
   // (`any`) can hold `x.tool()` on a registry that does not resolve, and only if some import of
   // the program does not resolve; the symbol comes from the per-file cache.
@@ -399,8 +331,7 @@ function storedToolCallOf(context: Context, producer: ts.Node, hops: number): ts
   const declaration = resolveAlias(context, symbol).valueDeclaration;
   if (declaration === undefined) return undefined;
   if (ts.isVariableDeclaration(declaration)) {
-    const isConst = (ts.getCombinedNodeFlags(declaration) & ts.NodeFlags.BlockScoped) === ts.NodeFlags.Const;
-    return isConst && declaration.initializer !== undefined ? storedToolCallOf(context, declaration.initializer, hops + 1) : undefined;
+    return isConstDeclaration(ts, declaration) && declaration.initializer !== undefined ? storedToolCallOf(context, declaration.initializer, hops + 1) : undefined;
   }
   return ts.isExportAssignment(declaration) ? storedToolCallOf(context, declaration.expression, hops + 1) : undefined;
 }
@@ -451,7 +382,10 @@ function escapeAt(context: Context, node: ts.Expression, known?: Placement): Fin
   const placement = known ?? placementOf(ts, node);
   if (!needsTypeQuery(placement)) return undefined;
   const type = markedTypeAt(context, node);
-  if (type === undefined) return undefined;
+  if (type === undefined) {
+    const lost = registryEscapeAt(context, node, placement);
+    return lost === undefined ? undefined : makeFinding("unverifiable-registration", node, node, undefined, messages.registryTypedAway(lost.type, lost.becomes));
+  }
   const printed = (): string => printType(context, type);
   for (const wrapper of placement.typed) {
     const wrapperType = checker.getTypeAtLocation(wrapper);

@@ -22,30 +22,34 @@ export interface FindingKind {
 export interface AnnotationFix {
   /** Whether the inferred return type already fits DataToolOutput (only then is a fix offered). */
   readonly inferredFits: boolean;
-  /** The text to insert, e.g. `: DataToolOutput` or `: Promise<DataToolOutput>`. */
-  readonly text: string;
-  /** The annotation's type alone, `text` without its `: `: `DataToolOutput` or `Promise<DataToolOutput>`. */
+  /** The annotation's type alone: `DataToolOutput` or `Promise<DataToolOutput>`. */
   readonly typeText: string;
-  /** Where to insert it in the source file (after the parameter list's `)`). */
-  readonly position: number;
   /**
-   * Every insertion the fix needs, in ascending order: `[{ position, text }]`, except for an arrow
-   * whose lone parameter has no parentheses (`x => …`), which needs `(` before it and `)` + `text`
-   * after it. A front-end applies these, not `text` alone.
+   * Every insertion the fix needs, in ascending order. In TypeScript, `: T` after the parameter
+   * list's `)` (an arrow whose lone parameter has no parentheses, `x => …`, also needs `(` before
+   * it). In JavaScript (`jsdoc`), `@returns {T}` in the function's JSDoc: a line added to the
+   * JSDoc it has, or a new JSDoc comment before it.
    */
   readonly edits: readonly { readonly position: number; readonly text: string }[];
-  /** Whether the name `DataToolOutput` already resolves, at that position, to the registry's type. */
+  /** The function is in a JavaScript file: the annotation and the import are JSDoc. */
+  readonly jsdoc: boolean;
+  /** Whether the name `DataToolOutput` already resolves, at the function, to the registry's type. */
   readonly typeInScope: boolean;
   /** The name to import when it is not in scope. */
   readonly importName: "DataToolOutput";
   /** The module to import it from. */
   readonly module: "@sourced/registry";
   /**
-   * Whether `import type { DataToolOutput } from "@sourced/registry"` can be added to the file and
-   * then names the registry's type at `position`: false when the file's top level already declares
-   * or imports that name (the import would clash with it), or when a declaration of it in a scope
-   * around the function (a namespace, a type parameter) would shadow the import there. A front-end
-   * offers the import only when `typeInScope` is false and this is true.
+   * The import to add when the name is not in scope: `import type { DataToolOutput } from "@sourced/registry";`,
+   * or in JavaScript `/** @import { DataToolOutput } from "@sourced/registry" *\/`.
+   */
+  readonly importStatement: string;
+  /**
+   * Whether the import can be added to the file and then names the registry's type at the
+   * function: false when the file's top level already declares or imports that name (the import
+   * would clash with it), or when a declaration of it in a scope around the function (a namespace,
+   * a type parameter) would shadow the import there; in JavaScript, when any `DataToolOutput` is
+   * in scope there. A front-end offers the import only when `typeInScope` is false and this is true.
    */
   readonly importable: boolean;
 }

@@ -1,5 +1,6 @@
 import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
+import { unionMembers } from "./syntax.js";
 
 /** The literal type of the mark's property (`RegistersToolMark` in @sourced/registry). */
 export const MARK_LITERAL = "@sourced/registry:registers-tool";
@@ -38,6 +39,10 @@ export interface Context {
   readonly declaredReturns: WeakMap<ts.Symbol, ts.Type | "unmarked" | null>;
   /** File -> name -> its symbol (`null`: none), for names the file never declares in an inner scope. */
   readonly symbolsByName: WeakMap<ts.SourceFile, Map<string, ts.Symbol | null>>;
+  /** Type -> what its `tool` member returns: a marked decorator (a registry's type), an unmarked value, or no `tool` (see `registryEscapeAt`). */
+  readonly registryTypes: WeakMap<ts.Type, "marked" | "unmarked" | "none">;
+  /** Symbol -> whether its declared type is a registry's. */
+  readonly registrySymbols: WeakMap<ts.Symbol, boolean>;
 }
 
 const contexts = new WeakMap<ts.Program, Context>();
@@ -59,6 +64,8 @@ export function contextOf(tsInstance: TypeScript, program: ts.Program): Context 
       unmarkedSymbols: new WeakMap(),
       declaredReturns: new WeakMap(),
       symbolsByName: new WeakMap(),
+      registryTypes: new WeakMap(),
+      registrySymbols: new WeakMap(),
     };
     contexts.set(program, context);
   }
@@ -83,7 +90,7 @@ function computeMark(context: Context, type: ts.Type): ts.Symbol | undefined {
   const { ts, checker } = context;
   if (type.flags & ts.TypeFlags.Union) {
     let found: ts.Symbol | undefined;
-    for (const member of (type as ts.UnionType).types) {
+    for (const member of unionMembers(ts, type)) {
       if (member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null | ts.TypeFlags.Void)) continue;
       const mark = markOf(context, member);
       if (mark === undefined) return undefined;
@@ -109,8 +116,7 @@ function computeMark(context: Context, type: ts.Type): ts.Symbol | undefined {
 
 function carriesMarkLiteral(context: Context, type: ts.Type): boolean {
   const { ts } = context;
-  const members = type.flags & ts.TypeFlags.Union ? (type as ts.UnionType).types : [type];
-  return members.some(
+  return unionMembers(ts, type).some(
     (member) => member.flags & ts.TypeFlags.StringLiteral && (member as ts.StringLiteralType).value === MARK_LITERAL,
   );
 }

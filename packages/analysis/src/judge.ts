@@ -3,20 +3,26 @@ import type * as ts from "typescript";
 import type { AnnotationFix, FindingId } from "./api.js";
 import { type Context, type Contract, isErrorType, printType, resolveAlias } from "./context.js";
 import * as messages from "./messages.js";
+import { isConstDeclaration, isJavaScript, MAX_HOPS, skipOuterExpressions, typeOfProperty, unionMembers } from "./syntax.js";
 
-/** What judging one registered value concludes. `id` undefined: verified. */
-export interface Verdict {
-  readonly id: FindingId | undefined;
+interface Judged {
   /** The function-like node that was judged, when the registered function is visible. */
   readonly fn: ts.Node | undefined;
   /** The function's own name (the tool's default name) when it is static. */
   readonly functionName: string | undefined;
-  /** Builds the message once the tool's name is known (options may override the function's name). */
-  readonly message?: (tool: string | undefined) => string;
-  /** The node to underline (in the registration's file). */
-  readonly node?: ts.Node;
-  readonly fix?: AnnotationFix;
 }
+
+/** What judging one registered value concludes: verified, or a finding with everything it needs. */
+export type Verdict =
+  | (Judged & { readonly id: undefined })
+  | (Judged & {
+      readonly id: FindingId;
+      /** The node to underline (in the registration's file). */
+      readonly node: ts.Node;
+      /** Builds the message once the tool's name is known (options may override the function's name). */
+      readonly message: (tool: string | undefined) => string;
+      readonly fix?: AnnotationFix;
+    });
 
 type SignatureDeclaration =
   | ts.FunctionDeclaration
@@ -42,8 +48,6 @@ interface Binding {
   readonly instead?: string;
 }
 
-const MAX_HOPS = 8;
-
 /**
  * Judges the value registered at a site: `value` is the call's first argument, or the decorated
  * method. `reference` is the expression at the site to underline when the function lives in
@@ -58,7 +62,7 @@ export function judgeRegistered(context: Context, contract: Contract, value: ts.
       fn: undefined,
       functionName: target.name,
       node: value,
-      message: (tool) => messages.unverifiable(tool, target.why, `${messages.REGISTER_INSTEAD}.`),
+      message: (tool) => messages.unverifiable(tool, target.why, messages.REGISTER_INSTEAD_SENTENCE),
     };
   }
   if (target.kind === "binding") {
@@ -84,7 +88,9 @@ function judgeDeclaration(
 ): Verdict {
   const { ts, checker } = context;
   const isAsync = hasModifier(ts, declaration, ts.SyntaxKind.AsyncKeyword);
-  const annotation = isAsync ? ": Promise<DataToolOutput>" : ": DataToolOutput";
+  const jsdoc = isJavaScript(ts, declaration);
+  const annotation = messages.annotationText(isAsync ? `Promise<${messages.DATA_TOOL_OUTPUT}>` : messages.DATA_TOOL_OUTPUT, jsdoc);
+  const returnType = declaredReturnTypeNode(ts, declaration);
   const here = declaration.getSourceFile() === siteFile;
   const where = here ? "" : ` (declared at ${locate(declaration, siteFile)})`;
   const name = target.name;
@@ -94,11 +100,11 @@ function judgeDeclaration(
       id: "not-data-tool-output",
       fn: declaration,
       functionName: name,
-      node: here ? (declaration.type ?? headNode) : reference,
+      node: here ? (returnType ?? headNode) : reference,
       message: (tool) => messages.notDataToolOutput(tool, overload + where, { kind: "generator", annotation }, ""),
     };
   }
-  if (declaration.type === undefined) {
+  if (returnType === undefined) {
     if (target.binding !== undefined) {
       return judgeBinding(context, contract, target.binding, name, reference, siteFile);
     }
@@ -107,7 +113,6 @@ function judgeDeclaration(
     const fits = judgeType(context, contract, inferred, isAsync) === undefined;
     const wantsPromise = isAsync || isThenable(context, inferred);
     const typeText = wantsPromise ? `Promise<${messages.DATA_TOOL_OUTPUT}>` : messages.DATA_TOOL_OUTPUT;
-    const text = `: ${typeText}`;
     const printed = printType(context, inferred);
     const fix = here ? fixFor(context, contract, declaration, typeText, fits) : undefined;
     return {
@@ -115,19 +120,19 @@ function judgeDeclaration(
       fn: declaration,
       functionName: name,
       node: headNode,
-      message: (tool) => messages.missingAnnotation(tool, overload + where, printed, fits, text, fix?.typeInScope ?? true),
+      message: (tool) => messages.missingAnnotation(tool, overload + where, printed, fits, typeText, jsdoc, fix?.typeInScope ?? true),
       ...(fix !== undefined ? { fix } : {}),
     };
   }
-  const annotated = checker.getTypeFromTypeNode(declaration.type);
-  const rejection = judgeType(context, contract, annotated, isAsync, declaration.type);
+  const annotated = checker.getTypeFromTypeNode(returnType);
+  const rejection = judgeType(context, contract, annotated, isAsync, returnType);
   if (rejection === undefined) return { id: undefined, fn: declaration, functionName: name };
   return {
     id: "not-data-tool-output",
     fn: declaration,
     functionName: name,
-    node: here ? declaration.type : reference,
-    message: (tool) => messages.notDataToolOutput(tool, overload + where, rejection, messages.insteadForFunction(annotation)),
+    node: here ? returnType : reference,
+    message: (tool) => messages.notDataToolOutput(tool, overload + where, rejection, messages.insteadForFunction(annotation, jsdoc)),
   };
 }
 
@@ -163,7 +168,7 @@ function judgeBinding(
       functionName: name,
       node,
       message: (tool) =>
-        messages.unverifiable(tool, `its type '${printed}'${where} is not a function type`, `${messages.REGISTER_INSTEAD}.`),
+        messages.unverifiable(tool, messages.notAFunctionType(printed, where), messages.REGISTER_INSTEAD_SENTENCE),
     };
   }
   for (const [index, signature] of signatures.entries()) {
@@ -181,6 +186,21 @@ function judgeBinding(
     }
   }
   return { id: undefined, fn: binding.typeNode, functionName: name };
+}
+
+/**
+ * The return type the function declares: its annotation, or in checked JavaScript its JSDoc
+ * (`@returns {T}`, or a function type in `@type`), which TypeScript itself reads as the annotation.
+ */
+function declaredReturnTypeNode(ts: Context["ts"], declaration: SignatureDeclaration): ts.TypeNode | undefined {
+  if (declaration.type !== undefined || !isJavaScript(ts, declaration)) return declaration.type;
+  return ts.getJSDocReturnType(declaration);
+}
+
+/** The type a binding declares: its annotation, or in checked JavaScript its JSDoc `@type` (or `@param`). */
+function declaredTypeNode(ts: Context["ts"], declaration: ts.VariableDeclaration | ts.PropertyDeclaration | ts.PropertySignature | ts.ParameterDeclaration): ts.TypeNode | undefined {
+  if (declaration.type !== undefined || !isJavaScript(ts, declaration)) return declaration.type;
+  return ts.getJSDocType(declaration);
 }
 
 function rejectionOfTopType(context: Context, type: ts.Type, typeNode?: ts.TypeNode): messages.Rejection | undefined {
@@ -239,17 +259,22 @@ function rejectionOf(
   // (the SDK's CallToolResult) into pages of structure.
   const printed = (): string => (typeNode !== undefined ? typeNode.getText() : printType(context, type));
   if (resolved.flags & ts.TypeFlags.Union) {
-    for (const member of (resolved as ts.UnionType).types) {
+    for (const member of unionMembers(ts, resolved)) {
       if (!isAssignable(context, member, contract.type)) {
         return { kind: "member", type: printed(), member: printType(context, member) };
       }
+      const anyPart = anyPartOf(context, contract, member);
+      if (anyPart !== undefined) return { kind: "any-part", type: printed(), ...anyPart };
     }
     return undefined;
   }
-  if (isAssignable(context, resolved, contract.type)) return undefined;
+  if (isAssignable(context, resolved, contract.type)) {
+    const anyPart = anyPartOf(context, contract, resolved);
+    return anyPart === undefined ? undefined : { kind: "any-part", type: printed(), ...anyPart };
+  }
   const named = (resolved.aliasSymbol ?? resolved.getSymbol())?.name === "DataToolOutput";
   const detail = named
-    ? `it is a type of the same name, not the one from @sourced/registry${((d) => (d === undefined ? "" : `, and ${d}`))(missingProperties(context, contract, resolved))}`
+    ? messages.sameNameOtherType(missingProperties(context, contract, resolved))
     : missingProperties(context, contract, resolved);
   return detail === undefined ? { kind: "not-assignable", type: printed() } : { kind: "not-assignable", type: printed(), detail };
 }
@@ -264,32 +289,123 @@ function isAssignable(context: Context, source: ts.Type, target: ts.Type): boole
 
 /**
  * Why an object type is not DataToolOutput, in the contract's terms: "it has no 'structuredContent'",
- * or one level down, "its 'structuredContent' has no 'sources'".
+ * one level down "its 'structuredContent' has no 'sources'", or the first real mismatch below
+ * ("its 'content' holds a block whose 'type' is 'string', …"). Only properties with names are
+ * named: an array's symbol-keyed members (its iterator) are never a part of the contract.
  */
 function missingProperties(context: Context, contract: Contract, type: ts.Type): string | undefined {
+  return mismatchOf(context, type, contract.type, undefined, 0);
+}
+
+/** How deep a mismatch is described: the contract's parts and their parts (`structuredContent.sources`). */
+const MAX_DEPTH = 2;
+
+function mismatchOf(context: Context, actual: ts.Type, wanted: ts.Type, path: string | undefined, depth: number): string | undefined {
   const { ts, checker } = context;
-  const isObject = (candidate: ts.Type): boolean => (candidate.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) !== 0;
-  const required = (of: ts.Type): ts.Symbol[] =>
-    checker.getPropertiesOfType(of).filter((property) => !(property.flags & ts.SymbolFlags.Optional));
-  if (!isObject(type)) return undefined;
-  const missing = required(contract.type).map((property) => property.name).filter((name) => type.getProperty(name) === undefined);
-  if (missing.length > 0) return `it has no ${missing.map((name) => `'${name}'`).join(" and no ")}`;
-  for (const property of required(contract.type)) {
-    const own = type.getProperty(property.name);
-    const wanted = checker.getNonNullableType(typeOfProperty(context, property));
-    if (own !== undefined && own.flags & ts.SymbolFlags.Optional) return `its '${property.name}' is optional, and DataToolOutput requires it`;
-    const actual = own === undefined ? undefined : typeOfProperty(context, own);
-    if (actual === undefined || !isObject(actual) || !isObject(wanted) || isAssignable(context, actual, wanted)) continue;
-    const nested = required(wanted).map((inner) => inner.name).filter((name) => actual.getProperty(name) === undefined);
-    if (nested.length > 0) return `its '${property.name}' has no ${nested.map((name) => `'${name}'`).join(" and no ")}`;
+  const mismatch = (): string => messages.partIsNot(path!, printType(context, actual), printType(context, wanted));
+  if (path !== undefined && !isObjectType(ts, wanted)) return mismatch();
+  if (!isObjectType(ts, actual)) return path === undefined ? undefined : mismatch();
+  const wantedElement = checker.getIndexTypeOfType(wanted, ts.IndexKind.Number);
+  if (wantedElement !== undefined && path !== undefined) {
+    const actualElement = checker.getIndexTypeOfType(actual, ts.IndexKind.Number);
+    if (actualElement === undefined) return messages.partNotAnArray(path, printType(context, actual));
+    return elementMismatch(context, actualElement, wantedElement, path);
+  }
+  const parts = requiredParts(context, wanted);
+  const missing = parts.filter((part) => actual.getProperty(part.name) === undefined).map((part) => part.name);
+  if (missing.length > 0) return messages.partHasNo(path, missing);
+  for (const part of parts) {
+    const own = actual.getProperty(part.name)!;
+    const partPath = path === undefined ? part.name : `${path}.${part.name}`;
+    if (own.flags & ts.SymbolFlags.Optional) return messages.partIsOptional(partPath);
+    const ownType = typeOfProperty(context, own);
+    const wantedType = checker.getNonNullableType(typeOfProperty(context, part));
+    if (isAssignable(context, ownType, wantedType)) continue;
+    if (depth >= MAX_DEPTH) return undefined;
+    const inner = mismatchOf(context, ownType, wantedType, partPath, depth + 1);
+    if (inner !== undefined) return inner;
   }
   return undefined;
 }
 
-/** `checker.getTypeOfSymbol` is public only since TypeScript 5.1; this works on 5.0 too. */
-function typeOfProperty(context: Context, property: ts.Symbol): ts.Type {
-  const declaration = property.valueDeclaration ?? property.declarations?.[0];
-  return declaration === undefined ? context.checker.getAnyType() : context.checker.getTypeOfSymbolAtLocation(property, declaration);
+/**
+ * Why the elements of an array part do not fit. For a union of object types told apart by a
+ * literal property (content blocks by `type`), the usual cause is that property widened to
+ * `string`: say so, with the literals it must be.
+ */
+function elementMismatch(context: Context, actual: ts.Type, wanted: ts.Type, path: string): string {
+  const { ts } = context;
+  const printedActual = printType(context, actual);
+  const alternatives = unionMembers(ts, wanted);
+  const discriminant = alternatives.length > 1 ? discriminantOf(context, alternatives) : undefined;
+  if (discriminant !== undefined && isObjectType(ts, actual)) {
+    const own = actual.getProperty(discriminant.name);
+    if (own === undefined) return messages.elementHasNo(path, printedActual, discriminant.name);
+    const ownType = typeOfProperty(context, own);
+    if (!discriminant.values.some((value) => isAssignable(context, ownType, value))) {
+      const literals = discriminant.values.map((value) => printType(context, value)).join(", ");
+      return messages.elementDiscriminantWidened(path, discriminant.name, printType(context, ownType), literals, printType(context, discriminant.values[0]!));
+    }
+  }
+  return messages.elementIsNot(path, printedActual, printType(context, wanted));
+}
+
+/** The property every alternative has with a literal type (`type` of a content block), and those literals. */
+function discriminantOf(context: Context, alternatives: readonly ts.Type[]): { readonly name: string; readonly values: readonly ts.Type[] } | undefined {
+  const { ts } = context;
+  const first = alternatives[0]!;
+  for (const candidate of context.checker.getPropertiesOfType(first)) {
+    const values: ts.Type[] = [];
+    for (const alternative of alternatives) {
+      const property = alternative.getProperty(candidate.name);
+      const type = property === undefined ? undefined : typeOfProperty(context, property);
+      if (type === undefined || !(type.flags & ts.TypeFlags.StringLiteral)) break;
+      values.push(type);
+    }
+    if (values.length === alternatives.length) return { name: candidate.name, values };
+  }
+  return undefined;
+}
+
+/** The required, named properties of a part of the contract (symbol-keyed members are no part of it). */
+function requiredParts(context: Context, type: ts.Type): ts.Symbol[] {
+  const { ts } = context;
+  return context.checker
+    .getPropertiesOfType(type)
+    .filter((property) => !(property.flags & ts.SymbolFlags.Optional) && !(property.escapedName as string).startsWith("__@"));
+}
+
+function isObjectType(ts: Context["ts"], type: ts.Type): boolean {
+  return (type.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) !== 0;
+}
+
+/**
+ * The required part of the contract that `type` (assignable to it) has as `any`: `any` is
+ * assignable to everything, so a `structuredContent: any` fits DataToolOutput while saying nothing
+ * about sources. A part is `any` when its type is, or when it is an array of `any`.
+ */
+function anyPartOf(context: Context, contract: Contract, type: ts.Type): { readonly part: string; readonly partType: string } | undefined {
+  const { ts, checker } = context;
+  const isAny = (candidate: ts.Type): boolean =>
+    (candidate.flags & ts.TypeFlags.Any) !== 0 ||
+    (isObjectType(ts, candidate) && ((element) => element !== undefined && (element.flags & ts.TypeFlags.Any) !== 0)(checker.getIndexTypeOfType(candidate, ts.IndexKind.Number)));
+  // The registry's own type (or an alias of it) is the contract: its parts need no look. Resolving
+  // them costs more than the rest of a small program's judgement (they are inferred from schemas).
+  if (type === contract.type || !isObjectType(ts, type)) return undefined;
+  for (const part of requiredParts(context, contract.type)) {
+    const own = type.getProperty(part.name);
+    if (own === undefined) continue;
+    const ownType = typeOfProperty(context, own);
+    if (isAny(ownType)) return { part: part.name, partType: printType(context, ownType) };
+    const wanted = checker.getNonNullableType(typeOfProperty(context, part));
+    if (!isObjectType(ts, ownType) || checker.getIndexTypeOfType(wanted, ts.IndexKind.Number) !== undefined) continue;
+    for (const inner of requiredParts(context, wanted)) {
+      const innerOwn = ownType.getProperty(inner.name);
+      const innerType = innerOwn === undefined ? undefined : typeOfProperty(context, innerOwn);
+      if (innerType !== undefined && isAny(innerType)) return { part: `${part.name}.${inner.name}`, partType: printType(context, innerType) };
+    }
+  }
+  return undefined;
 }
 
 function isThenable(context: Context, type: ts.Type): boolean {
@@ -326,31 +442,76 @@ function locate(node: ts.Node, siteFile: ts.SourceFile): string {
  */
 function fixFor(context: Context, contract: Contract, declaration: SignatureDeclaration, typeText: string, fits: boolean): AnnotationFix {
   const { ts } = context;
-  const text = `: ${typeText}`;
   const sourceFile = declaration.getSourceFile();
-  const closeParen = declaration.getChildren(sourceFile).find((child) => child.kind === ts.SyntaxKind.CloseParenToken);
-  let position: number;
-  let edits: { position: number; text: string }[];
-  if (closeParen !== undefined) {
-    position = closeParen.getEnd();
-    edits = [{ position, text }];
-  } else {
-    // An arrow's lone parameter without parentheses: `x => …` becomes `(x): DataToolOutput => …`.
-    const parameter = declaration.parameters[0]!;
-    position = parameter.getEnd();
-    edits = [
-      { position: parameter.getStart(sourceFile), text: "(" },
-      { position, text: `)${text}` },
-    ];
-  }
+  const jsdoc = isJavaScript(ts, declaration);
+  const edits = jsdoc ? jsdocEdits(ts, declaration, typeText) : annotationEdits(ts, declaration, typeText);
   const name = messages.DATA_TOOL_OUTPUT;
   const atFunction = typeNamed(context, name, declaration);
   const typeInScope = atFunction !== undefined && resolveAlias(context, atFunction) === contract.symbol;
   // An import is seen at the function only if no declaration around it shadows the file's top level.
-  const importable = !declaresAtTopLevel(ts, sourceFile, name) && atFunction === typeNamed(context, name, sourceFile);
-  return { inferredFits: fits, text, typeText, position, edits, typeInScope, importName: name, module: messages.REGISTRY_MODULE, importable };
+  // In JavaScript a JSDoc `@typedef` or `@import` of the name is no statement: any such name blocks it.
+  const importable = jsdoc
+    ? atFunction === undefined
+    : !declaresAtTopLevel(ts, sourceFile, name) && atFunction === typeNamed(context, name, sourceFile);
+  return {
+    inferredFits: fits,
+    typeText,
+    edits,
+    jsdoc,
+    typeInScope,
+    importName: name,
+    module: messages.REGISTRY_MODULE,
+    importStatement: messages.importStatement(jsdoc),
+    importable,
+  };
 }
 
+/** `: T` after the parameter list's `)`; an arrow's lone parameter `x => …` becomes `(x): T => …`. */
+function annotationEdits(ts: Context["ts"], declaration: SignatureDeclaration, typeText: string): AnnotationFix["edits"] {
+  const sourceFile = declaration.getSourceFile();
+  const text = messages.annotationText(typeText, false);
+  const closeParen = declaration.getChildren(sourceFile).find((child) => child.kind === ts.SyntaxKind.CloseParenToken);
+  if (closeParen !== undefined) return [{ position: closeParen.getEnd(), text }];
+  const parameter = declaration.parameters[0]!;
+  return [
+    { position: parameter.getStart(sourceFile), text: "(" },
+    { position: parameter.getEnd(), text: `)${text}` },
+  ];
+}
+
+/**
+ * `@returns {T}` in the function's JSDoc: a line added to the JSDoc it already has (the one
+ * nearest to it), or a new JSDoc comment before it (before its statement, for a function held by
+ * a `const`), on a line of its own when the function starts its line.
+ */
+function jsdocEdits(ts: Context["ts"], declaration: SignatureDeclaration, typeText: string): AnnotationFix["edits"] {
+  const sourceFile = declaration.getSourceFile();
+  const { text } = sourceFile;
+  const tag = messages.annotationText(typeText, true);
+  const docs = ts.getJSDocCommentsAndTags(declaration).filter((node): node is ts.JSDoc => node.kind === ts.SyntaxKind.JSDoc);
+  const doc = docs[docs.length - 1];
+  if (doc !== undefined) {
+    const close = doc.end - 2; // the `*/`
+    const lineStart = text.lastIndexOf("\n", close - 1) + 1;
+    const beforeClose = text.slice(lineStart, close);
+    if (/^\s*$/.test(beforeClose) && text.slice(doc.pos, doc.end).includes("\n")) return [{ position: close, text: `* ${tag}\n${beforeClose}` }];
+    // A one-line JSDoc (`/** Lists lakes. */`) becomes a block: the tag on a line of its own.
+    const indent = /^\s*/.exec(text.slice(text.lastIndexOf("\n", doc.pos - 1) + 1, doc.pos))![0];
+    let end = close;
+    while (text[end - 1] === " ") end--;
+    return [{ position: end, text: `\n${indent} * ${tag}\n${indent}${end === close ? " " : ""}` }];
+  }
+  let host: ts.Node = declaration;
+  const parent = declaration.parent;
+  if (ts.isVariableDeclaration(parent) && parent.initializer === declaration) {
+    const list = parent.parent;
+    if (ts.isVariableDeclarationList(list) && list.declarations.length === 1 && ts.isVariableStatement(list.parent)) host = list.parent;
+  }
+  const start = host.getStart(sourceFile);
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const indent = text.slice(lineStart, start);
+  return [{ position: start, text: /^\s*$/.test(indent) ? `/** ${tag} */\n${indent}` : `/** ${tag} */ ` }];
+}
 /**
  * Whether the file's top level declares or imports `name`, in any meaning: an import of that name
  * would clash with it (or, for the registry's own import, repeat it).
@@ -380,20 +541,6 @@ function declaresAtTopLevel(ts: Context["ts"], sourceFile: ts.SourceFile, name: 
   });
 }
 
-/** Strips what does not change the registered value: parentheses, `!`, `as`, `satisfies`. */
-export function skipOuterExpressions(ts: Context["ts"], node: ts.Node): ts.Node {
-  while (
-    ts.isParenthesizedExpression(node) ||
-    ts.isNonNullExpression(node) ||
-    ts.isAsExpression(node) ||
-    ts.isSatisfiesExpression(node) ||
-    ts.isTypeAssertionExpression(node)
-  ) {
-    node = node.expression;
-  }
-  return node;
-}
-
 function isFunctionLike(ts: Context["ts"], node: ts.Node): node is SignatureDeclaration {
   return (
     ts.isFunctionDeclaration(node) ||
@@ -421,7 +568,7 @@ function nameText(ts: Context["ts"], name: ts.Node | undefined): string | undefi
 function resolveTarget(context: Context, value: ts.Node, hops: number): Target {
   const { ts, checker } = context;
   const node = skipOuterExpressions(ts, value);
-  if (ts.isMethodDeclaration(node) && node.name !== undefined) {
+  if (ts.isMethodDeclaration(node)) {
     // A decorated method may be overloaded: judge it through its symbol, overloads included.
     const symbol = checker.getSymbolAtLocation(node.name);
     if (symbol !== undefined && (symbol.declarations?.length ?? 0) > 1) return resolveSymbol(context, symbol, node.name, hops);
@@ -430,14 +577,14 @@ function resolveTarget(context: Context, value: ts.Node, hops: number): Target {
     const nameNode = ts.isArrowFunction(node) ? undefined : node.name;
     return { kind: "functions", declarations: [node], name: nameText(ts, nameNode), nameNode };
   }
-  if (hops > MAX_HOPS) return { kind: "unverifiable", why: "it is reached through too many aliases", name: undefined };
+  if (hops > MAX_HOPS) return { kind: "unverifiable", why: messages.WHY_TOO_MANY_ALIASES, name: undefined };
   if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
     const symbol = checker.getSymbolAtLocation(ts.isElementAccessExpression(node) ? node.argumentExpression : node);
     if (symbol === undefined) {
       const printed = printType(context, checker.getTypeAtLocation(node));
       return {
         kind: "unverifiable",
-        why: `'${node.getText()}' (of type '${printed}') is not a declaration the analysis can see`,
+        why: messages.notADeclaration(node.getText(), printed),
         name: undefined,
       };
     }
@@ -447,9 +594,7 @@ function resolveTarget(context: Context, value: ts.Node, hops: number): Target {
   const isFunction = checker.getTypeAtLocation(node).getCallSignatures().length > 0;
   return {
     kind: "unverifiable",
-    why: isFunction
-      ? `the function registered here is computed at run time ('${abbreviate(node.getText())}', of type '${printed}'), so its declared return type cannot be seen`
-      : `the registered value '${abbreviate(node.getText())}' (of type '${printed}') is not statically a function`,
+    why: isFunction ? messages.computedAtRunTime(abbreviate(node.getText()), printed) : messages.notStaticallyAFunction(abbreviate(node.getText()), printed),
     name: undefined,
   };
 }
@@ -482,19 +627,20 @@ function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, 
   }
   const declaration = declarations[0];
   if (declaration === undefined) {
-    return { kind: "unverifiable", why: `'${reference.getText()}' has no declaration the analysis can see`, name: undefined };
+    return { kind: "unverifiable", why: messages.noDeclaration(reference.getText()), name: undefined };
   }
   if (ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration) || ts.isPropertySignature(declaration) || ts.isParameter(declaration)) {
-    // A parameter's function is whatever each caller passes: its name is not static.
-    const name = ts.isIdentifier(declaration.name) && !ts.isParameter(declaration) ? declaration.name.text : undefined;
+    // A parameter's function is whatever each caller passes, a loop variable whatever the list
+    // holds: their names are not static.
+    const name = ts.isIdentifier(declaration.name) && !ts.isParameter(declaration) && !isLoopVariable(ts, declaration) ? declaration.name.text : undefined;
     const instead = ts.isParameter(declaration) ? parameterAdvice(context, declaration) : undefined;
+    const typeNode = declaredTypeNode(ts, declaration);
     const binding =
-      declaration.type !== undefined
-        ? { typeNode: declaration.type, nameNode: declaration.name, ...(instead !== undefined ? { instead } : {}) }
+      typeNode !== undefined
+        ? { typeNode, nameNode: declaration.name, ...(instead !== undefined ? { instead } : {}) }
         : undefined;
     const isFixed =
-      (ts.isVariableDeclaration(declaration) &&
-        (ts.getCombinedNodeFlags(declaration) & ts.NodeFlags.BlockScoped) === ts.NodeFlags.Const) ||
+      (ts.isVariableDeclaration(declaration) && isConstDeclaration(ts, declaration)) ||
       ((ts.isPropertyDeclaration(declaration) || ts.isPropertySignature(declaration)) &&
         hasModifier(ts, declaration, ts.SyntaxKind.ReadonlyKeyword));
     const initializer =
@@ -512,25 +658,81 @@ function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, 
         ...(binding !== undefined ? { binding } : {}),
       };
     }
+    if (initializer !== undefined) {
+      // `const h: ToolFunction = annotated`: the function's own annotation wins over the binding's
+      // looser type; the binding's type stands in only where the function declares none.
+      const target = resolveTarget(context, initializer, hops + 1);
+      if (binding === undefined) return target;
+      if (target.kind === "functions") return { ...target, binding: target.binding ?? binding };
+    }
     if (binding !== undefined) return { kind: "binding", binding, name };
-    if (initializer !== undefined) return resolveTarget(context, initializer, hops + 1);
     return {
       kind: "unverifiable",
       why: isFixed
-        ? `'${reference.getText()}' has no value the analysis can see`
+        ? messages.noVisibleValue(reference.getText())
         : ts.isParameter(declaration)
-          ? `'${reference.getText()}' is a parameter without a type; ${instead ?? "each caller decides what is registered"}`
-          : `'${reference.getText()}' can be reassigned and has no explicit function type`,
+          ? messages.untypedParameter(reference.getText(), instead)
+          : messages.reassignableWithoutType(reference.getText()),
       name,
     };
   }
   if (ts.isExportAssignment(declaration)) return resolveTarget(context, declaration.expression, hops + 1);
+  if (ts.isPropertyAssignment(declaration) || ts.isShorthandPropertyAssignment(declaration)) {
+    const property = resolveObjectProperty(context, declaration, reference, hops);
+    if (property !== undefined) return property;
+  }
   const printed = printType(context, context.checker.getTypeAtLocation(reference));
   return {
     kind: "unverifiable",
-    why: `the registered value '${reference.getText()}' (of type '${printed}') is not statically a function`,
+    why: messages.notStaticallyAFunction(reference.getText(), printed),
     name: undefined,
   };
+}
+
+/**
+ * A property of an object literal. In an `as const` literal it is as fixed as a `static readonly`
+ * field: its value is judged (the property's key is an arrow's name). In a mutable literal a
+ * function there can be replaced before it is registered: unverifiable, under the name it has.
+ */
+function resolveObjectProperty(
+  context: Context,
+  declaration: ts.PropertyAssignment | ts.ShorthandPropertyAssignment,
+  reference: ts.Node,
+  hops: number,
+): Target | undefined {
+  const { ts, checker } = context;
+  const key = nameText(ts, declaration.name);
+  const value = ts.isPropertyAssignment(declaration) ? skipOuterExpressions(ts, declaration.initializer) : declaration.name;
+  const isFunction = ts.isFunctionExpression(value) || ts.isArrowFunction(value);
+  const ownName = ts.isFunctionExpression(value) ? nameText(ts, value.name) : undefined;
+  if (isConstObject(ts, declaration.parent)) {
+    if (isFunction) return { kind: "functions", declarations: [value], name: ownName ?? key, nameNode: declaration.name };
+    if (ts.isShorthandPropertyAssignment(declaration)) {
+      const symbol = checker.getShorthandAssignmentValueSymbol(declaration);
+      return symbol === undefined ? undefined : resolveSymbol(context, resolveAlias(context, symbol), reference, hops + 1);
+    }
+    return resolveTarget(context, value, hops + 1);
+  }
+  if (!isFunction) return undefined;
+  return { kind: "unverifiable", why: messages.reassignableProperty(reference.getText()), name: ownName ?? key };
+}
+
+/** Whether an object literal is fixed by `as const`: its own, or that of a literal it is nested in. */
+function isConstObject(ts: Context["ts"], literal: ts.ObjectLiteralExpression): boolean {
+  let node: ts.Node = literal;
+  for (;;) {
+    const parent = node.parent;
+    if (ts.isParenthesizedExpression(parent) || ts.isSatisfiesExpression(parent) || ts.isArrayLiteralExpression(parent)) node = parent;
+    else if (ts.isPropertyAssignment(parent) && parent.initializer === node) node = parent.parent;
+    else return (ts.isAsExpression(parent) || ts.isTypeAssertionExpression(parent)) && ts.isConstTypeReference(parent.type);
+  }
+}
+
+/** `for (const fn of list)`, `for (const key in object)`: a variable that takes each value in turn. */
+function isLoopVariable(ts: Context["ts"], declaration: ts.Node): boolean {
+  if (!ts.isVariableDeclaration(declaration) || !ts.isVariableDeclarationList(declaration.parent)) return false;
+  const loop = declaration.parent.parent;
+  return ts.isForOfStatement(loop) || ts.isForInStatement(loop);
 }
 
 /**

@@ -27,6 +27,6 @@ export const FINDING_KINDS: Readonly<Record<FindingId, FindingKind>> = Object.fr
     id: "unverifiable-registration",
     code: 92003,
     title: "Registration cannot be verified",
-    help: "The analysis cannot see which function is registered here (the decorator escapes, the value is computed, or the registry's types cannot be resolved). Apply `registry.tool()` directly to a declared function.",
+    help: "The analysis cannot see which function is registered here (the decorator or the registry escapes, the value is computed or can be reassigned, or the registry's types cannot be resolved). Apply `registry.tool()` directly to a declared function.",
   }),
 });

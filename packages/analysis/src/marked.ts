@@ -1,6 +1,7 @@
 import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
 import { type Context, markOf } from "./context.js";
+import { isConstDeclaration, unionMembers } from "./syntax.js";
 
 /**
  * The type of `node` when it carries the registration mark, `undefined` when it does not: the same
@@ -66,7 +67,7 @@ function computeDeclaredReturn(context: Context, symbol: ts.Symbol): ts.Type | t
   const { checker } = context;
   const declared = typeOfSymbol(context, symbol);
   if (mayNarrowToMarked(context, declared)) return undefined;
-  const members = declared.flags & context.ts.TypeFlags.Union ? (declared as ts.UnionType).types : [declared];
+  const members = unionMembers(context.ts, declared);
   const signatures = members.flatMap((member) => member.getCallSignatures());
   const returns = signatures.map((signature) => checker.getReturnTypeOfSignature(signature));
   if (returns.every((returned) => !isOpen(context, returned) && markOf(context, returned) === undefined)) return UNMARKED;
@@ -75,7 +76,7 @@ function computeDeclaredReturn(context: Context, symbol: ts.Symbol): ts.Type | t
   return undefined;
 }
 
-function cachedVerdict(cache: WeakMap<ts.Symbol, boolean>, symbol: ts.Symbol, compute: () => boolean): boolean {
+export function cachedVerdict(cache: WeakMap<ts.Symbol, boolean>, symbol: ts.Symbol, compute: () => boolean): boolean {
   let verdict = cache.get(symbol);
   if (verdict === undefined) {
     verdict = compute();
@@ -85,7 +86,7 @@ function cachedVerdict(cache: WeakMap<ts.Symbol, boolean>, symbol: ts.Symbol, co
 }
 
 /** `checker.getTypeOfSymbol`, public since TypeScript 5.1 (`unguardedSymbolOf` checks it is there). */
-function typeOfSymbol(context: Context, symbol: ts.Symbol): ts.Type {
+export function typeOfSymbol(context: Context, symbol: ts.Symbol): ts.Type {
   return (context.checker as ts.TypeChecker & { getTypeOfSymbol(symbol: ts.Symbol): ts.Type }).getTypeOfSymbol(symbol);
 }
 
@@ -265,7 +266,7 @@ export class ReferenceScan {
       case ts.SyntaxKind.Identifier: {
         const identifier = node as ts.Identifier;
         if (isNestedDeclarationName(ts, identifier)) this.shadowed.add(identifier.text);
-        if (!mayBeCondition(ts, identifier.parent)) return;
+        if (!mayBeCondition(ts, identifier)) return;
         const use = conditionUseOf(ts, identifier);
         if (use === CONDITION) this.conditions.add(identifier.text);
         else if (use !== undefined) listIn(this.aliasConditions, use).push(identifier.text);
@@ -362,7 +363,8 @@ function listIn(map: Map<string, string[]>, key: string): string[] {
 const CONDITION = Symbol("condition");
 
 /** Cheap test before `conditionUseOf` for identifiers: a parent that can lead to a condition. */
-function mayBeCondition(ts: TypeScript, parent: ts.Node): boolean {
+function mayBeCondition(ts: TypeScript, identifier: ts.Identifier): boolean {
+  const parent = identifier.parent;
   switch (parent.kind) {
     case ts.SyntaxKind.ParenthesizedExpression:
     case ts.SyntaxKind.PrefixUnaryExpression:
@@ -376,9 +378,27 @@ function mayBeCondition(ts: TypeScript, parent: ts.Node): boolean {
     case ts.SyntaxKind.CaseClause:
     case ts.SyntaxKind.VariableDeclaration:
       return true;
+    case ts.SyntaxKind.CallExpression:
+      return isArgumentOfAssertionCandidate(ts, parent as ts.CallExpression, identifier);
     default:
       return false;
   }
+}
+
+/**
+ * Whether `argument` is an argument of a call the checker may treat as an assertion: the binder
+ * takes only a call that is a statement of its own, whose callee is a dotted name (`assert(…)`,
+ * `t.ok(…)`), as one, and a signature `asserts condition` then narrows by the argument as by an
+ * `if`. Any narrowing inside that argument (a type predicate, `instanceof`, an aliased condition)
+ * holds after the call.
+ */
+function isArgumentOfAssertionCandidate(ts: TypeScript, call: ts.CallExpression, argument: ts.Node): boolean {
+  return call.expression !== argument && ts.isExpressionStatement(call.parent) && isDottedName(ts, call.expression);
+}
+
+function isDottedName(ts: TypeScript, node: ts.Expression): boolean {
+  while (ts.isPropertyAccessExpression(node) || ts.isParenthesizedExpression(node)) node = node.expression;
+  return ts.isIdentifier(node) || node.kind === ts.SyntaxKind.ThisKeyword || node.kind === ts.SyntaxKind.SuperKeyword;
 }
 
 /**
@@ -432,11 +452,13 @@ function conditionUseOf(ts: TypeScript, node: ts.Expression): typeof CONDITION |
       case ts.SyntaxKind.CaseClause:
       case ts.SyntaxKind.ExpressionStatement:
         return CONDITION;
+      case ts.SyntaxKind.CallExpression:
+        // `assert(isTool(x))`: an argument of a call that may be an assertion (`asserts condition`).
+        return isArgumentOfAssertionCandidate(ts, parent as ts.CallExpression, current) || operand ? CONDITION : undefined;
       case ts.SyntaxKind.VariableDeclaration: {
         if (operand) return CONDITION;
         const declaration = parent as ts.VariableDeclaration;
-        const isConst = (ts.getCombinedNodeFlags(declaration) & ts.NodeFlags.BlockScoped) === ts.NodeFlags.Const;
-        return declaration.initializer === current && isConst && ts.isIdentifier(declaration.name) ? declaration.name.text : undefined;
+        return declaration.initializer === current && isConstDeclaration(ts, declaration) && ts.isIdentifier(declaration.name) ? declaration.name.text : undefined;
       }
       default:
         return operand ? CONDITION : undefined;

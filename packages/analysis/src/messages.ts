@@ -24,18 +24,37 @@ function subject(tool: string | undefined, overload: string): string {
   return capitalize(quoteTool(tool)) + overload;
 }
 
+/** The annotation to write: `: T` after a TypeScript function's parameters, `@returns {T}` in a JavaScript function's JSDoc. */
+export function annotationText(typeText: string, jsdoc: boolean): string {
+  return jsdoc ? `@returns {${typeText}}` : `: ${typeText}`;
+}
+
+/** Where the annotation goes, in the words of the advice. */
+function placeOf(jsdoc: boolean): string {
+  return jsdoc ? "in the function's JSDoc" : "after the parameter list";
+}
+
+/** What makes `DataToolOutput` visible: an `import type` in TypeScript, a JSDoc `@import` in JavaScript. */
+export function importStatement(jsdoc: boolean): string {
+  return jsdoc
+    ? `/** @import { ${DATA_TOOL_OUTPUT} } from "${REGISTRY_MODULE}" */`
+    : `import type { ${DATA_TOOL_OUTPUT} } from "${REGISTRY_MODULE}";`;
+}
+
 export function missingAnnotation(
   tool: string | undefined,
   overload: string,
   inferred: string,
   fits: boolean,
-  annotation: string,
+  typeText: string,
+  jsdoc: boolean,
   typeInScope = true,
 ): string {
-  const importIt = typeInScope ? "" : `, importing it with 'import type { DataToolOutput } from "@sourced/registry";'`;
+  const annotation = annotationText(typeText, jsdoc);
+  const importIt = typeInScope ? "" : `, importing it with '${importStatement(jsdoc)}'`;
   const advice = fits
-    ? `It already fits: write '${annotation}' after the parameter list${importIt}.`
-    : `It does not fit: write '${annotation}' after the parameter list${importIt}, and ${SHAPE}.`;
+    ? `It already fits: write '${annotation}' ${placeOf(jsdoc)}${importIt}.`
+    : `It does not fit: write '${annotation}' ${placeOf(jsdoc)}${importIt}, and ${SHAPE}.`;
   return (
     `${subject(tool, overload)} has no return type annotation; the registry accepts only a tool declared to return ` +
     `DataToolOutput, and an inferred type does not count. Its inferred return type is '${inferred}'. ${advice}`
@@ -45,12 +64,14 @@ export function missingAnnotation(
 export type Rejection =
   | { readonly kind: "any" | "unknown" | "never" | "not-assignable"; readonly type: string; readonly detail?: string }
   | { readonly kind: "member"; readonly type: string; readonly member: string }
+  /** A required part of the contract (`structuredContent`, `structuredContent.sources`, `content`) is `any`. */
+  | { readonly kind: "any-part"; readonly type: string; readonly part: string; readonly partType: string }
   | { readonly kind: "unresolved"; readonly type: string }
   | { readonly kind: "generator"; readonly annotation: string };
 
 /** What to write instead, for a function (`: DataToolOutput` after its parameters) or a binding's function type. */
-export function insteadForFunction(annotation: string): string {
-  return `Declare '${annotation}' instead and ${SHAPE}.`;
+export function insteadForFunction(annotation: string, jsdoc = false): string {
+  return jsdoc ? `Declare '${annotation}' in its JSDoc instead and ${SHAPE}.` : `Declare '${annotation}' instead and ${SHAPE}.`;
 }
 
 export function insteadForParameter(parameter: string, enclosing: string): string {
@@ -78,11 +99,55 @@ export function notDataToolOutput(tool: string | undefined, overload: string, re
         `${who} is declared to return '${rejection.type}', which TypeScript cannot resolve, so the return type cannot be judged. ` +
         `Install @sourced/registry and import DataToolOutput from it: import type { DataToolOutput } from "@sourced/registry";`
       );
+    case "any-part":
+      return (
+        `${who} is declared to return '${rejection.type}', whose '${rejection.part}' is '${rejection.partType}': it fits DataToolOutput only because ` +
+        `'any' turns the check off there, and says nothing about the result's sources. Give '${rejection.part}' its type. ${instead}`
+      );
     case "member":
       return `${who} is declared to return '${rejection.type}', whose member '${rejection.member}' is not DataToolOutput; every member of a union must be. ${instead}`;
     case "not-assignable":
       return `${who} is declared to return '${rejection.type}', which is not DataToolOutput${rejection.detail === undefined ? "" : `: ${rejection.detail}`}. ${instead}`;
   }
+}
+
+// Why a declared type is not DataToolOutput, in the contract's terms (the `detail` of `not-assignable`).
+
+export function sameNameOtherType(detail: string | undefined): string {
+  return `it is a type of the same name, not the one from @sourced/registry${detail === undefined ? "" : `, and ${detail}`}`;
+}
+
+/** `it has no 'structuredContent'`, `its 'structuredContent' has no 'sources'`. */
+export function partHasNo(path: string | undefined, missing: readonly string[]): string {
+  return `${path === undefined ? "it" : `its '${path}'`} has no ${missing.map((name) => `'${name}'`).join(" and no ")}`;
+}
+
+export function partIsOptional(path: string): string {
+  return `its '${path}' is optional, and DataToolOutput requires it`;
+}
+
+export function partIsNot(path: string, actual: string, wanted: string): string {
+  return `its '${path}' is '${actual}', not '${wanted}'`;
+}
+
+export function partNotAnArray(path: string, actual: string): string {
+  return `its '${path}' is '${actual}', not an array`;
+}
+
+export function elementHasNo(path: string, element: string, property: string): string {
+  return `its '${path}' holds '${element}', which has no '${property}'`;
+}
+
+export function elementIsNot(path: string, element: string, wanted: string): string {
+  return `its '${path}' holds '${element}', which is not '${wanted}'`;
+}
+
+/** A content block whose `type` widened to `string`: name the literals it must be. */
+export function elementDiscriminantWidened(path: string, property: string, actual: string, literals: string, example: string): string {
+  return (
+    `its '${path}' holds an element whose '${property}' is '${actual}', which is none of ${literals}; ` +
+    `write the literal (e.g. '${property}: ${example} as const') or declare the element's type`
+  );
 }
 
 export function escapes(how: string, type: string): string {
@@ -99,11 +164,69 @@ export function typedAway(type: string, wrapperType: string): string {
   );
 }
 
+export function registryTypedAway(type: string, becomes: string): string {
+  return (
+    `A registry (of type '${type}') becomes '${becomes}' here, whose 'tool' does not return a marked decorator, so every ` +
+    `registration made through it from here on is invisible to the analysis. Keep the registry's own type where it is used ` +
+    `(e.g. a parameter typed 'Registry' from @sourced/registry), or mark the other type's 'tool' with RegistersTool<…> from @sourced/registry.`
+  );
+}
+
 export function unverifiable(tool: string | undefined, why: string, instead: string): string {
   return `${capitalize(quoteTool(tool))} cannot be verified: ${why}. ${instead}`;
 }
 
+/** Why a function stored in a mutable object cannot be judged. */
+export function reassignableProperty(reference: string): string {
+  return `'${reference}' is a property of a mutable object, so it can be reassigned before it is registered; make the object 'as const' so that its function is fixed`;
+}
+
 export const REGISTER_INSTEAD = "Register a function declared with ': DataToolOutput' directly, or a const bound to one";
+export const REGISTER_INSTEAD_SENTENCE = `${REGISTER_INSTEAD}.`;
+export const DECORATE_INSTEAD = "Put @registry.tool() on a static method declared ': DataToolOutput'.";
+export const IMPORT_REGISTRATION_INSTEAD = "Import the registration function from @sourced/registry, or mark platform wrappers with its RegistersTool type";
+
+// Why a registration cannot be verified (the `why` of `unverifiable`).
+export const WHY_APPLIED_TO_NOTHING = "the decorator is applied to nothing";
+export const WHY_SPREAD = "the registered function is spread from an array";
+export const WHY_NOT_ON_METHOD = "the decorator is not on a method";
+export const WHY_TOO_MANY_ALIASES = "it is reached through too many aliases";
+
+export function noContractNextToMark(file: string): string {
+  return `the registry's DataToolOutput type cannot be found next to its registration mark (${file})`;
+}
+
+export function notADeclaration(reference: string, type: string): string {
+  return `'${reference}' (of type '${type}') is not a declaration the analysis can see`;
+}
+
+export function computedAtRunTime(text: string, type: string): string {
+  return `the function registered here is computed at run time ('${text}', of type '${type}'), so its declared return type cannot be seen`;
+}
+
+export function notStaticallyAFunction(text: string, type: string): string {
+  return `the registered value '${text}' (of type '${type}') is not statically a function`;
+}
+
+export function noDeclaration(reference: string): string {
+  return `'${reference}' has no declaration the analysis can see`;
+}
+
+export function noVisibleValue(reference: string): string {
+  return `'${reference}' has no value the analysis can see`;
+}
+
+export function untypedParameter(reference: string, instead: string | undefined): string {
+  return `'${reference}' is a parameter without a type; ${instead ?? "each caller decides what is registered"}`;
+}
+
+export function reassignableWithoutType(reference: string): string {
+  return `'${reference}' can be reassigned and has no explicit function type`;
+}
+
+export function notAFunctionType(type: string, where: string): string {
+  return `its type '${type}'${where} is not a function type`;
+}
 
 export function unresolvedRegistry(tool: string | undefined, receiver: string, modules: readonly string[], through?: string): string {
   const missing = modules.map((name) => `'${name}'`).join(", ");
@@ -116,10 +239,10 @@ export function unresolvedRegistry(tool: string | undefined, receiver: string, m
   );
 }
 
-export function internalError(tool: string | undefined, error: unknown): string {
+export function internalError(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return (
-    `The analysis failed while judging ${quoteTool(tool)}: ${text}. ` +
+    `The analysis failed while judging ${quoteTool(undefined)}: ${text}. ` +
     `The registration is reported instead of being passed; please report this failure with the code around it.`
   );
 }

@@ -1,5 +1,6 @@
 import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
+import { isConstDeclaration } from "./syntax.js";
 
 /**
  * The node kinds (names of `ts.SyntaxKind` members) on which the analysis may report: the site of
@@ -106,8 +107,7 @@ function slotOf(ts: TypeScript, outer: ts.Expression): Slot {
   }
   if (ts.isVariableDeclaration(parent)) {
     if (parent.initializer !== outer) return { kind: "inert" };
-    const isConst = (ts.getCombinedNodeFlags(parent) & ts.NodeFlags.BlockScoped) === ts.NodeFlags.Const;
-    if (isConst && ts.isIdentifier(parent.name)) return { kind: "const", declaration: parent };
+    if (isConstDeclaration(ts, parent) && ts.isIdentifier(parent.name)) return { kind: "const", declaration: parent };
     return ts.isIdentifier(parent.name)
       ? { kind: "escape", how: "is stored in a variable that can be reassigned" }
       : { kind: "escape", how: "is destructured" };

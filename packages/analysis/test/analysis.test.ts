@@ -39,6 +39,15 @@ function analyze(text: string): AnalysisResult & { sourceFile: ts.SourceFile; pr
   return { ...analyzeSourceFile(ts, program, sourceFile), sourceFile, program };
 }
 
+/** `text` with the fix of `finding` applied, as a front-end applies it. */
+function applyEdits(text: string, finding: Finding): string {
+  let result = text;
+  for (const edit of [...finding.fix!.edits].sort((a, b) => b.position - a.position)) {
+    result = result.slice(0, edit.position) + edit.text + result.slice(edit.position);
+  }
+  return result;
+}
+
 const HEADER = `import type { DataToolOutput } from "@sourced/registry";
 import { registry } from "./lib/registry.js";
 import { sample } from "./lib/sample.js";
@@ -155,15 +164,50 @@ keep(registry.tool());
   });
 });
 
-describe("the fix of missing-annotation", () => {
-  function applyEdits(text: string, finding: Finding): string {
-    let result = text;
-    for (const edit of [...finding.fix!.edits].sort((a, b) => b.position - a.position)) {
-      result = result.slice(0, edit.position) + edit.text + result.slice(edit.position);
-    }
-    return result;
-  }
+describe("messages of the precision classes", () => {
+  it("names the part of the contract that is any", () => {
+    const { findings } = analyze(`${HEADER}
+registry.tool()(function fetched(): { content: DataToolOutput["content"]; structuredContent: any } { return sample(); });
+`);
+    expect(findings.map((finding) => finding.message)).toEqual([
+      expect.stringContaining("whose 'structuredContent' is 'any': it fits DataToolOutput only because 'any' turns the check off there"),
+    ]);
+  });
 
+  it("names real members and the real mismatch, never a symbol's internal name", () => {
+    const { findings } = analyze(`${HEADER}
+function widened() {
+  return { content: [{ type: "text", text: "Tokyo" }], structuredContent: { sources: ["https://example.org"] } };
+}
+registry.tool()(function cities(): ReturnType<typeof widened> { return widened(); });
+`);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.message).not.toMatch(/__@/);
+    expect(findings[0]!.message).toContain(`its 'content' holds an element whose 'type' is 'string', which is none of "text", "image"`);
+  });
+
+  it("says why a function in a mutable object cannot be verified, under its property's name", () => {
+    const { findings } = analyze(`${HEADER}
+const tools = { towns: (): DataToolOutput => sample() };
+registry.tool()(tools.towns);
+`);
+    expect(findings.map((finding) => [finding.id, finding.tool])).toEqual([["unverifiable-registration", "towns"]]);
+    expect(findings[0]!.message).toContain("'tools.towns' is a property of a mutable object, so it can be reassigned");
+    expect(findings[0]!.message).not.toContain("not statically a function");
+  });
+
+  it("says where a registry loses its mark, and what it becomes", () => {
+    const { findings, sourceFile } = analyze(`${HEADER}
+interface Host { tool(): (fn: () => unknown) => unknown }
+declare function install(host: Host): void;
+install(registry);
+`);
+    expect(findings.map((finding) => [finding.id, sourceFile.text.slice(finding.start, finding.end)])).toEqual([["unverifiable-registration", "registry"]]);
+    expect(findings[0]!.message).toContain("becomes 'Host' here, whose 'tool' does not return a marked decorator");
+  });
+});
+
+describe("the fix of missing-annotation", () => {
   it.each([
     ["a function expression", "registry.tool()(function list_cities() { return sample(); });", ": DataToolOutput"],
     ["an async function", "registry.tool()(async function population() { return sample(); });", ": Promise<DataToolOutput>"],
@@ -177,17 +221,19 @@ describe("the fix of missing-annotation", () => {
     const fix = findings[0]!.fix!;
     expect(fix).toMatchObject({
       inferredFits: true,
-      text: annotation,
       typeText: annotation.slice(2),
+      jsdoc: false,
       typeInScope: true,
       importName: "DataToolOutput",
       module: "@sourced/registry",
+      importStatement: 'import type { DataToolOutput } from "@sourced/registry";',
       // Already imported: a second import would repeat it.
       importable: false,
     });
-    expect(fix.edits[fix.edits.length - 1]!.position).toBe(fix.position);
-    // `position` is right after the parameter list's `)` (or the lone parameter).
-    expect(sourceFile.text.slice(fix.position - 1, fix.position)).toMatch(/[)a-z]/);
+    const last = fix.edits[fix.edits.length - 1]!;
+    expect(last.text.endsWith(annotation)).toBe(true);
+    // The annotation goes right after the parameter list's `)` (or the lone parameter).
+    expect(sourceFile.text.slice(last.position - 1, last.position)).toMatch(/[)a-z]/);
     const fixed = analyze(applyEdits(text, findings[0]!));
     expect(fixed.findings).toEqual([]);
     expect(fixed.registrations).toHaveLength(1);
@@ -198,7 +244,7 @@ describe("the fix of missing-annotation", () => {
     const { findings } = analyze(`import { registry } from "./lib/registry.js";
 registry.tool()(function greeting() { return "hello"; });
 `);
-    expect(findings[0]!.fix).toMatchObject({ inferredFits: false, text: ": DataToolOutput", typeText: "DataToolOutput", typeInScope: false, importable: true });
+    expect(findings[0]!.fix).toMatchObject({ inferredFits: false, typeText: "DataToolOutput", typeInScope: false, importable: true });
     expect(findings[0]!.message).toContain(`importing it with 'import type { DataToolOutput } from "@sourced/registry";'`);
   });
 
@@ -250,6 +296,72 @@ declare global {
 registry.tool()(function local() { return sample(); });
 `);
     expect(findings[0]!.fix).toMatchObject({ typeInScope: false, importable: true });
+  });
+});
+
+describe("the fix of missing-annotation in checked JavaScript", () => {
+  const JS_HEADER = `/** @import { DataToolOutput } from "@sourced/registry" */
+import { registry } from "./lib/registry.js";
+import { sample } from "./lib/sample.js";
+`;
+
+  function analyzeJs(text: string): AnalysisResult & { sourceFile: ts.SourceFile } {
+    const { program, sourceFile } = programWith(text, "__unit__.js");
+    return { ...analyzeSourceFile(ts, program, sourceFile), sourceFile };
+  }
+
+  it.each([
+    ["a function declaration", "function cities() {\n  return sample();\n}\nregistry.tool()(cities);\n", "/** @returns {DataToolOutput} */\nfunction cities() {"],
+    ["a const arrow", "const towns = () => sample();\nregistry.tool()(towns);\n", "/** @returns {DataToolOutput} */\nconst towns = () => sample();"],
+    ["an async arrow passed inline", "registry.tool({ name: 'p' })(async () => sample());\n", "(/** @returns {Promise<DataToolOutput>} */ async () => sample())"],
+    [
+      "a function with a multi-line JSDoc",
+      "/**\n * Lists rivers.\n * @param {string} city\n */\nfunction rivers(city) {\n  return sample(city);\n}\nregistry.tool()(rivers);\n",
+      " * @param {string} city\n * @returns {DataToolOutput}\n */",
+    ],
+    ["a function with a one-line JSDoc", "/** Lists lakes. */\nfunction lakes() {\n  return sample();\n}\nregistry.tool()(lakes);\n", "/** Lists lakes.\n * @returns {DataToolOutput}\n */"],
+    [
+      "a static method",
+      "export class W {\n  @registry.tool()\n  static forecast() {\n    return sample();\n  }\n}\n",
+      "  /** @returns {DataToolOutput} */\n  @registry.tool()",
+    ],
+  ])("on %s: a JSDoc @returns, and applied, the registration verifies", (_name, registration, expected) => {
+    const text = `${JS_HEADER}${registration}`;
+    const { findings } = analyzeJs(text);
+    expect(findings.map((finding) => finding.id)).toEqual(["missing-annotation"]);
+    expect(findings[0]!.message).toContain("in the function's JSDoc");
+    expect(findings[0]!.message).not.toContain("after the parameter list");
+    expect(findings[0]!.fix).toMatchObject({ jsdoc: true, typeInScope: true, inferredFits: true });
+    const fixedText = applyEdits(text, findings[0]!);
+    expect(fixedText).toContain(expected);
+    const fixed = analyzeJs(fixedText);
+    expect(fixed.findings).toEqual([]);
+    expect(fixed.registrations.map((registration) => registration.finding)).toEqual([undefined]);
+  });
+
+  it("advises a JSDoc @import when DataToolOutput is not in scope, never TypeScript syntax", () => {
+    const { findings } = analyzeJs(`import { registry } from "./lib/registry.js";
+import { sample } from "./lib/sample.js";
+registry.tool()(function lakes() { return sample(); });
+`);
+    expect(findings[0]!.fix).toMatchObject({
+      jsdoc: true,
+      typeInScope: false,
+      importable: true,
+      importStatement: '/** @import { DataToolOutput } from "@sourced/registry" */',
+    });
+    expect(findings[0]!.message).toContain(`write '@returns {DataToolOutput}' in the function's JSDoc, importing it with '/** @import { DataToolOutput } from "@sourced/registry" */'`);
+    expect(findings[0]!.message).not.toContain("import type");
+  });
+
+  it("judges JSDoc: @returns {string} is rejected at the JSDoc type, and the advice is JSDoc", () => {
+    const { findings, sourceFile } = analyzeJs(`${JS_HEADER}/** @returns {string} */
+function loose() { return "no sources"; }
+registry.tool()(loose);
+`);
+    expect(findings.map((finding) => finding.id)).toEqual(["not-data-tool-output"]);
+    expect(sourceFile.text.slice(findings[0]!.start, findings[0]!.end)).toBe("string");
+    expect(findings[0]!.message).toContain("Declare '@returns {DataToolOutput}' in its JSDoc instead");
   });
 });
 

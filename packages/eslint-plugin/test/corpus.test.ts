@@ -115,9 +115,14 @@ async function lintInProcess(): Promise<LintedFile[]> {
   const eslint = new ESLint({
     cwd: CASES_DIR,
     overrideConfigFile: true,
-    overrideConfig: [plugin.configs.recommended, { languageOptions: { parserOptions: { tsconfigRootDir: CASES_DIR } } }],
+    overrideConfig: [
+      plugin.configs.recommended,
+      // The corpus's checked JavaScript, linted with the same setup.
+      { ...plugin.configs.recommended, files: ["**/*.js"] },
+      { languageOptions: { parserOptions: { tsconfigRootDir: CASES_DIR } } },
+    ],
   });
-  return eslint.lintFiles(["**/*.ts"]);
+  return eslint.lintFiles(["**/*.ts", "**/*.js"]);
 }
 
 /** ESLint in a child process whose parser loads TypeScript 5.9.3 from fixtures/ts5. */

@@ -1,4 +1,4 @@
-// Lints every .ts file of a cases directory with @sourced/eslint-plugin's `recommended` config, loading
+// Lints every .ts and .js file of a cases directory with @sourced/eslint-plugin's `recommended` config, loading
 // ESLint, typescript-eslint's parser, typescript and the plugin from a toolchain directory's
 // node_modules (e.g. the TypeScript 5.9.3 workspace package), and prints one JSON document:
 //
@@ -46,12 +46,14 @@ const eslint = new ESLint({
   overrideConfigFile: true,
   overrideConfig: [
     sourced.configs.recommended,
+    // The corpus's checked JavaScript, linted with the same setup.
+    { ...sourced.configs.recommended, files: ["**/*.js"] },
     // The toolchain's own parser: the plugin's resolves next to the plugin, whatever links to it.
     { languageOptions: { parser, parserOptions: { tsconfigRootDir: casesDir } } },
-    { files: ["**/*.ts"], plugins: { probe }, rules: { "probe/typescript": "error" } },
+    { files: ["**/*.ts", "**/*.js"], plugins: { probe }, rules: { "probe/typescript": "error" } },
   ],
 });
-const results = await eslint.lintFiles(["**/*.ts"]);
+const results = await eslint.lintFiles(["**/*.ts", "**/*.js"]);
 
 process.stdout.write(
   JSON.stringify({

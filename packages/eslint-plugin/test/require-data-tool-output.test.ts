@@ -8,6 +8,9 @@ import { createRuleTester, rule } from "./helpers";
 
 const RESULT = `{ content: [{ type: "text" as const, text: "Tokyo" }], structuredContent: { sources: ["https://example.org/cities"] } }`;
 
+/** The same result in checked JavaScript, where a JSDoc cast keeps the literal type. */
+const JS_RESULT = RESULT.replace(`"text" as const`, `/** @type {const} */ ("text")`);
+
 const ruleTester = createRuleTester();
 
 // The rule tester (pinned 8.72.0) types rules with its own @typescript-eslint/utils, whose private
@@ -64,6 +67,41 @@ export const greet = lookalike.tool()(function greet() {
     },
   ],
   invalid: [
+    {
+      name: "checked JavaScript, missing JSDoc: the suggestion adds @returns and a JSDoc @import",
+      filename: "checked.js",
+      code: `
+import { registry } from "./registry";
+/** Lists the cities. */
+function listCities() {
+  return ${JS_RESULT};
+}
+registry.tool()(listCities);
+`,
+      errors: [
+        {
+          messageId: "missing-annotation",
+          line: 4,
+          suggestions: [
+            {
+              messageId: "addAnnotationAndImport",
+              data: { text: "DataToolOutput", name: "DataToolOutput", module: "@sourced/registry" },
+              output: `
+import { registry } from "./registry";
+/** @import { DataToolOutput } from "@sourced/registry" */
+/** Lists the cities.
+ * @returns {DataToolOutput}
+ */
+function listCities() {
+  return ${JS_RESULT};
+}
+registry.tool()(listCities);
+`,
+            },
+          ],
+        },
+      ],
+    },
     {
       name: "missing annotation, type not imported: the suggestion annotates and imports after the last import",
       code: `

@@ -1,23 +1,26 @@
 import type { ContentBlock, CallToolResult } from "@modelcontextprotocol/server";
-import { ContentBlockSchema } from "@modelcontextprotocol/core";
 import type { ChartConfiguration } from "chart.js";
 import { z } from "zod";
+import { describeSourceUrlProblem, SOURCE_URL_REGEX } from "./url-rule.js";
 
 /*
  * The data contract of every sourced tool (DESIGN §1). ONE zod schema: the `structuredContent` part
  * is published as each tool's MCP `outputSchema` (the SDK converts it to JSON Schema), the whole
- * result is what the run-time net checks, and the TypeScript type is derived from it.
+ * result is what the run-time net checks, and the TypeScript type is derived from it. It is checked
+ * against the plain-JSON wire copy of a result (wire.ts), so it needs no rule for what JSON cannot
+ * carry; it has no transforms or defaults, so what passes is sent unchanged. It imports nothing
+ * from the MCP SDK at run time: every object is strict and accepts a subset of what any SDK version
+ * accepts for the same part.
  */
 
 /**
- * An absolute `http:` or `https:` URL. `z.url` parses it with WHATWG `URL` and checks the scheme;
- * the prefix pattern repeats the scheme rule in the JSON Schema (`format: "uri"` alone admits
- * `javascript:`), so a client validating with the published schema rejects what the server rejects.
- * (`format` is restated in `meta` because zod drops it from the JSON Schema once a pattern is added.)
+ * An absolute `http:` or `https:` URL, by the one URL rule (url-rule.ts): its pattern is published
+ * in the JSON Schema next to `format: "uri"`, and the pattern is all the server checks, so a client
+ * validating with the published schema accepts exactly what the server accepts.
  */
 const sourceUrl = z
-  .url({ protocol: /^https?$/, error: "must be an absolute http: or https: URL" })
-  .regex(/^https?:\/\//, "must be an absolute http: or https: URL")
+  .string({ error: (issue) => describeSourceUrlProblem(issue.input) })
+  .regex(SOURCE_URL_REGEX, { error: (issue) => describeSourceUrlProblem(issue.input) })
   .meta({ format: "uri", description: "An absolute http: or https: URL of the original data" });
 
 const tableCell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
@@ -67,29 +70,134 @@ export const structuredContentSchema = z
       charts: z.array(chart).optional().meta({ description: "Chart.js data and configuration, rendered as charts" }),
       force: z.string().optional().meta({ description: "Shown to the user exactly as is, never through the LLM" }),
     },
-    { error: missing("is missing: every result says where its data came from in structuredContent.sources") },
+    {
+      error: (issue) =>
+        missing("is missing: every result says where its data came from in structuredContent.sources")(issue) ??
+        onlyKeys("structuredContent", "sources, table, charts and force")(issue),
+    },
   )
   .meta({ title: "DataToolOutput structuredContent" });
 
 /**
- * The schema of a whole tool result: `content` for the LLM, `structuredContent` for the gateway.
- * Content blocks are the SDK's own `ContentBlockSchema`, so what passes here also passes the SDK's
- * `CallToolResult` check on the way out.
+ * A character a reader can see: not white space, a control, a format or bidi character, a
+ * zero-width or other default-ignorable code point, a lone mark, an unassigned or surrogate code
+ * point, nor the braille blank.
  */
-export const dataToolOutputSchema = z.looseObject({
-  content: z
-    .array(ContentBlockSchema, { error: missing("is missing: the LLM reads only content") })
-    .superRefine((blocks, ctx) => {
-      if (!blocks.some((block) => block.type === "text" && block.text.trim() !== "")) {
-        ctx.addIssue({
-          code: "custom",
-          message: `${blocks.length === 0 ? "is empty: it " : ""}needs at least one text block with non-empty text (the LLM reads only content)`,
-        });
-      }
-    }),
-  structuredContent: structuredContentSchema,
-  isError: z.boolean().optional(),
+const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Cs}\p{Cn}\p{M}\p{Default_Ignorable_Code_Point}\u2800]/u;
+
+/** Whether `text` has at least one character a reader can see. */
+export function hasVisibleText(text: string): boolean {
+  return VISIBLE.test(text);
+}
+
+/**
+ * A `_meta` object: keys in the MCP specification's `_meta` key format (an optional
+ * `reverse.dns/` prefix, then a name that starts and ends with a letter or digit), none with a
+ * prefix reserved for MCP (a label `modelcontextprotocol` or `mcp`), and not `progressToken`,
+ * which the protocol gives a meaning of its own. Values are any JSON.
+ */
+const META_KEY = /^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/u;
+const RESERVED_META_PREFIX = /^(?:[^/]*\.)?(?:modelcontextprotocol|mcp)(?:\.[^/]*)?\//iu;
+
+const meta = z.record(z.string(), z.unknown()).superRefine((record, ctx) => {
+  for (const key of Object.keys(record)) {
+    const problem = !META_KEY.test(key)
+      ? "is not a _meta key in the MCP format (an optional reverse-DNS prefix and a slash, then a name of letters, digits, '.', '_', '-')"
+      : RESERVED_META_PREFIX.test(key)
+        ? "has a prefix MCP reserves for itself"
+        : key === "progressToken"
+          ? "is the protocol's own progressToken, which a result does not carry"
+          : undefined;
+    if (problem !== undefined) ctx.addIssue({ code: "custom", path: [key], message: `the key ${JSON.stringify(key.slice(0, 80))} ${problem}` });
+  }
 });
+
+/** Names the keys an object may carry when it carries another. */
+const onlyKeys = (what: string, keys: string) => (issue: { code?: string; input?: unknown; keys?: string[] }) =>
+  issue.code === "unrecognized_keys" && issue.keys
+    ? `${issue.keys.map((key) => JSON.stringify(key.slice(0, 80))).join(", ")} ${issue.keys.length === 1 ? "is not a key" : "are not keys"} of ${what}, which has ${keys} only`
+    : undefined;
+
+const annotations = z.strictObject(
+  {
+    audience: z.array(z.enum(["user", "assistant"])).optional(),
+    priority: z.number().min(0).max(1).optional(),
+    lastModified: z.iso.datetime({ offset: true }).optional(),
+  },
+  { error: onlyKeys("annotations", "audience, priority and lastModified") },
+);
+
+/** Canonical base64, a subset of what every SDK's check (`atob`) accepts. */
+const base64 = z.string().regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/u, "must be base64");
+
+const common = { annotations: annotations.optional(), _meta: meta.optional() };
+const blockKeys = (type: string, keys: string) => onlyKeys(`a ${type} block`, `${keys}, annotations and _meta`);
+
+const textBlock = z.strictObject({ type: z.literal("text"), text: z.string(), ...common }, { error: blockKeys("text", "type, text") });
+const mediaBlock = (type: "image" | "audio") =>
+  z.strictObject({ type: z.literal(type), data: base64, mimeType: z.string().min(1), ...common }, { error: blockKeys(type, "type, data, mimeType") });
+const resourceLinkBlock = z.strictObject(
+  {
+    type: z.literal("resource_link"),
+    uri: sourceUrl,
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+    size: z.number().int().nonnegative().optional(),
+    ...common,
+  },
+  { error: blockKeys("resource_link", "type, uri, name, title, description, mimeType, size") },
+);
+const resourceContents = { uri: sourceUrl, mimeType: z.string().optional(), _meta: meta.optional() };
+const embeddedResourceBlock = z.strictObject(
+  {
+    type: z.literal("resource"),
+    resource: z.union([
+      z.strictObject({ ...resourceContents, text: z.string() }, { error: onlyKeys("a resource", "uri, mimeType, _meta and text or blob") }),
+      z.strictObject({ ...resourceContents, blob: base64 }, { error: onlyKeys("a resource", "uri, mimeType, _meta and text or blob") }),
+    ]),
+    ...common,
+  },
+  { error: blockKeys("resource", "type, resource") },
+);
+
+/** A content block, as MCP defines them; strict, so what passes is a block every client reads. */
+const contentBlock = z.discriminatedUnion(
+  "type",
+  [textBlock, mediaBlock("image"), mediaBlock("audio"), resourceLinkBlock, embeddedResourceBlock],
+  { error: (issue) => (issue.code === "invalid_union" ? 'needs "type": one of "text", "image", "audio", "resource_link", "resource"' : undefined) },
+);
+
+/**
+ * The schema of a whole tool result: `content` for the LLM, `structuredContent` for the gateway,
+ * `isError`, `_meta`; no other key. An error result (`isError: true`) needs visible text too, and
+ * may leave out `structuredContent`; when present, it is checked all the same.
+ */
+export const dataToolOutputSchema = z
+  .strictObject(
+    {
+      content: z
+        .array(contentBlock, { error: missing("is missing: the LLM reads only content") })
+        .superRefine((blocks, ctx) => {
+          if (!blocks.some((block) => block.type === "text" && hasVisibleText(block.text))) {
+            ctx.addIssue({
+              code: "custom",
+              message: `${blocks.length === 0 ? "is empty: it " : ""}needs at least one text block with visible text (the LLM reads only content)`,
+            });
+          }
+        }),
+      structuredContent: structuredContentSchema.optional(),
+      isError: z.boolean().optional(),
+      _meta: meta.optional(),
+    },
+    { error: onlyKeys("a result", "content, structuredContent, isError and _meta") },
+  )
+  .superRefine((result, ctx) => {
+    if (result.isError !== true && result.structuredContent === undefined) {
+      ctx.addIssue({ code: "custom", path: ["structuredContent"], message: "is missing: every result says where its data came from in structuredContent.sources" });
+    }
+  });
 
 /** The `structuredContent` of a tool result. `charts` is typed by chart.js itself. */
 export type StructuredData = Omit<z.infer<typeof structuredContentSchema>, "charts"> & {

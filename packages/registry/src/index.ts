@@ -11,3 +11,7 @@ export { VERIFIED_STAMP_KEY } from "./stamp.js";
 export type { ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
 export { VERIFIED_STAMP, isVerified, markVerified, verifiedBy } from "./verified.js";
 export type { VerifiedFunction } from "./verified.js";
+export { ERROR_TEXT_LIMIT } from "./net.js";
+export { TOOL_NAME_PATTERN } from "./tool-name.js";
+export { isSourceUrl, SOURCE_URL_PATTERN } from "./url-rule.js";
+export { WIRE_LIMITS } from "./wire.js";

@@ -1,17 +1,33 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { dataToolOutputSchema } from "./contract.js";
-import type { Logger } from "./logger.js";
+import { stderrLogger, type Logger } from "./logger.js";
 import type { ToolFunction } from "./types.js";
+import { thrownText, toWire, type WirePath } from "./wire.js";
 
 /** How many problems an error result lists; the warning carries the same text. */
 const MAX_PROBLEMS = 3;
 
+/**
+ * The longest text an error result carries, in characters. A longer one is cut, and says so; the
+ * warning in the log carries the whole text (up to `LOG_TEXT_LIMIT`) and the stack.
+ */
+export const ERROR_TEXT_LIMIT = 2_000;
+/** The longest warning the net logs, in characters; a longer one is cut and says so. */
+export const LOG_TEXT_LIMIT = 100_000;
+
 function describePath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return "the result";
-  return path
-    .map((key, index) => (typeof key === "number" ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`))
+  const text = path
+    .map((key, index) =>
+      typeof key === "number"
+        ? `[${key}]`
+        : typeof key === "string" && /^[A-Za-z_$][A-Za-z0-9_$]*$/u.test(key)
+          ? `${index === 0 ? "" : "."}${key}`
+          : `[${JSON.stringify(String(key).slice(0, 80))}]`,
+    )
     .join("");
+  return text.length > 300 ? `${text.slice(0, 150)}…${text.slice(-150)}` : text;
 }
 
 type Issue = z.core.$ZodIssue;
@@ -26,7 +42,7 @@ function closestIssue(issue: Issue): Issue {
 
 /** The first problems of a failed parse, one line each: `structuredContent.sources[0]: must be …`. */
 export function describeProblems(error: z.ZodError, max = MAX_PROBLEMS): string[] {
-  // One value can fail two checks with the same message (a URL's parse and its scheme pattern).
+  // One value can fail two checks with the same message (a URL that is no string, say).
   const all = [...new Set(error.issues.map((raw) => {
     const issue = closestIssue(raw);
     return `${describePath(issue.path)}: ${issue.message}`;
@@ -36,12 +52,42 @@ export function describeProblems(error: z.ZodError, max = MAX_PROBLEMS): string[
   return lines;
 }
 
-function errorResult(text: string): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true };
+/** `text`, cut to `limit` characters (never inside a surrogate pair) with a note saying so. */
+export function capText(text: string, limit: number, where: string): string {
+  if (text.length <= limit) return text;
+  const note = ` … [cut: ${(text.length - limit).toLocaleString("en-US")} more characters ${where}]`;
+  let end = Math.max(0, limit - note.length);
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}${note}`;
 }
 
-function describeThrown(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** Logs once; a logger that throws falls back to stderr, so a warning is never lost nor doubled. */
+function warn(logger: Logger, message: string): void {
+  const text = capText(message, LOG_TEXT_LIMIT, "not logged");
+  try {
+    logger.warn(text);
+  } catch (error) {
+    stderrLogger.warn(`${text}\n(the registry's logger threw: ${capText(thrownText(error), 1_000, "not shown")})`);
+  }
+}
+
+/** An error result: its text names the tool, is capped, and says where the rest is. */
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text: capText(text, ERROR_TEXT_LIMIT, "in the server log") }], isError: true };
+}
+
+/** The message and the log detail (the stack) of a thrown value. Never throws. */
+function describeThrown(error: unknown): { message: string; detail: string } {
+  // Uncut here: the error result and the warning each cut it to their own limit.
+  const message = thrownText(error);
+  let detail = message;
+  try {
+    if (error instanceof Error && typeof error.stack === "string") detail = error.stack;
+  } catch {
+    // A throwing `stack` getter: the message is all there is.
+  }
+  return { message, detail };
 }
 
 /** What the net calls: a registered tool, as `fn.call(thisArg, args, extra)`. */
@@ -53,13 +99,14 @@ export interface NetTool {
 
 /**
  * The run-time net: calls a tool and lets its result leave only when the whole result matches
- * `DataToolOutput`. A failing result or a throwing tool becomes an MCP error result (`isError`,
- * which the SDK passes through unchecked) plus one warning; nothing unsourced is sent. What is
- * sent is zod's parsed copy (zod builds it while checking): neither unknown keys in content blocks
- * nor later changes to the returned object reach the client.
+ * `DataToolOutput`. The result is first made into its plain-JSON wire form, once (wire.ts); that
+ * copy is checked against `dataToolOutputSchema` and is exactly what is sent. A result that
+ * cannot be made plain, fails the check, or a tool that throws becomes an MCP error result
+ * (`isError`, naming the tool) plus one warning; nothing unchecked is sent. Should building that
+ * answer fail in turn, a fixed error result and one warning stand in: every call is answered.
  *
- * A thenable result is awaited, as `await` would; any other result is checked at once, without
- * the promise and the microtask an `async` function would cost on every call.
+ * A thenable result is awaited, as `await` would (its `then` read once); any other result is
+ * checked at once, without the promise and the microtask an `async` function would cost.
  */
 export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, logger: Logger): CallToolResult | Promise<CallToolResult> {
   let value: unknown;
@@ -68,44 +115,81 @@ export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, log
     value = tool.fn.call(tool.thisArg, args, extra);
     if ((typeof value === "object" && value !== null) || typeof value === "function") then = (value as { then?: unknown }).then;
   } catch (error) {
-    return thrownResult(tool.name, error, logger);
+    return answer(tool.name, logger, () => thrownResult(tool.name, error, logger));
   }
-  if (typeof then !== "function") return checkedResult(tool.name, value, logger);
-  return Promise.resolve(value).then(
-    (resolved) => checkedResult(tool.name, resolved, logger),
-    (error: unknown) => thrownResult(tool.name, error, logger),
-  );
+  if (typeof then !== "function") {
+    try {
+      return checkedResult(tool.name, value, logger);
+    } catch (error) {
+      return netFailure(tool.name, logger, error);
+    }
+  }
+  const settled = (resolved: unknown) => answer(tool.name, logger, () => checkedResult(tool.name, resolved, logger));
+  const failed = (error: unknown) => answer(tool.name, logger, () => thrownResult(tool.name, error, logger));
+  if (then === Promise.prototype.then) {
+    try {
+      // A native promise: its own `then`, without the extra promise below.
+      return Promise.prototype.then.call(value, settled, failed) as Promise<CallToolResult>;
+    } catch {
+      // Not a native promise after all (a proxy, say): adopted below like any thenable.
+    }
+  }
+  return new Promise<unknown>((resolve, reject) => {
+    (then as (this: unknown, onFulfilled: (value: unknown) => void, onRejected: (reason: unknown) => void) => unknown).call(value, resolve, reject);
+  }).then(settled, failed);
+}
+
+/** Builds an answer; if building it throws, a fixed error result and one warning stand in. */
+function answer(tool: string, logger: Logger, build: () => CallToolResult): CallToolResult {
+  try {
+    return build();
+  } catch (error) {
+    return netFailure(tool, logger, error);
+  }
+}
+
+/** The fixed answer when building one failed: an error result naming the tool, and one warning. */
+function netFailure(tool: string, logger: Logger, error: unknown): CallToolResult {
+  warn(logger, `tool "${tool}": the net failed while answering the call: ${describeThrown(error).detail}`);
+  return errorResult(`Tool "${tool}" failed, and its failure could not be described; see the server log.`);
 }
 
 function thrownResult(tool: string, error: unknown, logger: Logger): CallToolResult {
-  logger.warn(`tool "${tool}" threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  return errorResult(`Tool "${tool}" failed: ${describeThrown(error)}`);
+  const { message, detail } = describeThrown(error);
+  const result = errorResult(`Tool "${tool}" failed: ${message}`);
+  warn(logger, `tool "${tool}" threw: ${detail}`);
+  return result;
 }
 
 /**
  * `dataToolOutputSchema` compiled by zod (`z.compile`): a valid result is checked by generated
  * code, without the interpreter's per-node dispatch; anything else falls back to the interpreter,
- * so the parsed copy, the issues and the messages are the same. Compiled at the first call
- * (~10 ms), not when the package loads.
+ * so the issues and the messages are the same. Compiled at the first call (~10 ms), not when the
+ * package loads.
  */
 let compiledSchema: typeof dataToolOutputSchema | undefined;
 
+function refused(tool: string, path: WirePath, problem: string): string {
+  return `Tool "${tool}" returned a result that cannot be sent as JSON, so it was not sent:\n- ${describePath(path)}: ${problem}`;
+}
+
 function checkedResult(tool: string, value: unknown, logger: Logger): CallToolResult {
-  compiledSchema ??= z.compile(dataToolOutputSchema);
-  let parsed: ReturnType<typeof dataToolOutputSchema.safeParse>;
-  try {
-    parsed = compiledSchema.safeParse(value);
-  } catch (error) {
-    // A result whose getters or proxy traps throw cannot even be read: it is not sent either.
-    const message = `Tool "${tool}" returned a result that cannot be read, so it was not sent: ${describeThrown(error)}`;
-    logger.warn(message);
-    return errorResult(message);
+  const wire = toWire(value);
+  if (!wire.ok) {
+    const message = refused(tool, wire.refusal.path, wire.refusal.problem);
+    const result = errorResult(message);
+    warn(logger, message);
+    return result;
   }
-  if (parsed.success) return parsed.data as CallToolResult;
+  compiledSchema ??= z.compile(dataToolOutputSchema);
+  const parsed = compiledSchema.safeParse(wire.value);
+  // The copy is plain JSON and the schema has no transforms: the checked copy itself is sent.
+  if (parsed.success) return wire.value as CallToolResult;
   const problems = describeProblems(parsed.error);
   const message = `Tool "${tool}" returned a result that breaks the DataToolOutput contract, so it was not sent:\n${problems
     .map((line) => `- ${line}`)
     .join("\n")}`;
-  logger.warn(message);
-  return errorResult(message);
+  const result = errorResult(message);
+  warn(logger, message);
+  return result;
 }

@@ -3,6 +3,7 @@ import { gatewayView } from "./gateway.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
 import { buildServer, ToolTable } from "./server.js";
+import { assertToolName } from "./tool-name.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
 import type { ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
 import { verifiedBy } from "./verified.js";
@@ -137,6 +138,7 @@ export function createRegistry(options: RegistryOptions): Registry {
           'Name the function (function list_cities() {…}) or pass { name: "list_cities" }.',
       );
     }
+    assertToolName(name, () => formatSite(lazySite.get()));
     const stamp = verifiedBy(tool);
     if (options.requireVerified && stamp === undefined) {
       logger.warn(

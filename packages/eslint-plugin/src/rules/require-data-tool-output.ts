@@ -2,7 +2,7 @@ import { analyzeNode, SITE_NODE_KINDS, type Finding, type FindingId } from "@sou
 import { ESLintUtils, type TSESLint, type TSESTree } from "@typescript-eslint/utils";
 import type * as ts from "typescript";
 
-import { addTypeImport } from "../util/addTypeImport";
+import { addStatement, addTypeImport } from "../util/addTypeImport";
 import { createRule } from "../util/createRule";
 import { siteSelectors } from "../util/siteSelectors";
 import { typescriptOf } from "../util/typescriptOf";
@@ -100,7 +100,8 @@ export default createRule<Options, MessageIds>({
     function suggestions(finding: Finding): TSESLint.SuggestionReportDescriptor<MessageIds>[] | null {
       const fix = finding.fix;
       if (finding.id !== "missing-annotation" || !fix?.inferredFits) return null;
-      // `edits`, not `text` alone: `x => …` also needs parentheses around its parameter.
+      // The analysis plans every edit: `: T` after the parameters (and parentheses around a lone
+      // arrow parameter), or in JavaScript `@returns {T}` in the function's JSDoc.
       const insertAnnotation = (fixer: TSESLint.RuleFixer): TSESLint.RuleFix[] =>
         fix.edits.map((edit) => fixer.insertTextAfterRange([edit.position, edit.position], edit.text));
       if (fix.typeInScope) {
@@ -112,7 +113,11 @@ export default createRule<Options, MessageIds>({
         {
           messageId: "addAnnotationAndImport",
           data: { text: fix.typeText, name: fix.importName, module: fix.module },
-          fix: (fixer) => [...insertAnnotation(fixer), addTypeImport(fixer, sourceCode, fix.importName, fix.module)],
+          fix: (fixer) => [
+            ...insertAnnotation(fixer),
+            // JavaScript cannot hold `import type`: a JSDoc `@import` makes the name visible to JSDoc.
+            fix.jsdoc ? addStatement(fixer, sourceCode, fix.importStatement) : addTypeImport(fixer, sourceCode, fix.importName, fix.module),
+          ],
         },
       ];
     }

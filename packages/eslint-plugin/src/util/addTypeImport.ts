@@ -25,9 +25,13 @@ export function addTypeImport(
     if (last) return fixer.insertTextAfter(last, declaration.importKind === "type" ? `, ${name}` : `, type ${name}`);
   }
 
-  const lastImport = imports.at(-1);
-  const quote = lastImport?.source.raw.charAt(0) === "'" ? "'" : '"';
-  const statement = `import type { ${name} } from ${quote}${module}${quote};`;
+  const quote = imports.at(-1)?.source.raw.charAt(0) === "'" ? "'" : '"';
+  return addStatement(fixer, sourceCode, `import type { ${name} } from ${quote}${module}${quote};`);
+}
+
+/** Adds `statement` on a line of its own after the file's last import (or at the top, below a shebang). */
+export function addStatement(fixer: TSESLint.RuleFixer, sourceCode: Readonly<TSESLint.SourceCode>, statement: string): TSESLint.RuleFix {
+  const lastImport = sourceCode.ast.body.filter((node) => node.type === AST_NODE_TYPES.ImportDeclaration).at(-1);
   if (lastImport) return fixer.insertTextAfter(lastImport, `\n${statement}`);
   // Keep a shebang on the first line.
   const top = sourceCode.text.startsWith("#!") ? sourceCode.text.indexOf("\n") + 1 : 0;

@@ -1,0 +1,155 @@
+import type * as ts from "typescript";
+import { type Context, resolveAlias } from "./context.js";
+import { isConstDeclaration, MAX_HOPS, skipOuterExpressions, unionMembers } from "./syntax.js";
+
+/**
+ * What `registry.tool(options)` will serve as the tool's name, as far as the options tell: the
+ * registry serves `options.name` when it is given, else the function's own name.
+ *
+ * - `function`: the options give no name (none, `name` absent or `undefined`).
+ * - `static`: this name, whatever the function.
+ * - `dynamic`: a name known only at run time (computed, a `let`, a mutable object's property…).
+ * - `either`: one of several alternatives (the branches of a conditional, a union of literals).
+ */
+export type ServedName =
+  | { readonly kind: "function" }
+  | { readonly kind: "static"; readonly name: string }
+  | { readonly kind: "dynamic" }
+  | { readonly kind: "either"; readonly alternatives: readonly ServedName[] };
+
+const FUNCTION: ServedName = { kind: "function" };
+const DYNAMIC: ServedName = { kind: "dynamic" };
+
+/** Beyond this many alternatives a name is not worth listing: it is as good as dynamic. */
+const MAX_ALTERNATIVES = 16;
+
+/**
+ * The name a finding carries: the served name when it is static, `undefined` otherwise (a
+ * conditional whose branches serve different names, a computed name). Never a guess.
+ */
+export function toolNameOf(served: ServedName, functionName: string | undefined): string | undefined {
+  switch (served.kind) {
+    case "function":
+      return functionName;
+    case "static":
+      return served.name;
+    case "dynamic":
+      return undefined;
+    case "either": {
+      const names = served.alternatives.map((alternative) => toolNameOf(alternative, functionName));
+      const first = names[0];
+      return first !== undefined && names.every((name) => name === first) ? first : undefined;
+    }
+  }
+}
+
+/**
+ * What the decorator `producer` serves: `registry.tool(options)` itself, or a const (any number of
+ * them, `export default` included) holding it, or a conditional choosing between such decorators.
+ */
+export function servedNameOf(context: Context, producer: ts.Expression, hops = 0): ServedName {
+  const { ts, checker } = context;
+  const node = skipOuterExpressions(ts, producer);
+  if (hops > MAX_HOPS) return FUNCTION;
+  if (ts.isConditionalExpression(node)) {
+    return either([servedNameOf(context, node.whenTrue, hops + 1), servedNameOf(context, node.whenFalse, hops + 1)]);
+  }
+  if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node)) {
+    const symbol = checker.getSymbolAtLocation(node);
+    const declaration = symbol === undefined ? undefined : resolveAlias(context, symbol).valueDeclaration;
+    if (declaration !== undefined && ts.isVariableDeclaration(declaration)) {
+      // A `let` or `var` holds whichever decorator was assigned last: its options are not static.
+      if (!isConstDeclaration(ts, declaration)) return DYNAMIC;
+      return declaration.initializer === undefined ? FUNCTION : servedNameOf(context, declaration.initializer, hops + 1);
+    }
+    // `export default registry.tool({ name })`, imported under any name.
+    if (declaration !== undefined && ts.isExportAssignment(declaration)) return servedNameOf(context, declaration.expression, hops + 1);
+    return FUNCTION;
+  }
+  if (!ts.isCallExpression(node)) return FUNCTION;
+  const options = node.arguments[0];
+  return options === undefined ? FUNCTION : nameOfOptions(context, options);
+}
+
+/**
+ * The `name` member of an options expression. An object literal is read as the run time reads
+ * it: the last definition of `name` wins, and a spread defines it only if its own type has it.
+ * Anything else is read from its type: a `const` string, an enum member or an `as const` object
+ * keeps its literal type, a mutable object's property is widened to `string` (it can change).
+ */
+function nameOfOptions(context: Context, options: ts.Expression): ServedName {
+  const { ts } = context;
+  const node = skipOuterExpressions(ts, options);
+  if (ts.isConditionalExpression(node)) return either([nameOfOptions(context, node.whenTrue), nameOfOptions(context, node.whenFalse)]);
+  if (!ts.isObjectLiteralExpression(node)) return nameInType(context, options);
+  for (let index = node.properties.length - 1; index >= 0; index--) {
+    const property = node.properties[index]!;
+    if (ts.isSpreadAssignment(property)) {
+      // No `name` in the spread's type: the earlier properties stand. An optional one may or may not override them.
+      if (!mayDefineName(context, property.expression)) continue;
+      const spread = nameOfOptions(context, property.expression);
+      return spread.kind === "static" ? spread : DYNAMIC;
+    }
+    const key = propertyKey(ts, property.name);
+    if (key === undefined) return DYNAMIC; // a computed key may be "name"
+    if (key !== "name") continue;
+    if (ts.isPropertyAssignment(property)) return valueOf(context, property.initializer);
+    if (ts.isShorthandPropertyAssignment(property)) {
+      // `{ name }`: the type of the value it reads (the property's own type is widened).
+      const value = context.checker.getShorthandAssignmentValueSymbol(property);
+      return value === undefined ? DYNAMIC : fromType(context, context.checker.getTypeOfSymbolAtLocation(value, property.name));
+    }
+    return DYNAMIC; // a getter or a method named `name`
+  }
+  return FUNCTION;
+}
+
+/** Whether a spread's type has a `name` member at all (absent: earlier properties stand). */
+function mayDefineName(context: Context, spread: ts.Expression): boolean {
+  return context.checker.getTypeAtLocation(spread).getProperty("name") !== undefined;
+}
+
+function propertyKey(ts: Context["ts"], name: ts.PropertyName | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isPrivateIdentifier(name)) return name.text;
+  if (ts.isComputedPropertyName(name) && ts.isStringLiteralLike(name.expression)) return name.expression.text;
+  return undefined;
+}
+
+/** The value given as `name`: a literal, a conditional of them, else what its (unwidened) type says. */
+function valueOf(context: Context, value: ts.Expression): ServedName {
+  const { ts, checker } = context;
+  const node = skipOuterExpressions(ts, value);
+  if (ts.isStringLiteralLike(node)) return { kind: "static", name: node.text };
+  if (ts.isConditionalExpression(node)) return either([valueOf(context, node.whenTrue), valueOf(context, node.whenFalse)]);
+  if (ts.isVoidExpression(node) || (ts.isIdentifier(node) && node.text === "undefined")) return FUNCTION;
+  return fromType(context, checker.getTypeAtLocation(node));
+}
+
+function nameInType(context: Context, options: ts.Expression): ServedName {
+  const { checker } = context;
+  const property = checker.getTypeAtLocation(options).getProperty("name");
+  if (property === undefined) return FUNCTION;
+  return fromType(context, checker.getTypeOfSymbolAtLocation(property, options));
+}
+
+function fromType(context: Context, type: ts.Type): ServedName {
+  const { ts } = context;
+  if (type.flags & ts.TypeFlags.Union) {
+    const members = unionMembers(ts, type);
+    return members.length > MAX_ALTERNATIVES ? DYNAMIC : either(members.map((member) => fromType(context, member)));
+  }
+  if (type.flags & ts.TypeFlags.StringLiteral) return { kind: "static", name: (type as ts.StringLiteralType).value };
+  if (type.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) return FUNCTION;
+  return DYNAMIC;
+}
+
+function either(alternatives: readonly ServedName[]): ServedName {
+  const flat = alternatives.flatMap((alternative) => (alternative.kind === "either" ? alternative.alternatives : [alternative]));
+  if (flat.some((alternative) => alternative.kind === "dynamic")) return DYNAMIC;
+  const first = flat[0]!;
+  const same = flat.every((alternative) =>
+    alternative.kind === first.kind && (alternative.kind !== "static" || alternative.name === (first as { name: string }).name),
+  );
+  return same ? first : { kind: "either", alternatives: flat };
+}

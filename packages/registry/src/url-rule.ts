@@ -1,0 +1,93 @@
+/*
+ * The one URL rule: which strings may stand as a source (and as the URI of a resource link or an
+ * embedded resource). It is a single regular expression, published as the JSON Schema `pattern`
+ * next to `format: "uri"`, and it is what the server checks — nothing else. The pattern accepts a
+ * strict subset of what ajv-formats' `uri` accepts (the format every SDK client checks), so the
+ * published schema accepts exactly what the pattern accepts, and the server and every client that
+ * validates with the published schema never disagree.
+ *
+ * Accepted: `http://` or `https://` (lowercase), a host that is a domain name or a dotted IPv4
+ * address, an optional port up to 65535, then path, query and fragment of RFC 3986 characters with
+ * well-formed percent escapes. Refused rather than normalised: anything else — user information
+ * (`user@host`, which disguises the host), backslashes, spaces, non-ASCII characters (hosts go in
+ * punycode, `xn--…`; paths percent-encoded), `"<>` and the like, broken `%` escapes, IPv6 hosts.
+ * What the server sends is exactly what the tool wrote.
+ */
+
+/** A label of a domain name: letters, digits, `_` and `-`, as the WHATWG host parser keeps them. */
+const LABEL = "[A-Za-z0-9_-]+";
+/** The last label must not read as a number, or the WHATWG parser would take the host for IPv4. */
+const LAST_LABEL = "(?![0-9]+(?![A-Za-z0-9_-]))(?!0[xX][0-9A-Fa-f]*(?![A-Za-z0-9_-]))[A-Za-z0-9_-]+";
+const OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
+const IPV4 = `(?:${OCTET}\\.){3}${OCTET}`;
+const HOST = `(?:${IPV4}|(?:${LABEL}\\.)*${LAST_LABEL})`;
+const PORT = "(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?";
+/** RFC 3986 pchar: unreserved, sub-delims, `:` and `@`, or a percent escape. */
+const PCHAR = "(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})";
+const QUERY_CHAR = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})";
+
+/** The rule as JSON Schema `pattern` source (read with the `u` flag, as ajv reads patterns). */
+export const SOURCE_URL_PATTERN = `^https?://${HOST}${PORT}(?:/${PCHAR}*)*(?:\\?${QUERY_CHAR}*)?(?:#${QUERY_CHAR}*)?$`;
+
+export const SOURCE_URL_REGEX = new RegExp(SOURCE_URL_PATTERN, "u");
+
+/** Whether `value` is accepted as a source URL. */
+export function isSourceUrl(value: unknown): value is string {
+  return typeof value === "string" && SOURCE_URL_REGEX.test(value);
+}
+
+const RULE = "must be an absolute http: or https: URL";
+/** How much of a refused URL a message quotes. */
+const QUOTE_LIMIT = 120;
+
+function codePointName(char: string): string {
+  const hex = (char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+  return char === " " ? "a space" : `U+${hex}`;
+}
+
+/** Why `value` is refused, for a message: the first thing that breaks the rule. */
+function reason(value: string): string | undefined {
+  if (!/^https?:/u.test(value)) {
+    if (/^https?:/iu.test(value)) return "the scheme must be written in lowercase";
+    const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/u.exec(value)?.[1];
+    return scheme === undefined ? "it has no scheme (a relative or bare address)" : `its scheme is ${JSON.stringify(scheme)}`;
+  }
+  if (!/^https?:\/\//u.test(value)) return "the scheme must be followed by //";
+  for (const char of value) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code > 0x7e || code < 0x21) {
+      return `it contains ${codePointName(char)}${code > 0x7e ? ": percent-encode it, and write a host in punycode, xn--…" : ""}`;
+    }
+    if (`"<>\\^\`{|}`.includes(char)) return `it contains ${JSON.stringify(char)}`;
+  }
+  const badEscape = /%(?![0-9A-Fa-f]{2})/u.exec(value);
+  if (badEscape) return `it contains a "%" not followed by two hex digits (at ${badEscape.index})`;
+  const authority = /^https?:\/\/([^/?#]*)/u.exec(value)?.[1] ?? "";
+  if (authority.includes("@")) return "it has user information before the host (user@host), which disguises the host";
+  const host = authority.replace(/:[0-9]*$/u, "");
+  if (host === "") return "it has no host";
+  if (!new RegExp(`^${HOST}$`, "u").test(host)) return `its host ${JSON.stringify(host)} is not a domain name or an IPv4 address`;
+  if (!new RegExp(`^${PORT}$`, "u").test(authority.slice(host.length))) return "its port is not a number from 0 to 65535";
+  return undefined;
+}
+
+function quote(value: string): string {
+  return JSON.stringify(value.length > QUOTE_LIMIT ? `${value.slice(0, QUOTE_LIMIT)}…` : value);
+}
+
+/**
+ * The message for a refused source: the rule, what breaks it, and — when the WHATWG serialisation
+ * of the same address passes — the form to write instead.
+ */
+export function describeSourceUrlProblem(value: unknown): string {
+  if (typeof value !== "string") return `${RULE}, got ${value === null ? "null" : typeof value}`;
+  const why = reason(value);
+  let suggestion = "";
+  try {
+    const href = new URL(value).href;
+    if (href !== value && isSourceUrl(href)) suggestion = `; write ${quote(href)}`;
+  } catch {
+    // Not a URL at all: nothing to suggest.
+  }
+  return `${RULE}${why === undefined ? "" : ` (${why})`}${suggestion}`;
+}

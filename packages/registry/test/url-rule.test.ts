@@ -1,0 +1,133 @@
+import { AjvJsonSchemaValidator as AjvV2 } from "@modelcontextprotocol/client/validators/ajv";
+import { AjvJsonSchemaValidator as AjvV1 } from "@modelcontextprotocol/sdk/validation/ajv";
+import fc from "fast-check";
+import { beforeAll, describe, expect, test } from "vitest";
+import { createRegistry, isSourceUrl, SOURCE_URL_PATTERN, structuredContentSchema } from "../dist/index.js";
+import { connectInMemory, seedResult } from "./helpers.js";
+
+/*
+ * One URL rule, two readers: the server accepts a source exactly when the JSON Schema it publishes
+ * as outputSchema does, as the SDK clients' own validators read it (v1 `@modelcontextprotocol/sdk`
+ * and v2 `@modelcontextprotocol/client`, both ajv with ajv-formats).
+ */
+
+type Check = (value: unknown) => { valid: boolean };
+let published: Record<string, unknown>;
+let clientV1: Check;
+let clientV2: Check;
+
+beforeAll(async () => {
+  // The schema exactly as a client receives it in tools/list.
+  const registry = createRegistry({ name: "urls", version: "1.0.0" });
+  registry.tool()(function list_cities() {
+    return seedResult();
+  });
+  const { client, close } = await connectInMemory(registry);
+  published = (await client.listTools()).tools[0]!.outputSchema as Record<string, unknown>;
+  await close();
+  clientV1 = new AjvV1().getValidator(published as never);
+  clientV2 = new AjvV2().getValidator(published as never);
+});
+
+const server = (source: string) => structuredContentSchema.safeParse({ sources: [source] }).success;
+
+const pick = (pool: string) => fc.constantFrom(...[...pool]);
+const hostile = pick(" \t\n\u0000\"'<>\\^`{|}%@:/?#[]\u202E\u200Bé日\uFF0E.-_~!$&()*+,;=");
+const plain = pick("abcXYZ019-._~");
+const chunk = fc.array(fc.oneof({ weight: 6, arbitrary: plain }, { weight: 2, arbitrary: hostile }, { weight: 1, arbitrary: fc.constantFrom("%20", "%zz", "%4", "%C3%A9", "xn--", "0x1f") }), { maxLength: 8 }).map((chars) => chars.join(""));
+
+const scheme = fc.constantFrom("https://", "http://", "https://", "http://", "HTTPS://", "Http://", "https:", "https:/", "https:\\\\", "ftp://", "javascript:", "data:", "//", "", "https:///");
+const label = fc.oneof(
+  { weight: 5, arbitrary: fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,10}$/) },
+  { weight: 1, arbitrary: fc.constantFrom("xn--exmple-cua", "xn--a", "-", "_dmarc", "123", "0x1f", "0x", "localhost", "exämple", "例え", "EXAMPLE") },
+  { weight: 1, arbitrary: chunk },
+);
+const domain = fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join("."));
+const ipv4 = fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 3, maxLength: 5 }).map((parts) => parts.join("."));
+const host = fc.oneof({ weight: 6, arbitrary: domain }, { weight: 2, arbitrary: ipv4 }, { weight: 1, arbitrary: fc.constantFrom("[::1]", "[2001:db8::1]", "", "evil.com@example.org", "example.org\\@evil.com") });
+const port = fc.option(fc.oneof(fc.integer({ min: 0, max: 99_999 }).map((n) => `:${n}`), fc.constantFrom(":", ":08080", ":abc", ":65535", ":65536")), { nil: "" });
+const userinfo = fc.option(fc.constantFrom("user@", "user:pass@", "@", "a%40b@"), { nil: "", freq: 8 });
+const path = fc.array(chunk, { maxLength: 4 }).map((segments) => (segments.length === 0 ? "" : `/${segments.join("/")}`));
+const suffix = fc.tuple(fc.option(chunk.map((q) => `?${q}`), { nil: "" }), fc.option(chunk.map((f) => `#${f}`), { nil: "" })).map(([q, f]) => q + f);
+
+const structured = fc.tuple(scheme, userinfo, host, port, path, suffix).map((parts) => parts.join(""));
+/** A valid web URL with one character inserted, replaced or removed somewhere. */
+const mutated = fc
+  .tuple(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.nat(), fc.oneof(hostile, plain, fc.constant("")), fc.boolean())
+  .map(([url, at, char, replace]) => {
+    const index = at % (url.length + 1);
+    return url.slice(0, index) + char + url.slice(replace ? index + 1 : index);
+  });
+const urlLike = fc.oneof(
+  { weight: 5, arbitrary: structured },
+  { weight: 2, arbitrary: fc.webUrl({ withQueryParameters: true, withFragments: true, validSchemes: ["http", "https"] }) },
+  { weight: 2, arbitrary: mutated },
+  { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
+);
+
+describe("the source URL rule", () => {
+  test("the published schema carries the rule as its pattern, next to format: uri", () => {
+    const items = (published.properties as { sources: { items: { pattern: string; format: string } } }).sources.items;
+    expect(items.format).toBe("uri");
+    expect(new RegExp(items.pattern, "u").source).toBe(new RegExp(SOURCE_URL_PATTERN, "u").source);
+  });
+
+  test("server and the v1 and v2 SDK clients' validators agree on 12,000 generated URL-like strings", () => {
+    const samples = fc.sample(urlLike, { numRuns: 12_000, seed: 20_261_201 });
+    const disagreements: string[] = [];
+    let accepted = 0;
+    for (const source of samples) {
+      const verdicts = [server(source), isSourceUrl(source), clientV1({ sources: [source] }).valid, clientV2({ sources: [source] }).valid];
+      if (new Set(verdicts).size !== 1) disagreements.push(`${JSON.stringify(source)}: server, rule, v1, v2 = ${verdicts.join(", ")}`);
+      if (verdicts[0]) accepted++;
+    }
+    console.log(`${samples.length} URL-like strings: ${accepted} accepted, ${samples.length - accepted} refused, ${disagreements.length} disagreements`);
+    expect(disagreements.slice(0, 20)).toEqual([]);
+    // Both sides of the rule are exercised, not just one.
+    expect(accepted).toBeGreaterThan(samples.length / 5);
+    expect(samples.length - accepted).toBeGreaterThan(samples.length / 5);
+  });
+
+  test("every accepted source is an http(s) URL to a WHATWG parser (a browser, the gateway)", () => {
+    const samples = fc.sample(urlLike, { numRuns: 5_000, seed: 7 }).filter(isSourceUrl);
+    const broken = samples.filter((source) => {
+      // A punycode label is not decoded by the rule: one that does not decode is a broken link.
+      if (/[/.]xn--/iu.test(source.split(/[/?#]/u, 3).join("/"))) return false;
+      try {
+        return !["http:", "https:"].includes(new URL(source).protocol);
+      } catch {
+        return true;
+      }
+    });
+    expect(broken).toEqual([]);
+  });
+
+  test.each([
+    ["https://example.org/a b", "it contains a space", 'write "https://example.org/a%20b"'],
+    ["https://exämple.org/", "it contains U+00E4", 'write "https://xn--exmple-cua.org/"'],
+    ['https://example.org/"><script>alert(1)</script>', 'it contains "\\""', 'write "https://example.org/%22%3E%3Cscript%3Ealert(1)%3C/script%3E"'],
+    ["https://example.org/%zz", 'it contains a "%" not followed by two hex digits', undefined],
+    ["https://evil.com\\@example.org", 'it contains "\\\\"', 'write "https://evil.com/@example.org"'],
+    ["https://example.org/\u202Etxt.exe", "it contains U+202E", 'write "https://example.org/%E2%80%AEtxt.exe"'],
+    ["https://user:pw@example.org/", "it has user information before the host", undefined],
+    ["HTTPS://EXAMPLE.ORG", "the scheme must be written in lowercase", 'write "https://example.org/"'],
+    ["https://1.2.3.999/", 'its host "1.2.3.999" is not a domain name or an IPv4 address', undefined],
+    ["https://example.org:99999/", "its port is not a number from 0 to 65535", undefined],
+  ])("%j is refused by the server and both clients: %s", (source, why, suggestion) => {
+    expect(clientV1({ sources: [source] }).valid).toBe(false);
+    expect(clientV2({ sources: [source] }).valid).toBe(false);
+    const parsed = structuredContentSchema.safeParse({ sources: [source] });
+    expect(parsed.success).toBe(false);
+    const message = parsed.error!.issues[0]!.message;
+    expect(message).toContain(`must be an absolute http: or https: URL (${why}`);
+    if (suggestion) expect(message).toContain(suggestion);
+    else expect(message).not.toContain("; write");
+  });
+
+  test.each(["https://example.org/cities-data", "http://127.0.0.1:8080/data?q=1#top", "https://xn--exmple-cua.org/a%20b?x=(1)&y=*", "https://medium.com/@user/post", "http://localhost:3000/"])(
+    "%j is accepted by the server and both clients",
+    (source) => {
+      expect([server(source), clientV1({ sources: [source] }).valid, clientV2({ sources: [source] }).valid]).toEqual([true, true, true]);
+    },
+  );
+});
