@@ -5,7 +5,9 @@
 //   2. `sourced check` reports the same finding;
 //   3. the tspc build with @sourced/transformer reports it and strips it from the emitted JS;
 //   4. the built server, with requireVerified, serves only the verified tools: an MCP client sees
-//      tools/list without forecast, and list_cities' text, sources and table.
+//      tools/list without forecast, and list_cities' text, sources and table;
+//   5. every tool declares the data view (MCP Apps), and the demo ends by saying how to open it in
+//      `sourced preview`.
 // Exits 0 when all four behave so (the finding is expected), non-zero otherwise: it doubles as a
 // smoke test of the whole product.
 import { spawnSync } from "node:child_process";
@@ -116,6 +118,9 @@ try {
     check(sourced, `tool ${tool.name}: outputSchema does not require sources`);
     console.log(`${tool.name.padEnd(12)} outputSchema requires ${JSON.stringify(required)}  ${sourced ? "ok: sourced" : "MISSING sources"}`);
     if (tool.description) console.log(`${"".padEnd(12)} ${tool.description}`);
+    const view = tool._meta?.ui?.resourceUri;
+    check(view === "ui://sourced/data-view.html", `tool ${tool.name}: _meta.ui.resourceUri is ${JSON.stringify(view)}, expected the data view`);
+    console.log(`${"".padEnd(12)} data view: ${view}`);
   }
   check(
     JSON.stringify(tools.map((tool) => tool.name).sort()) === JSON.stringify(["list_cities", "population"]),
@@ -148,6 +153,12 @@ try {
   const delhiText = delhi.content.find((block) => block.type === "text")?.text;
   console.log(`text: ${delhiText}\nsources: ${delhi.structuredContent?.sources?.join(", ")}`);
   check(delhiText === "Delhi has 30,290,936 inhabitants.", `population: unexpected text ${JSON.stringify(delhiText)}`);
+
+  heading("resources/read ui://sourced/data-view.html (what MCP Apps hosts render)");
+  const { contents } = await client.readResource({ uri: "ui://sourced/data-view.html" });
+  const view = contents[0];
+  check(view?.mimeType === "text/html;profile=mcp-app", `data view: unexpected mime type ${JSON.stringify(view?.mimeType)}`);
+  console.log(`${view?.mimeType}, ${Math.round((view?.text?.length ?? 0) / 1024)} KiB, self-contained (its CSP allows no origin)`);
 } catch (error) {
   problems.push(`the demo failed: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
@@ -161,4 +172,14 @@ if (problems.length > 0) {
   process.exitCode = 1;
 } else {
   heading("OK: ESLint, sourced check and tspc report forecast at the same place; the built server serves only the verified tools, and list_cities cites its source");
+  console.log(
+    [
+      "",
+      "See what the user sees (content, the data view and the raw JSON, side by side) in the local preview:",
+      "  node packages/cli/bin/sourced.js preview -- node fixtures/projects/cities/build/server.js",
+      "or, inside fixtures/projects/cities:",
+      "  npx sourced preview -- node build/server.js",
+      "then open the URL it prints.",
+    ].join("\n"),
+  );
 }

@@ -12,4 +12,6 @@ it("pnpm demo: the three front-ends report forecast, the built server serves onl
   expect(demo.stdout).toMatch(/src\/tools\/forecast\.ts\(9,24\): error TS92002: Tool 'forecast'/);
   expect(demo.stdout).toContain("forecast     absent: stripped by the build, never registered");
   expect(demo.stdout).toContain("  - https://example.org/cities-data");
+  expect(demo.stdout).toContain("text/html;profile=mcp-app");
+  expect(demo.stdout.trimEnd()).toMatch(/preview -- node fixtures\/projects\/cities\/build\/server\.js\n.*\n {2}npx sourced preview -- node build\/server\.js\nthen open the URL it prints\.$/);
 });

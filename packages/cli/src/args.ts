@@ -23,6 +23,7 @@ export const HELP = `sourced check: every MCP tool registration must declare tha
 Usage:
   sourced check [-p <tsconfig.json | directory>]... [--format text|json|sarif] [--output <file>]
                 [--backend classic|native]
+  sourced preview -- <server command>   (or --url <url>; see 'sourced preview --help')
 
 Options:
   -p, --project <path>   The tsconfig.json to check, or a directory that holds one
@@ -128,7 +129,7 @@ export function parseArgs(argv: readonly string[]): Command {
   if (flag === "help" || command === "help") return { kind: "help" };
   if (flag === "version") return { kind: "version" };
   if (command === undefined) throw new UsageError(`missing command: write 'sourced check'. Run 'sourced --help' for the options.`);
-  if (command !== "check") throw new UsageError(`unknown command '${command}': the only command is 'check'. Run 'sourced --help' for the options.`);
+  if (command !== "check") throw new UsageError(`unknown command '${command}': the commands are 'check' and 'preview'. Run 'sourced --help' for the options.`);
   return { kind: "check", projects, format: format ?? "text", output, backend };
 }
 

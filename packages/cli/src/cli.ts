@@ -7,6 +7,7 @@ import { formatJson } from "./formats/json";
 import { formatSarif } from "./formats/sarif";
 import { formatNotices, formatText, summary } from "./formats/text";
 import { packageInfo } from "./package-info";
+import { runPreview } from "./preview";
 import { ConfigError } from "./projects";
 
 export interface Io {
@@ -69,6 +70,8 @@ export function main(argv: readonly string[], io: Io): 0 | 1 | 2 {
 
 /** The `sourced` binary: real process streams and exit code. */
 export function run(): void {
+  // `preview` keeps running (it serves a page): it has its own arguments and exit.
+  if (process.argv[2] === "preview") return runPreview(process.argv.slice(3));
   process.exitCode = main(process.argv.slice(2), {
     cwd: process.cwd(),
     stdout: (text) => process.stdout.write(text),

@@ -145,7 +145,7 @@ describe("usage and configuration errors exit 2 with a clear message", () => {
       [["check", "-p"], /option '-p' needs a value: '-p tsconfig\.json'\./],
       [["check", "-p", "--format", "json"], /option '-p' needs a value/],
       [[], /missing command: write 'sourced check'\./],
-      [["lint"], /unknown command 'lint': the only command is 'check'\./],
+      [["lint"], /unknown command 'lint': the commands are 'check' and 'preview'\./],
       [["check", "src/tools.ts"], /unexpected argument 'src\/tools\.ts': sourced check takes no file arguments/],
     ];
     for (const [args, message] of cases) {

@@ -3,6 +3,7 @@ export { dataToolOutputSchema, structuredContentSchema } from "./contract.js";
 export type { DataToolOutput, StructuredData } from "./contract.js";
 export { stderrLogger } from "./logger.js";
 export type { Logger } from "./logger.js";
+export { DATA_VIEW_URI, MCP_APP_MIME_TYPE } from "./gateway.js";
 export { createRegistry } from "./registry.js";
 export type { RegisteredTool, Registry, RegistryOptions, ToolCallExtra } from "./registry.js";
 export type { AuthenticationRequest, HttpLimits, HttpServeOptions, HttpServing, StdioServeOptions, StdioServing } from "./serve.js";

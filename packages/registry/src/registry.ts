@@ -1,4 +1,5 @@
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
+import { gatewayView } from "./gateway.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
 import { buildServer, ToolTable } from "./server.js";
@@ -19,6 +20,12 @@ export interface RegistryOptions {
    * Turn it on for production builds made with the `@sourced/transformer`.
    */
   requireVerified?: boolean;
+  /**
+   * Declare the data view (MCP Apps) on every tool and serve it, so hosts that render MCP Apps
+   * show each result's sources, table, charts and force. Default `true`; a tool opts out alone
+   * with `registry.tool({ ui: false })`.
+   */
+  ui?: boolean;
 }
 
 /** The second argument of every tool call: the SDK's request context (`mcpReq.signal`, `http.authInfo`, …). */
@@ -114,6 +121,7 @@ export function createRegistry(options: RegistryOptions): Registry {
   const entries = new Map<string, Entry>();
   /** Computed at the first server built after a registration; shared by every server until the next one. */
   let table: ToolTable | undefined;
+  const view = gatewayView(options.ui, logger);
 
   function register(fn: unknown, toolOptions: ToolOptions, lazySite: LazySite, method?: StaticMethod): void {
     if (typeof fn !== "function") {
@@ -196,7 +204,7 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
 
     createServer(): McpServer {
-      table ??= new ToolTable(entries.values());
+      table ??= new ToolTable(entries.values(), view);
       return buildServer(registry, table, logger);
     },
 

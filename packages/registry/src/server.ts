@@ -2,6 +2,7 @@ import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotoc
 import type { CallToolRequest, CallToolResult, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { structuredContentSchema } from "./contract.js";
+import type { GatewayView } from "./gateway.js";
 import type { Logger } from "./logger.js";
 import { callThroughNet, describeProblems, type NetTool } from "./net.js";
 import type { ToolOptions } from "./types.js";
@@ -28,9 +29,11 @@ interface CompiledTool {
  */
 export class ToolTable {
   readonly list: ListToolsResult;
+  /** The data view, when at least one tool declares it: every server built from the table serves it. */
+  readonly view: GatewayView | undefined;
   private readonly byName = new Map<string, CompiledTool>();
 
-  constructor(tools: Iterable<ServedTool>) {
+  constructor(tools: Iterable<ServedTool>, view?: GatewayView) {
     const definitions: Tool[] = [];
     const outputSchema = toJsonSchema(structuredContentSchema, "output");
     // Tools often share one input object: convert each once.
@@ -44,6 +47,8 @@ export class ToolTable {
         inputs.set(shape, input);
       }
       this.byName.set(tool.name, { tool, input: input?.schema });
+      const _meta = view?.toolMeta(tool.options.ui);
+      if (_meta !== undefined) this.view = view;
       definitions.push({
         name: tool.name,
         ...(title === undefined ? {} : { title }),
@@ -51,6 +56,7 @@ export class ToolTable {
         inputSchema: input === undefined ? { type: "object", properties: {} } : input.json,
         outputSchema,
         ...(annotations === undefined ? {} : { annotations }),
+        ...(_meta === undefined ? {} : { _meta }),
       });
     }
     this.list = { tools: definitions };
@@ -114,5 +120,6 @@ export function buildServer(identity: ServerIdentity, table: ToolTable, logger: 
   lowLevel.registerCapabilities({ tools: { listChanged: false } });
   lowLevel.setRequestHandler("tools/list", () => table.list);
   lowLevel.setRequestHandler("tools/call", (request, ctx) => table.call(request, ctx, logger));
+  table.view?.serve(server);
   return server;
 }

@@ -22,6 +22,8 @@ export interface ToolOptions {
   /** The input: a zod raw shape or a zod object, as the MCP SDK takes it; published as `inputSchema`. */
   input?: z.ZodRawShape | z.ZodObject;
   annotations?: ToolAnnotations;
+  /** Declare the registry's data view (MCP Apps) on this tool; `false` serves it to hosts as text only. Default `true`. */
+  ui?: boolean;
 }
 
 /**
