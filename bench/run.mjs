@@ -156,16 +156,22 @@ function print(result) {
   }
   if (measures[3]) {
     const m3 = measures[3];
-    const own = [["rule's own time (TIMING)", "median [min–max]", "target"]];
+    const own = [["rule's own time", "TIMING (wall) median [min–max]", "CPU median [min–max]", "target"]];
     for (const [name, s] of Object.entries(m3.ruleOwnMs)) {
       const target = m3.targets.find((t) => t.figure?.endsWith(name));
-      own.push([name, range(s), target ? msVerdict(s.median, target.maxMs) : ""]);
+      own.push([name, range(s), range(m3.ruleOwnCpuMs[name]), target ? msVerdict(s.median, target.maxMs) : ""]);
     }
     out.push(`3. ${m3.title}`, printArms(m3), table(own), printRatios(m3.ratios, m3.targets), "");
     const editor = m3.editor;
-    const perFile = [[`editor: ${editor.title}`, "own time per file, p95 (median [min–max] over repetitions)", "p50", "target"]];
+    const perFile = [[`editor: ${editor.title}`, "own time per file, p95 (median [min–max] over repetitions)", "p50", "CPU p95", "target"]];
     for (const [name, s] of Object.entries(editor.perFileOwnMs)) {
-      perFile.push([name, range(s.p95), seconds(s.p50.median), editor.target.arm === name ? msVerdict(s.p95.median, editor.target.maxMs) : ""]);
+      perFile.push([
+        name,
+        range(s.p95),
+        seconds(s.p50.median),
+        seconds(s.p95Cpu.median),
+        editor.target.arm === name ? msVerdict(s.p95.median, editor.target.maxMs) : "",
+      ]);
     }
     out.push(table(perFile), `  the rule's first file (program and checker built, untimed above): ${seconds(editor.warmUpRuleMs)}`, "");
   }

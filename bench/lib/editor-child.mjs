@@ -6,7 +6,8 @@
 // The instance first lints one file untimed (it builds the program and the checker, a cost paid
 // once per editor session), then each of <files> modules, spread evenly over the project, with
 // `lintText` and the file's own text. Per file: the rule's own time from ESLint's `stats`
-// (the same clock as TIMING, per file), the whole lint's wall time, and the messages' ids.
+// (the same clock as TIMING, per file), its CPU time (`rule-cpu.mjs`, preloaded), the whole
+// lint's wall time, and the messages' ids.
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
@@ -34,14 +35,19 @@ for (let i = 0; i < Math.min(count, rest.length); i++) files.push(rest[Math.floo
 
 const eslint = new ESLint({ cwd: dir, overrideConfigFile: path.join(dir, config), stats: true });
 
+const ruleCpu = globalThis.__sourcedBenchRuleCpu;
+if (ruleCpu === undefined) throw new Error("editor-child.mjs needs --import rule-cpu.mjs and SOURCED_BENCH_RULE");
+
 async function lint(file) {
+  const createdBefore = ruleCpu.perFile.length;
   const started = performance.now();
   const [result] = await eslint.lintText(fs.readFileSync(file, "utf8"), { filePath: file });
   const wallMs = performance.now() - started;
   const fatal = result.messages.find((message) => message.fatal || message.ruleId === null);
   if (fatal) throw new Error(`${path.relative(dir, file)}: ${fatal.message}`);
   const ruleMs = (result.stats?.times.passes ?? []).reduce((sum, pass) => sum + (pass.rules?.[rule]?.total ?? 0), 0);
-  return { file: path.relative(dir, file), wallMs, ruleMs, messageIds: result.messages.map((message) => message.messageId) };
+  const ruleCpuMs = ruleCpu.perFile.slice(createdBefore).reduce((sum, created) => sum + created.ms, 0);
+  return { file: path.relative(dir, file), wallMs, ruleMs, ruleCpuMs, messageIds: result.messages.map((message) => message.messageId) };
 }
 
 const first = await lint(warmUp);

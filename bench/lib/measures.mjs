@@ -4,6 +4,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { ROOT } from "../generate.mjs";
 import { runNode } from "./process.mjs";
 import { ratio, round, summarize } from "./stats.mjs";
@@ -24,7 +25,7 @@ const ID_BY_CODE = new Map(Object.values(FINDING_KINDS).map((kind) => [kind.code
  * falls on every arm alike, after `warmup` untimed rounds. Returns per arm `{ wallMs, cpuMs, last }`.
  */
 export function alternate(arms, { reps, warmup, log }) {
-  const samples = Object.fromEntries(arms.map((arm) => [arm.name, { wallMs: [], cpuMs: [], maxRssKiB: [], ownMs: [], last: undefined }]));
+  const samples = Object.fromEntries(arms.map((arm) => [arm.name, { wallMs: [], cpuMs: [], maxRssKiB: [], ownMs: [], all: [], last: undefined }]));
   for (let round = -warmup; round < reps; round++) {
     const order = round % 2 === 0 ? arms : [...arms].reverse();
     for (const arm of order) {
@@ -35,6 +36,7 @@ export function alternate(arms, { reps, warmup, log }) {
       into.wallMs.push(result.wallMs);
       into.cpuMs.push(result.cpuMs);
       into.maxRssKiB.push(result.maxRssKiB);
+      into.all.push(result);
       if (result.ownMs !== undefined) into.ownMs.push(result.ownMs);
       log?.(`${round < 0 ? "warm-up" : `rep ${round + 1}/${reps}`} ${arm.name}: ${(result.wallMs / 1000).toFixed(2)} s wall, ${(result.cpuMs / 1000).toFixed(2)} s CPU`);
     }
@@ -201,6 +203,14 @@ export function transformerScaling(projects, { reps, log }) {
 // -------------------------------------------------------------------------------------------
 // 3. ESLint, typed
 
+const RULE_CPU = path.join(ROOT, "bench", "lib", "rule-cpu.mjs");
+/** The rule's own CPU time, as `rule-cpu.mjs` reported it on stderr. */
+function ruleCpuOf(stderr, rule) {
+  const line = /^SOURCED_BENCH_RULE_CPU (.*)$/m.exec(stderr);
+  if (line === null) throw new Error(`no own CPU time for ${rule} on stderr:\n${stderr.slice(-2000)}`);
+  return JSON.parse(line[1]).ms;
+}
+
 const TIMING_ROW = /^(\S+)\s*\|\s*([\d.]+)\s*\|/gm;
 function ruleTimes(stdout) {
   return Object.fromEntries([...stdout.matchAll(TIMING_ROW)].map((match) => [match[1], Number(match[2])]));
@@ -213,14 +223,15 @@ export function eslintTyped(project, options) {
   const lint = (config, okStatuses, rule) => () => {
     const run = runNode(ESLINT, ["-c", `eslint.${config}.config.mjs`, "-f", "json", "-o", `build/eslint-${config}.json`, "src"], {
       cwd: dir,
-      env: { TIMING: "all" },
+      env: { TIMING: "all", ...(rule ? { SOURCED_BENCH_RULE: rule.split("/").pop() } : {}) },
       okStatuses,
+      nodeOptions: rule ? ["--import", pathToFileURL(RULE_CPU).href] : [],
     });
     const report = JSON.parse(fs.readFileSync(path.join(dir, "build", `eslint-${config}.json`), "utf8"));
     if (rule === undefined) return { ...run, report };
     const ownMs = ruleTimes(run.stdout)[rule];
     if (ownMs === undefined) throw new Error(`ESLint printed no TIMING row for ${rule}:\n${run.stdout.slice(-2000)}`);
-    return { ...run, report, ownMs };
+    return { ...run, report, ownMs, ownCpuMs: ruleCpuOf(run.stderr, rule) };
   };
   const samples = alternate(
     [
@@ -231,9 +242,10 @@ export function eslintTyped(project, options) {
     options,
   );
 
-  // Each rule's own time, from the TIMING table of its own runs.
+  // Each rule's own time, from the TIMING table of its own runs (wall), and its CPU time.
   const ruleOwn = samples[RULE].ownMs;
   const nfpOwn = samples[NFP].ownMs;
+  const cpuOf = (name) => samples[name].all.map((result) => result.ownCpuMs);
 
   const messages = (name) => samples[name].last.report.flatMap((file) => file.messages);
   const fatal = Object.keys(samples).flatMap((name) => messages(name).filter((message) => message.fatal || message.ruleId === null));
@@ -251,6 +263,7 @@ export function eslintTyped(project, options) {
     title: "ESLint with typed linting (projectService), same corpus",
     arms: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, armSummary(sample)])),
     ruleOwnMs: { [RULE]: summarize(ruleOwn), [NFP]: summarize(nfpOwn) },
+    ruleOwnCpuMs: { [RULE]: summarize(cpuOf(RULE)), [NFP]: summarize(cpuOf(NFP)) },
     ratios: {
       "whole lint: rule only / no rules": wholeRule,
       "whole lint: no-floating-promises only / no rules": wholeNfp,
@@ -284,10 +297,22 @@ function eslintEditor(project, { RULE, NFP }, wholeLintReport, options) {
   const { dir } = project;
   const child = path.join(ROOT, "bench", "lib", "editor-child.mjs");
   const editorRun = (config, rule) => () => {
-    const run = runNode(child, [dir, `eslint.${config}.config.mjs`, rule, String(EDITOR_FILES)], { cwd: dir });
+    const run = runNode(child, [dir, `eslint.${config}.config.mjs`, rule, String(EDITOR_FILES)], {
+      cwd: dir,
+      env: { SOURCED_BENCH_RULE: rule.split("/").pop() },
+      nodeOptions: ["--import", pathToFileURL(RULE_CPU).href],
+    });
     const result = JSON.parse(run.stdout);
     const own = result.perFile.map((file) => file.ruleMs);
-    return { ...run, result, p95Ms: percentile(own, 95), p50Ms: percentile(own, 50), ownMs: own.reduce((sum, ms) => sum + ms, 0) };
+    const ownCpu = result.perFile.map((file) => file.ruleCpuMs);
+    return {
+      ...run,
+      result,
+      p95Ms: percentile(own, 95),
+      p50Ms: percentile(own, 50),
+      p95CpuMs: percentile(ownCpu, 95),
+      ownMs: own.reduce((sum, ms) => sum + ms, 0),
+    };
   };
   const arms = [
     { name: RULE, run: editorRun("rule", RULE) },
@@ -295,6 +320,7 @@ function eslintEditor(project, { RULE, NFP }, wholeLintReport, options) {
   ];
   const p95 = Object.fromEntries(arms.map((arm) => [arm.name, []]));
   const p50 = Object.fromEntries(arms.map((arm) => [arm.name, []]));
+  const p95Cpu = Object.fromEntries(arms.map((arm) => [arm.name, []]));
   const samples = alternate(
     arms.map((arm) => ({
       name: arm.name,
@@ -302,6 +328,7 @@ function eslintEditor(project, { RULE, NFP }, wholeLintReport, options) {
         const result = arm.run();
         p95[arm.name].push(result.p95Ms);
         p50[arm.name].push(result.p50Ms);
+        p95Cpu[arm.name].push(result.p95CpuMs);
         return result;
       },
     })),
@@ -323,7 +350,10 @@ function eslintEditor(project, { RULE, NFP }, wholeLintReport, options) {
     files: last.perFile.length,
     warmUpRuleMs: last.warmUp.ruleMs,
     perFileOwnMs: Object.fromEntries(
-      arms.map((arm) => [arm.name, { p95: summarize(timed(p95[arm.name])), p50: summarize(timed(p50[arm.name])) }]),
+      arms.map((arm) => [
+        arm.name,
+        { p95: summarize(timed(p95[arm.name])), p50: summarize(timed(p50[arm.name])), p95Cpu: summarize(timed(p95Cpu[arm.name])) },
+      ]),
     ),
     processes: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, armSummary(sample)])),
     target: { arm: RULE, figure: "p95 of the rule's own time per file", maxMs: 10 },
