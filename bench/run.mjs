@@ -97,6 +97,7 @@ const seconds = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ?
 const range = (s, unit = seconds) => `${unit(s.median)} [${unit(s.min)}–${unit(s.max)}]`;
 const times = (r) => `${r.value.toFixed(3)}× [${r.pairMin.toFixed(3)}–${r.pairMax.toFixed(3)}]`;
 const verdict = (value, max) => (value <= max ? `met (≤ ${max}×)` : `MISSED (target ≤ ${max}×)`);
+const msVerdict = (value, max) => (value <= max ? `met (≤ ${seconds(max)})` : `MISSED (target ≤ ${seconds(max)})`);
 
 function table(rows) {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
@@ -130,7 +131,7 @@ function print(result) {
   const measures = result.measures;
   if (measures[1]) {
     const m1 = measures[1];
-    out.push(`1. ${m1.title}`, printArms(m1), printRatios(m1.ratios, [m1.target]), "");
+    out.push(`1. ${m1.title}`, printArms(m1), printRatios(m1.ratios, m1.targets), "");
   }
   if (measures[2]) {
     const m2 = measures[2];
@@ -155,9 +156,24 @@ function print(result) {
   }
   if (measures[3]) {
     const m3 = measures[3];
-    const own = [["rule's own time (TIMING)", "median [min–max]"]];
-    for (const [name, s] of Object.entries(m3.ruleOwnMs)) own.push([name, range(s)]);
+    const own = [["rule's own time", "TIMING (wall) median [min–max]", "CPU median [min–max]", "target"]];
+    for (const [name, s] of Object.entries(m3.ruleOwnMs)) {
+      const target = m3.targets.find((t) => t.figure?.endsWith(name));
+      own.push([name, range(s), range(m3.ruleOwnCpuMs[name]), target ? msVerdict(s.median, target.maxMs) : ""]);
+    }
     out.push(`3. ${m3.title}`, printArms(m3), table(own), printRatios(m3.ratios, m3.targets), "");
+    const editor = m3.editor;
+    const perFile = [[`editor: ${editor.title}`, "own time per file, p95 (median [min–max] over repetitions)", "p50", "CPU p95", "target"]];
+    for (const [name, s] of Object.entries(editor.perFileOwnMs)) {
+      perFile.push([
+        name,
+        range(s.p95),
+        seconds(s.p50.median),
+        seconds(s.p95Cpu.median),
+        editor.target.arm === name ? msVerdict(s.p95.median, editor.target.maxMs) : "",
+      ]);
+    }
+    out.push(table(perFile), `  the rule's first file (program and checker built, untimed above): ${seconds(editor.warmUpRuleMs)}`, "");
   }
   if (measures[4]) {
     const m4 = measures[4];

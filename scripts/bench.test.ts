@@ -88,6 +88,11 @@ describe("pnpm bench --smoke", () => {
     const sizes = result.measures["2"]!.sizes as { tools: number; ownMs: Summary }[];
     expect(sizes.map((size) => size.tools)).toEqual([60, 120, 240]);
     for (const size of sizes) expect(size.ownMs.samples).toHaveLength(2);
+    const persistent = (result.measures["1"]!.arms as Record<string, { cpu: Summary }>)["tsc (ts-patch install) + @sourced/transformer"]!;
+    expect(persistent.cpu.samples).toHaveLength(2);
+    const editor = result.measures["3"]!.editor as { files: number; perFileOwnMs: Record<string, { p95: Summary }> };
+    expect(editor.files).toBe(11); // every module of the smoke project but the untimed first one
+    for (const arm of Object.values(editor.perFileOwnMs)) expect(arm.p95.samples).toHaveLength(2);
     const register = result.measures["5"]!.register as { tools: number } & Record<string, Summary>;
     expect(register.tools).toBe(10000);
     expect(register["registry.tool()"]!.samples).toHaveLength(2);

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
+import { Watch } from "../../packages/transformer/test/support";
 import { parseTscOutput, run, scratchProject, TS5, TSCONFIG, TSPC, type ChildRun } from "./parity";
 
 /*
@@ -78,52 +78,6 @@ const ours = (output: string) =>
 
 const outcome = (r: ChildRun) => ({ exit: r.status, findings: ours(r.stdout + r.stderr), stack: /\n\s+at /.test(r.stdout + r.stderr) });
 
-/** A tspc --watch process: each finished compilation's output, in order. */
-class Watch {
-  private readonly child: ChildProcess;
-  private buffer = "";
-  private readonly done: string[] = [];
-  private waiting: ((output: string) => void) | undefined;
-
-  constructor(tspc: string, cwd: string, env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, [tspc, "--watch", "--preserveWatchOutput", "--pretty", "false", "-p", "."], {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const onData = (chunk: Buffer) => {
-      this.buffer += chunk.toString("utf8");
-      for (let end = /Found \d+ errors?\. Watching for file changes\.\r?\n/.exec(this.buffer); end; end = /Found \d+ errors?\. Watching for file changes\.\r?\n/.exec(this.buffer)) {
-        const output = this.buffer.slice(0, end.index + end[0].length);
-        this.buffer = this.buffer.slice(end.index + end[0].length);
-        if (this.waiting) {
-          const resolve = this.waiting;
-          this.waiting = undefined;
-          resolve(output);
-        } else this.done.push(output);
-      }
-    };
-    this.child.stdout!.on("data", onData);
-    this.child.stderr!.on("data", onData);
-  }
-
-  next(timeoutMs = 60_000): Promise<string> {
-    const ready = this.done.shift();
-    if (ready !== undefined) return Promise.resolve(ready);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no compilation finished within ${timeoutMs} ms:\n${this.buffer}`)), timeoutMs);
-      this.waiting = (output) => {
-        clearTimeout(timer);
-        resolve(output);
-      };
-    });
-  }
-
-  stop(): void {
-    this.child.kill();
-  }
-}
-
 describe.concurrent.each(PAIRS)("fixed -> broken again reports again, across files ($title)", ({ tspc, env }) => {
   const build = async (args: string[], cwd: string) => outcome(await run([tspc, ...args, "--pretty", "false"], cwd, 120_000, env));
 
@@ -158,13 +112,14 @@ describe.concurrent.each(PAIRS)("fixed -> broken again reports again, across fil
     const directory = project({ incremental: true });
     const watch = new Watch(tspc, directory, env);
     try {
-      expect(ours(await watch.next())).toEqual([FINDING]);
+      const findings = async () => ours((await watch.next()).output);
+      expect(await findings()).toEqual([FINDING]);
       edit(directory, BROKEN, FIXED);
-      expect(ours(await watch.next())).toEqual([]);
+      expect(await findings()).toEqual([]);
       edit(directory, FIXED, BROKEN);
-      expect(ours(await watch.next())).toEqual([FINDING]);
+      expect(await findings()).toEqual([FINDING]);
       edit(directory, BROKEN, FIXED);
-      expect(ours(await watch.next())).toEqual([]);
+      expect(await findings()).toEqual([]);
     } finally {
       watch.stop();
     }

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import type * as TS from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyzeNode, analyzeProgram, analyzeSourceFile, type AnalysisResult, type Finding, type ProgramPort, type Registration, type SyntaxPort } from "@sourced/analysis";
+import { analyzeProgram, type AnalysisResult, type Finding, type ProgramPort, type Registration, type SyntaxPort } from "@sourced/analysis";
 import { assertMatchesExpectations, CASES_DIR, CASES_TSCONFIG, relativeToCases } from "../../../fixtures/harness";
 import { loadNativeTypeScript, type NativeProjectPorts, type NativeSession, SYNTAX_PORT_MEMBERS } from "../src/index";
 
@@ -120,20 +120,6 @@ describe.each(NATIVE_TYPESCRIPTS)("the corpus on TypeScript %s's native API, aga
   it("unresolved registry imports are identical", () => {
     const fields = (result: AnalysisResult) => result.unresolvedRegistryImports.map((item) => [relativeToCases(item.sourceFile.fileName), item.specifier, item.start, item.end]);
     expect(fields(nativeResult)).toEqual(fields(classicResult));
-  });
-
-  it("node by node (as the ESLint rule asks), the native backend gives the file-level walk's findings", () => {
-    for (const sourceFile of nativeFiles.filter((file) => path.dirname(file.fileName) === CASES_DIR).slice(0, 40)) {
-      const perNode: Finding[] = [];
-      const visit = (node: TS.Node): void => {
-        perNode.push(...analyzeNode(native.syntax, native.program, node));
-        native.syntax.forEachChild(node, visit);
-      };
-      visit(sourceFile);
-      expect(perNode.map((finding) => findingFields(native.syntax, finding)), relativeToCases(sourceFile.fileName)).toEqual(
-        analyzeSourceFile(native.syntax, native.program, sourceFile).findings.map((finding) => findingFields(native.syntax, finding)),
-      );
-    }
   });
 
   it("every file TYPED_DIFFERENTLY lists exists in the corpus", () => {

@@ -141,41 +141,12 @@ function sitesOf(context: Context, sourceFile: ts.SourceFile): Site[] {
   return sites;
 }
 
-/**
- * The findings whose site is `node` (see `SITE_NODE_KINDS`). Over every node of a file, in
- * depth-first order, this yields exactly `analyzeSourceFile(...).findings`.
- */
-export function analyzeNode(tsInstance: TypeScript, program: ProgramPort, node: ts.Node): readonly Finding[] {
-  return analyzeCandidate(contextOf(tsInstance, program), node)?.findings ?? [];
-}
-
 interface SiteResult {
   readonly registration?: Registration;
   readonly findings: readonly Finding[];
 }
 
 const NOTHING: SiteResult = { findings: [] };
-
-/**
- * `analyzeSite` on a node that passes `isSiteCandidate` (inlined here, so that a value
- * reference's placement is computed once), `undefined` on any other node.
- */
-function analyzeCandidate(context: Context, node: ts.Node): SiteResult | undefined {
-  const { SyntaxKind } = context.ts;
-  switch (node.kind) {
-    case SyntaxKind.CallExpression:
-    case SyntaxKind.Decorator:
-      return analyzeSite(context, node);
-    case SyntaxKind.Identifier:
-    case SyntaxKind.PropertyAccessExpression:
-    case SyntaxKind.ElementAccessExpression: {
-      const placement = escapePlacementOf(context.ts, node);
-      return placement === undefined ? undefined : analyzeSite(context, node, placement);
-    }
-    default:
-      return undefined;
-  }
-}
 
 function analyzeSite(context: Context, node: ts.Node, placement?: Placement): SiteResult {
   const { ts } = context;

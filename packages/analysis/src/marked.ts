@@ -213,8 +213,8 @@ const scanned = new WeakMap<ts.SourceFile, ReferenceFacts>();
  *   set means one symbol wherever the file reads it, so its verdict is looked up once.
  *
  * Over-approximating either set costs a type query, never a wrong verdict. `analyzeSourceFile`
- * collects both while it walks the file; a caller that asks node by node (ESLint) gets them from
- * one walk of the file here.
+ * collects both while it walks the file; a question about a file not walked yet (a const
+ * followed into the module that declares it) gets them from one walk of that file here.
  */
 export function referenceFactsOf(context: Context, sourceFile: ts.SourceFile): ReferenceFacts {
   const known = scanned.get(sourceFile);

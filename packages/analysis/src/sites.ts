@@ -2,27 +2,6 @@ import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
 import { isConstDeclaration } from "./syntax.js";
 
-/**
- * The node kinds (names of `ts.SyntaxKind` members) on which the analysis may report: the site of
- * every finding is one of these. A front-end that visits nodes one by one (the ESLint rule) visits
- * exactly these and asks {@link isSiteCandidate} before calling `analyzeNode`.
- *
- * - `CallExpression`: a call-form registration (`decorator(fn)`), or a call producing a decorator
- *   value that escapes (`wrap(registry.tool())`), or `x.tool()` on an unresolved registry.
- * - `Decorator`: a decorator-form registration (`@registry.tool()`).
- * - `Identifier`, `PropertyAccessExpression`, `ElementAccessExpression`: a decorator value that
- *   escapes (`wrap(asTool)`, `asTool.call(…)`, `return platform.asTool`).
- */
-export const SITE_NODE_KINDS = Object.freeze([
-  "CallExpression",
-  "Decorator",
-  "Identifier",
-  "PropertyAccessExpression",
-  "ElementAccessExpression",
-] as const);
-
-export type SiteNodeKind = (typeof SITE_NODE_KINDS)[number];
-
 /** Where a value ends up once the transparent wrappers around it are climbed. */
 export type Slot =
   /** `value(…)`: the value is applied (a registration when the value is marked). */
@@ -195,24 +174,6 @@ function isValueReference(ts: TypeScript, node: ts.Node): node is ts.Expression 
   if (ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isBindingElement(parent)) return parent.initializer === node;
   if (ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.initializer === node;
   return ts.isExpression(node);
-}
-
-/**
- * The syntactic prefilter: whether `node` can be the site of a finding. Cheap (no checker call);
- * `analyzeNode` returns nothing for a node for which this is false.
- */
-export function isSiteCandidate(ts: TypeScript, node: ts.Node): boolean {
-  switch (node.kind) {
-    case ts.SyntaxKind.CallExpression:
-    case ts.SyntaxKind.Decorator:
-      return true;
-    case ts.SyntaxKind.Identifier:
-    case ts.SyntaxKind.PropertyAccessExpression:
-    case ts.SyntaxKind.ElementAccessExpression:
-      return escapePlacementOf(ts, node) !== undefined;
-    default:
-      return false;
-  }
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   relativeToCases,
   type Reported,
 } from "../../../fixtures/harness";
-import { analyzeNode, analyzeProgram, analyzeSourceFile, type AnalysisResult, type Finding } from "../src/index";
+import { analyzeProgram, type AnalysisResult, type Finding } from "../src/index";
 
 const root = path.resolve(__dirname, "../../..");
 const typescripts: [string, typeof TS][] = [
@@ -39,22 +39,6 @@ function reportedOf(findings: readonly Finding[]): Reported[] {
     const { line, character } = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
     return { file: relativeToCases(finding.sourceFile.fileName), id: finding.id, tool: finding.tool, line: line + 1, column: character + 1 };
   });
-}
-
-/** Every field a front-end reads, so that two findings can be compared for equality. */
-function fieldsOf(finding: Finding): unknown {
-  return {
-    id: finding.id,
-    code: finding.code,
-    tool: finding.tool,
-    message: finding.message,
-    file: finding.sourceFile.fileName,
-    start: finding.start,
-    end: finding.end,
-    node: [finding.node.kind, finding.node.pos, finding.node.end],
-    site: [finding.site.kind, finding.site.pos, finding.site.end],
-    fix: finding.fix,
-  };
 }
 
 describe.each(typescripts)("the corpus on %s", (_name, ts) => {
@@ -96,20 +80,6 @@ describe.each(typescripts)("the corpus on %s", (_name, ts) => {
       .flatMap(([file, list]) => list.filter((item) => item.id === "ok").map((item) => `${file}:${item.line} ok ${item.tool}`))
       .sort();
     expect(verified).toEqual(expected);
-  });
-
-  it("gives, node by node, exactly the findings of the file-level walk", () => {
-    for (const sourceFile of caseFiles) {
-      const perNode: Finding[] = [];
-      const visit = (node: TS.Node): void => {
-        perNode.push(...analyzeNode(ts, program, node));
-        ts.forEachChild(node, visit);
-      };
-      visit(sourceFile);
-      expect(perNode.map(fieldsOf), relativeToCases(sourceFile.fileName)).toEqual(
-        analyzeSourceFile(ts, program, sourceFile).findings.map(fieldsOf),
-      );
-    }
   });
 
   it("underlines a node of the registration's own file", () => {

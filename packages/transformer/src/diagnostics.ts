@@ -1,5 +1,6 @@
 import { relative } from "node:path";
 import type * as ts from "typescript";
+import type { PluginConfig } from "ts-patch";
 import { FINDING_KINDS, type Finding } from "@sourced/analysis";
 import type { OptionProblem, TransformerOptions } from "./options.js";
 
@@ -88,7 +89,7 @@ export function registrationFailureDiagnostic(
 export function optionDiagnostic(
   typescript: TypeScript,
   compilerOptions: ts.CompilerOptions,
-  config: Readonly<Record<string, unknown>>,
+  config: PluginConfig,
   problem: OptionProblem,
 ): ts.Diagnostic {
   const messageText = `${SELF}: ${problem.message}`;
@@ -118,11 +119,31 @@ export function notProgramTransformerDiagnostic(typescript: TypeScript): ts.Diag
   };
 }
 
+/**
+ * This TypeScript's program lacks the internal `getProgramDiagnostics` that the builder behind
+ * --incremental, -b and --watch asks afresh on every build: findings would reach plain builds
+ * only. Reported on `sourceFile` (the first file checked), at its start.
+ */
+export function missingBuilderHookDiagnostic(typescript: TypeScript, sourceFile: ts.SourceFile): ts.Diagnostic {
+  return {
+    file: sourceFile,
+    start: 0,
+    length: 0,
+    category: typescript.DiagnosticCategory.Error,
+    code: FINDING_KINDS["internal-error"].code,
+    messageText:
+      `${SELF} cannot report its findings to --incremental, -b or --watch builds with TypeScript ${typescript.version}: ` +
+      `its program has no getProgramDiagnostics, which every TypeScript from 5.0 to 6.0 has. Those builds would keep ` +
+      `stale findings, or none, for files they do not re-check. Use a supported TypeScript (>=5.0 <6.1), or run ` +
+      `\`sourced check\` next to the build.`,
+  };
+}
+
 /** Finds `"key": value` inside the plugins entry of tsconfig.json that holds `config`. */
 function locateOption(
   typescript: TypeScript,
   compilerOptions: ts.CompilerOptions,
-  config: Readonly<Record<string, unknown>>,
+  config: PluginConfig,
   key: string,
 ): { file: ts.SourceFile; start: number; length: number } | undefined {
   const file = compilerOptions["configFile"] as ts.TsConfigSourceFile | undefined;

@@ -4,7 +4,6 @@ import type { Registration } from "@sourced/analysis";
 import { VERIFIED_STAMP_KEY } from "@sourced/registry/stamp";
 import type { TransformerOptions } from "./options.js";
 import { registrationFailureDiagnostic } from "./diagnostics.js";
-import { throwIfInjected } from "./test-hook.js";
 
 type TypeScript = typeof ts;
 
@@ -117,7 +116,6 @@ export function createEmitTransformer(context: EmitContext): ts.TransformerFacto
       const registration = bySite.get(typescript.getOriginalNode(node));
       if (registration !== undefined) {
         try {
-          throwIfInjected("transform", registration.tool ?? "");
           if (typescript.isCallExpression(node)) return rewriteCall(node, registration);
           if (typescript.isDecorator(node)) return rewriteDecorator(node, registration);
         } catch (error) {

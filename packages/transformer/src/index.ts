@@ -1,25 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as ts from "typescript";
+import type { PluginConfig, ProgramTransformerExtras, TransformerExtras } from "ts-patch";
 import { notProgramTransformerDiagnostic } from "./diagnostics.js";
 import { createProgramCheck, installOnProgram, type ProgramCheck } from "./program.js";
 
 export { VERIFIED_STAMP_KEY } from "@sourced/registry/stamp";
 export { DEFAULT_OPTIONS, parseOptions, type OptionProblem, type TransformerOptions } from "./options.js";
-
-/** The plugins entry as ts-patch passes it: `transform`, ts-patch's own keys, and our options. */
-export type PluginConfig = Readonly<Record<string, unknown>>;
-
-/** What ts-patch hands a program transformer (`"transformProgram": true`). */
-export interface ProgramTransformerExtras {
-  readonly ts: typeof ts;
-}
-
-/** What ts-patch hands a source transformer (an entry without `"transformProgram": true`). */
-export interface SourceTransformerExtras {
-  readonly ts: typeof ts;
-  readonly addDiagnostic: (diagnostic: ts.Diagnostic) => number;
-}
+/** ts-patch's own types for what it passes a plugin: its plugins entry and its extras. */
+export type { PluginConfig, ProgramTransformerExtras, TransformerExtras } from "ts-patch";
 
 const { name, version } = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as { name: string; version: string };
 
@@ -48,7 +37,7 @@ const sourceChecks = new WeakMap<ts.Program, ProgramCheck>();
  * finding, plus one error saying what to add for the other modes; and it strips and stamps what
  * it emits, so nothing unchecked ships from this build.
  */
-export function transformSource(program: ts.Program, config: PluginConfig, extras: SourceTransformerExtras): ts.TransformerFactory<ts.SourceFile> {
+export function transformSource(program: ts.Program, config: PluginConfig, extras: TransformerExtras): ts.TransformerFactory<ts.SourceFile> {
   let check = sourceChecks.get(program);
   if (check === undefined) {
     check = createProgramCheck(extras.ts, program, config, VERIFIER);
@@ -69,9 +58,9 @@ export function transformSource(program: ts.Program, config: PluginConfig, extra
 export default function sourcedTransformer(
   program: ts.Program,
   hostOrConfig: ts.CompilerHost | undefined | PluginConfig,
-  configOrExtras: PluginConfig | SourceTransformerExtras,
+  configOrExtras: PluginConfig | TransformerExtras,
   extras?: ProgramTransformerExtras,
 ): ts.Program | ts.TransformerFactory<ts.SourceFile> {
   if (extras !== undefined) return transformProgram(program, hostOrConfig as ts.CompilerHost | undefined, configOrExtras as PluginConfig, extras);
-  return transformSource(program, hostOrConfig as PluginConfig, configOrExtras as SourceTransformerExtras);
+  return transformSource(program, hostOrConfig as PluginConfig, configOrExtras as TransformerExtras);
 }

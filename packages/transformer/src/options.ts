@@ -1,3 +1,4 @@
+import type { PluginConfig } from "ts-patch";
 import { closestMatch } from "@sourced/analysis";
 /** The options of `@sourced/transformer`, read from its entry in `compilerOptions.plugins`. */
 export interface TransformerOptions {
@@ -40,7 +41,7 @@ const OUR_KEYS = ["severity", "strip"] as const;
  * Validates a plugins entry. A wrong value falls back to its default, so the build still checks
  * every tool while the problem is reported.
  */
-export function parseOptions(config: Readonly<Record<string, unknown>>): {
+export function parseOptions(config: PluginConfig): {
   options: TransformerOptions;
   problems: OptionProblem[];
 } {

@@ -1,10 +1,9 @@
-import { basename } from "node:path";
 import type * as ts from "typescript";
+import type { PluginConfig } from "ts-patch";
 import { analyzeProgram, isAnalysedFile, type Registration } from "@sourced/analysis";
-import { fileFailureDiagnostic, findingDiagnostic, optionDiagnostic } from "./diagnostics.js";
+import { fileFailureDiagnostic, findingDiagnostic, missingBuilderHookDiagnostic, optionDiagnostic } from "./diagnostics.js";
 import { createEmitTransformer } from "./emit.js";
 import { parseOptions, type TransformerOptions } from "./options.js";
-import { throwIfInjected } from "./test-hook.js";
 
 type TypeScript = typeof ts;
 
@@ -15,13 +14,16 @@ interface FileCheck {
   readonly diagnostics: readonly ts.Diagnostic[];
 }
 
-/** The check of one program: registrations per file, diagnostics per file they point into. */
+/** The check of one program: registrations and diagnostics per file. */
 export interface ProgramCheck {
   readonly options: TransformerOptions;
   readonly optionDiagnostics: readonly ts.Diagnostic[];
   /** The registrations of `sourceFile`, or `undefined` when its check failed. */
   registrationsOf(sourceFile: ts.SourceFile): readonly Registration[] | undefined;
-  /** Every diagnostic located in `sourceFile`, whichever file's registration it comes from. */
+  /**
+   * The diagnostics of `sourceFile`'s check, all located in `sourceFile`: a finding underlines
+   * its registration's own file, even when the registered function is declared in another.
+   */
   diagnosticsIn(sourceFile: ts.SourceFile): readonly ts.Diagnostic[];
   /** Tells the check that tsc has type-checked every file (a hint that makes it faster). */
   noteTypeChecked(): void;
@@ -33,21 +35,19 @@ const NOTHING: FileCheck = { registrations: [], diagnostics: [] };
 export function createProgramCheck(
   typescript: TypeScript,
   program: ts.Program,
-  config: Readonly<Record<string, unknown>>,
+  config: PluginConfig,
   verifier: string,
 ): ProgramCheck {
   const { options, problems } = parseOptions(config);
   const optionDiagnostics = problems.map((problem) => optionDiagnostic(typescript, program.getCompilerOptions(), config, problem));
   const checks = new Map<ts.SourceFile, FileCheck>();
   let typeChecked = false;
-  let byFile: Map<ts.SourceFile, ts.Diagnostic[]> | undefined;
 
   const check = (sourceFile: ts.SourceFile): FileCheck => {
     if (!isAnalysedFile(program, sourceFile)) return NOTHING;
     let result = checks.get(sourceFile);
     if (result === undefined) {
       try {
-        throwIfInjected("analyze", basename(sourceFile.fileName));
         const analysis = analyzeProgram(typescript, program, { sourceFiles: [sourceFile], typeChecked });
         result = {
           registrations: analysis.registrations,
@@ -61,28 +61,11 @@ export function createProgramCheck(
     return result;
   };
 
-  // A finding may point into another file than its registration's (a function declared
-  // elsewhere), so the whole program is checked before any file's diagnostics are handed out.
-  const diagnosticsIn = (sourceFile: ts.SourceFile): readonly ts.Diagnostic[] => {
-    if (byFile === undefined) {
-      byFile = new Map();
-      for (const file of program.getSourceFiles()) {
-        for (const diagnostic of check(file).diagnostics) {
-          const located = diagnostic.file ?? file;
-          const list = byFile.get(located);
-          if (list === undefined) byFile.set(located, [diagnostic]);
-          else list.push(diagnostic);
-        }
-      }
-    }
-    return byFile.get(sourceFile) ?? [];
-  };
-
   return {
     options,
     optionDiagnostics,
     registrationsOf: (sourceFile) => check(sourceFile).registrations,
-    diagnosticsIn,
+    diagnosticsIn: (sourceFile) => check(sourceFile).diagnostics,
     noteTypeChecked: () => {
       typeChecked = true;
     },
@@ -120,10 +103,17 @@ export function installOnProgram(typescript: TypeScript, program: ts.Program, ch
 
   // --noCheck turns off every semantic diagnostic, and so this check's reports (not its emit).
   const reports = !program.getCompilerOptions().noCheck;
+  const getProgramDiagnostics = target.getProgramDiagnostics;
+  // Without that hook, an incremental build keeps the findings of files it does not re-check
+  // from its cache, stale or missing: say so, once, on the first checked file, rather than lose
+  // them silently. (A global diagnostic would make tsc skip every semantic one.)
+  const noticeFile = typeof getProgramDiagnostics === "function" ? undefined : program.getSourceFiles().find((file) => isAnalysedFile(program, file));
+  const hookNotice = noticeFile === undefined ? undefined : missingBuilderHookDiagnostic(typescript, noticeFile);
   const withFindings = (base: readonly ts.Diagnostic[], sourceFile: ts.SourceFile | undefined): readonly ts.Diagnostic[] => {
     if (!reports) return base;
     const files = sourceFile === undefined ? program.getSourceFiles() : [sourceFile];
     const ours = files.flatMap((file) => check.diagnosticsIn(file));
+    if (hookNotice !== undefined && (sourceFile === undefined || sourceFile === noticeFile)) ours.unshift(hookNotice);
     return ours.length === 0 ? base : [...base, ...ours];
   };
 
@@ -135,7 +125,6 @@ export function installOnProgram(typescript: TypeScript, program: ts.Program, ch
     return withFindings(base, sourceFile);
   };
 
-  const getProgramDiagnostics = target.getProgramDiagnostics;
   if (typeof getProgramDiagnostics === "function") {
     target.getProgramDiagnostics = (sourceFile) => withFindings(getProgramDiagnostics.call(program, sourceFile), sourceFile);
   }

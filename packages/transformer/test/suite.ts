@@ -7,6 +7,7 @@ import { assertMatchesExpectations, CASES_TSCONFIG, relativeToCases, type Report
 import {
   copyProject,
   edit,
+  FAULTS_PLUGIN,
   FIXTURES_DIR,
   lineOf,
   listTools,
@@ -151,8 +152,12 @@ export function defineTransformerSuite(pair: Pair): void {
     });
 
     test("an internal failure becomes one diagnostic naming the file or registration; the build goes on", () => {
-      const project = copyProject("server", `crash-${pair.id}`);
-      const run = tspc(pair, ["-p", "."], project, { SOURCED_TRANSFORMER_TEST_FAILURE: "analyze:answer.ts,transform:list_cities" });
+      // A real plugin before ours makes the first type checker the analysis asks for fail (as it
+      // checks answer.ts, the program's first file), and the factory once, as the registration of
+      // list_cities is stamped.
+      const faults = { transform: FAULTS_PLUGIN, transformProgram: true, failFirstChecker: true, failRewriteOf: "list_cities" };
+      const project = copyProject("server", `crash-${pair.id}`, PROGRAM_ENTRY, [faults]);
+      const run = tspc(pair, ["-p", "."], project);
       expect(run.output).not.toMatch(/\n\s+at /); // no stack trace: nothing crashed
       const internal = FINDING_KINDS["internal-error"].code;
       expect(summary(run.diagnostics)).toEqual([
@@ -168,6 +173,21 @@ export function defineTransformerSuite(pair: Pair): void {
       expect(js).toContain("(function list_cities() {"); // emitted as written: unstamped
       expect(js).toContain("Object.defineProperty(async function population("); // the rest still stamped
       expect(js).not.toContain("registry.tool()(function no_annotation"); // and stripped
+    });
+
+    test("a program without the builder's getProgramDiagnostics: one error saying so, the findings still reported", () => {
+      const faults = { transform: FAULTS_PLUGIN, transformProgram: true, withoutProgramDiagnostics: true };
+      // A plain build (the server project is not incremental): only the builder asks that hook.
+      const run = tspc(pair, ["-p", "."], copyProject("server", `no-builder-hook-${pair.id}`, PROGRAM_ENTRY, [faults]));
+      const notice = run.diagnostics.filter((d) => d.code === FINDING_KINDS["internal-error"].code);
+      expect(notice.map((d) => [d.line, d.column, d.category]), run.output).toEqual([[1, 1, "error"]]);
+      expect(notice[0]!.message).toContain("cannot report its findings to --incremental, -b or --watch builds");
+      expect(summary(run.diagnostics.filter((d) => d !== notice[0]))).toEqual([
+        `src/tools.ts(21,54) error TS${FINDING_KINDS["missing-annotation"].code} no_annotation`,
+        `src/tools.ts(26,69) error TS${FINDING_KINDS["not-data-tool-output"].code} count_cities`,
+        `src/tools.ts(40,25) error TS${FINDING_KINDS["not-data-tool-output"].code} temperature`,
+      ]);
+      expect(run.status).toBe(2);
     });
 
     test("--incremental: unchanged files reported again, a fix in another file seen, gone once fixed, back once broken", () => {
@@ -208,7 +228,7 @@ export function defineTransformerSuite(pair: Pair): void {
     test("--watch: reported, a fix in another file seen, gone once fixed, back once broken", async () => {
       const project = copyProject("single", `watch-${pair.id}`);
       const tools = path.join(project, "src/tools.ts");
-      const watch = new Watch(pair, project);
+      const watch = new Watch(pair.tspc, project, pair.env);
       try {
         const first = await watch.next();
         expect(summary(first.diagnostics), first.output).toEqual([HUMIDITY, WIND]);

@@ -122,11 +122,15 @@ export type PluginEntry = Readonly<Record<string, unknown>>;
 
 export const PROGRAM_ENTRY: PluginEntry = { transform: TRANSFORMER_DIR, transformProgram: true };
 
+/** A program transformer that breaks one part of the real compiler (see faults.cjs), for a plugins entry before ours. */
+export const FAULTS_PLUGIN = path.join(TRANSFORMER_DIR, "test", "faults.cjs");
+
 /**
  * Copies fixtures/transformer/<project> to fixtures/transformer/out/<name> (fresh) and points
- * every plugins entry of its tsconfig files at this package, with `entry`'s other keys.
+ * every plugins entry of its tsconfig files at this package, with `entry`'s other keys, after the
+ * plugins `before` (other transformers ts-patch runs first).
  */
-export function copyProject(project: string, name: string, entry: PluginEntry = PROGRAM_ENTRY): string {
+export function copyProject(project: string, name: string, entry: PluginEntry = PROGRAM_ENTRY, before: readonly PluginEntry[] = []): string {
   const destination = path.join(WORK_DIR, name);
   fs.rmSync(destination, { recursive: true, force: true });
   fs.cpSync(path.join(FIXTURES_DIR, project), destination, {
@@ -138,7 +142,7 @@ export function copyProject(project: string, name: string, entry: PluginEntry = 
     const full = path.join(destination, file);
     const config = JSON.parse(fs.readFileSync(full, "utf8")) as { compilerOptions?: { plugins?: unknown[] } };
     if (config.compilerOptions?.plugins === undefined) continue;
-    config.compilerOptions.plugins = [{ ...entry, transform: TRANSFORMER_DIR }];
+    config.compilerOptions.plugins = [...before, { ...entry, transform: TRANSFORMER_DIR }];
     fs.writeFileSync(full, JSON.stringify(config, null, 2) + "\n");
   }
   return destination;
@@ -158,31 +162,33 @@ export function lineOf(file: string, text: string): number {
   return index + 1;
 }
 
-/** A tsc watch process: resolves each time a compilation finishes with the diagnostics printed since the last one. */
+/**
+ * A `tspc --watch` process (the one watch driver of the tests): each finished compilation's
+ * output and diagnostics, in order, however the output is split into chunks.
+ */
 export class Watch {
   private readonly child: ChildProcess;
   private buffer = "";
   private waiting: ((run: Run) => void) | undefined;
   private readonly finished: Run[] = [];
 
-  constructor(pair: Pair, cwd: string) {
-    this.child = spawn(process.execPath, [pair.tspc, "--pretty", "false", "--watch", "--preserveWatchOutput", "-p", "."], {
+  constructor(tspcPath: string, cwd: string, env: NodeJS.ProcessEnv = {}) {
+    this.child = spawn(process.execPath, [tspcPath, "--pretty", "false", "--watch", "--preserveWatchOutput", "-p", "."], {
       cwd,
-      env: { ...process.env, ...pair.env },
+      env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const onData = (chunk: Buffer) => {
       this.buffer += chunk.toString("utf8");
-      const done = /Found \d+ errors?\. Watching for file changes\.\r?\n/.exec(this.buffer);
-      if (done === null) return;
-      const output = this.buffer.slice(0, done.index + done[0].length);
-      this.buffer = this.buffer.slice(done.index + done[0].length);
-      const result: Run = { status: null, output, diagnostics: parseDiagnostics(output) };
-      if (this.waiting) {
+      for (let done = WATCH_DONE.exec(this.buffer); done !== null; done = WATCH_DONE.exec(this.buffer)) {
+        const output = this.buffer.slice(0, done.index + done[0].length);
+        this.buffer = this.buffer.slice(done.index + done[0].length);
+        const result: Run = { status: null, output, diagnostics: parseDiagnostics(output) };
         const resolve = this.waiting;
         this.waiting = undefined;
-        resolve(result);
-      } else this.finished.push(result);
+        if (resolve) resolve(result);
+        else this.finished.push(result);
+      }
     };
     this.child.stdout!.on("data", onData);
     this.child.stderr!.on("data", onData);
@@ -205,6 +211,8 @@ export class Watch {
     this.child.kill();
   }
 }
+
+const WATCH_DONE = /Found \d+ errors?\. Watching for file changes\.\r?\n/;
 
 /** Decodes a source map's `mappings`: per generated line (0-based), the original lines (0-based) of its segments. */
 export function originalLines(mappings: string): number[][] {

@@ -1,14 +1,9 @@
-import { analyzeNode, SITE_NODE_KINDS, type Finding, type FindingId } from "@sourced/analysis";
+import { analyzeSourceFile, type Finding, type FindingId } from "@sourced/analysis";
 import { ESLintUtils, type TSESLint, type TSESTree } from "@typescript-eslint/utils";
-import type * as ts from "typescript";
 
 import { addStatement, addTypeImport } from "../util/addTypeImport";
 import { createRule } from "../util/createRule";
-import { siteSelectors } from "../util/siteSelectors";
 import { typescriptOf } from "../util/typescriptOf";
-
-/** The ESLint selectors of the node kinds the analysis may report on. */
-const SITE_SELECTORS = siteSelectors(SITE_NODE_KINDS);
 
 export type Options = [Record<string, never>];
 export type MessageIds = FindingId | "addAnnotation" | "addAnnotationAndImport";
@@ -51,7 +46,6 @@ export default createRule<Options, MessageIds>({
     const { sourceCode } = context;
     const sourceFile = services.esTreeNodeToTSNodeMap.get(sourceCode.ast);
     const ts = typescriptOf(sourceFile);
-    let failed = false;
 
     if (!ts) {
       return {
@@ -65,35 +59,29 @@ export default createRule<Options, MessageIds>({
       };
     }
 
-    const seen = new WeakSet<ts.Node>();
-    const visit = (node: TSESTree.Node): void => {
-      const tsNode = services.esTreeNodeToTSNodeMap.get(node);
-      // analyzeNode runs the analysis' own syntactic prefilter first: a node that is no site
-      // costs a switch and, for a value reference, one walk up its parents.
-      if (seen.has(tsNode)) return;
-      seen.add(tsNode);
-      try {
-        for (const finding of analyzeNode(ts, program, tsNode)) report(finding);
-      } catch (error) {
-        reportInternalError(node, error instanceof Error ? error.message : String(error));
-      }
+    // One file-level analysis: a single walk of the TypeScript tree finds every site, where
+    // visiting ESTree nodes one by one would map each of them back to TypeScript first.
+    return {
+      Program(node) {
+        let findings: readonly Finding[];
+        try {
+          findings = analyzeSourceFile(ts, program, sourceFile).findings;
+        } catch (error) {
+          reportInternalError(node, error instanceof Error ? error.message : String(error));
+          return;
+        }
+        for (const finding of findings) report(finding);
+      },
     };
 
-    const listener: TSESLint.RuleListener = {};
-    for (const selector of SITE_SELECTORS) listener[selector] = visit;
-    return listener;
-
     function report(finding: Finding): void {
-      // A finding belongs to the site analysed in this file; its node may lie in another file
-      // (a function imported and registered here): ESLint can only underline this file.
-      const here = finding.sourceFile.fileName === sourceFile.fileName;
-      const start = here ? finding.start : finding.site.getStart(sourceFile);
-      const end = here ? finding.end : finding.site.getEnd();
+      // A finding always lies in the analysed file: the analysis underlines the registration
+      // when the registered function is declared in another file.
       context.report({
-        loc: { start: sourceCode.getLocFromIndex(start), end: sourceCode.getLocFromIndex(end) },
+        loc: { start: sourceCode.getLocFromIndex(finding.start), end: sourceCode.getLocFromIndex(finding.end) },
         messageId: finding.id,
         data: { message: finding.message },
-        suggest: here ? suggestions(finding) : null,
+        suggest: suggestions(finding),
       });
     }
 
@@ -122,10 +110,8 @@ export default createRule<Options, MessageIds>({
       ];
     }
 
+    /** A failure of the whole file's check (a failure at one site is a finding of the analysis). */
     function reportInternalError(node: TSESTree.Node, cause: string): void {
-      // One per file: a broken front-end must not bury the file under repeats of the same failure.
-      if (failed) return;
-      failed = true;
       context.report({
         node,
         messageId: "internal-error",

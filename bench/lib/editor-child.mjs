@@ -1,0 +1,56 @@
+// Measure 3, the editor's view: one warm ESLint instance (typed linting through the project
+// service) lints single files of the project in turn, as an editor does on every open or edit.
+//
+//   node editor-child.mjs <projectDir> <config> <rule> <files>   -> one JSON line on stdout
+//
+// The instance first lints one file untimed (it builds the program and the checker, a cost paid
+// once per editor session), then each of <files> modules, spread evenly over the project, with
+// `lintText` and the file's own text. Per file: the rule's own time from ESLint's `stats`
+// (the same clock as TIMING, per file), its CPU time (`rule-cpu.mjs`, preloaded), the whole
+// lint's wall time, and the messages' ids.
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const require = createRequire(path.join(ROOT, "package.json"));
+const { ESLint } = await import(pathToFileURL(require.resolve("eslint")).href);
+
+const [dir, config, rule, countText] = process.argv.slice(2);
+const count = Number(countText);
+const modules = fs
+  .readdirSync(path.join(dir, "src", "modules"))
+  .filter((name) => name.endsWith(".ts"))
+  .sort()
+  .map((name) => path.join(dir, "src", "modules", name));
+if (modules.length < 2) throw new Error(`${dir} has too few modules for the editor measure`);
+
+// The warm-up file is the first module; the timed ones are spread over the rest.
+const [warmUp, ...rest] = modules;
+const step = Math.max(1, rest.length / count);
+const files = [];
+for (let i = 0; i < Math.min(count, rest.length); i++) files.push(rest[Math.floor(i * step)]);
+
+const eslint = new ESLint({ cwd: dir, overrideConfigFile: path.join(dir, config), stats: true });
+
+const ruleCpu = globalThis.__sourcedBenchRuleCpu;
+if (ruleCpu === undefined) throw new Error("editor-child.mjs needs --import rule-cpu.mjs and SOURCED_BENCH_RULE");
+
+async function lint(file) {
+  const createdBefore = ruleCpu.perFile.length;
+  const started = performance.now();
+  const [result] = await eslint.lintText(fs.readFileSync(file, "utf8"), { filePath: file });
+  const wallMs = performance.now() - started;
+  const fatal = result.messages.find((message) => message.fatal || message.ruleId === null);
+  if (fatal) throw new Error(`${path.relative(dir, file)}: ${fatal.message}`);
+  const ruleMs = (result.stats?.times.passes ?? []).reduce((sum, pass) => sum + (pass.rules?.[rule]?.total ?? 0), 0);
+  const ruleCpuMs = ruleCpu.perFile.slice(createdBefore).reduce((sum, created) => sum + created.ms, 0);
+  return { file: path.relative(dir, file), wallMs, ruleMs, ruleCpuMs, messageIds: result.messages.map((message) => message.messageId) };
+}
+
+const first = await lint(warmUp);
+const perFile = [];
+for (const file of files) perFile.push(await lint(file));
+process.stdout.write(`${JSON.stringify({ warmUp: first, perFile })}\n`);
