@@ -7,3 +7,5 @@ export { formatJson } from "./formats/json";
 export { formatSarif } from "./formats/sarif";
 export type { SarifTool } from "./formats/sarif";
 export { formatText } from "./formats/text";
+export { loadTypeScript } from "./typescript";
+export type { LoadedTypeScript } from "./typescript";
