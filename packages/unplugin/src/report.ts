@@ -18,6 +18,8 @@ interface EsbuildMessage {
   readonly id: string;
   readonly pluginName: string;
   readonly text: string;
+  /** The diagnostic itself, for tools that read esbuild's messages programmatically. */
+  readonly detail: Diagnostic;
   readonly location: { file: string; line: number; column: number; length: number; lineText: string } | null;
 }
 
@@ -27,6 +29,7 @@ export function reportToEsbuild(diagnostics: readonly Diagnostic[]): { errors: E
     id: diagnostic.code,
     pluginName: "sourced",
     text: `${diagnostic.code}: ${diagnostic.message}`,
+    detail: diagnostic,
     location:
       diagnostic.location === undefined
         ? null
