@@ -10,7 +10,7 @@ import type { Registration, TypeScript } from "./api.js";
  * - a verified call `dec(fn, …)` becomes `dec(Object.defineProperties(fn, { name, [stamp] }), …)`:
  *   the tool's static name is stated in the code, so a bundler that renames the function
  *   (esbuild's `population2`) or a minifier that drops its name cannot change what is served;
- * - a verified decorator `@dec` becomes `@(((d) => (m, ...r) => d(Object.defineProperties(m, { [stamp] }), ...r))(dec))`
+ * - a verified decorator `@dec` becomes `@((d => (m, ...r) => d(Object.defineProperties(m, { [stamp] }), ...r))(dec))`
  *   (a static method keeps its name: property names survive bundling and minifying);
  * - a rejected registration is removed with `strip` (`dec(fn)` becomes `(fn)`, `@dec` disappears),
  *   else kept unstamped, its name still pinned.
@@ -49,7 +49,7 @@ export type RegistrationEdit =
       readonly fn: ts.Expression;
       readonly properties: FunctionProperties;
     }
-  /** `@dec` → `@(((d) => (m, ...r) => d(Object.defineProperties(m, {…}), ...r))(dec))`. */
+  /** `@dec` → `@((d => (m, ...r) => d(Object.defineProperties(m, {…}), ...r))(dec))`. */
   | { readonly kind: "wrap-decorator"; readonly registration: Registration; readonly site: ts.Decorator; readonly properties: FunctionProperties };
 
 /** The edits of one file's registrations, in their order (depth-first, outer before inner). */
@@ -97,7 +97,7 @@ export function functionPropertiesCall(factory: ts.NodeFactory, fn: ts.Expressio
   ]);
 }
 
-/** `((d) => (m, ...r) => d(Object.defineProperties(m, {…}), ...r))(decorator)`, parenthesized for `@`. */
+/** `(d => (m, ...r) => d(Object.defineProperties(m, {…}), ...r))(decorator)`, parenthesized for `@`. */
 export function stampingDecorator(typescript: TypeScript, factory: ts.NodeFactory, decorator: ts.Expression, properties: FunctionProperties): ts.Expression {
   const parameter = (name: string, rest = false) =>
     factory.createParameterDeclaration(undefined, rest ? factory.createToken(typescript.SyntaxKind.DotDotDotToken) : undefined, name);
@@ -173,7 +173,7 @@ export function writeTextEdits(edits: readonly RegistrationEdit[], sourceFile: t
       }
       case "wrap-decorator": {
         const expression = edit.site.expression;
-        sink.appendRight(expression.getStart(sourceFile), `(((d) => (m, ...r) => d(Object.defineProperties(m, ${propertiesText(edit.properties)}), ...r))(`);
+        sink.appendRight(expression.getStart(sourceFile), `((d => (m, ...r) => d(Object.defineProperties(m, ${propertiesText(edit.properties)}), ...r))(`);
         closings.push(() => sink.appendLeft(expression.end, "))"));
         break;
       }
