@@ -3,7 +3,7 @@
 //
 //   node bench/run.mjs [--files 2000] [--tools 10000] [--seed 1] [--reps 5] [--warmup 1]
 //                      [--scaling 10000,20000,40000] [--calls 2000] [--register 10000] [--concurrent 5000]
-//                      [--only 1,2,3,4,5] [--json bench/out/results.json] [--smoke] [--quiet]
+//                      [--only 1,2,3,4,5,6,7] [--json bench/out/results.json] [--smoke] [--quiet]
 //
 // Exit code 1 when a front-end did not report exactly the findings the generator planted (the
 // figures would then time the wrong work); a missed target is printed, not an error.
@@ -11,15 +11,15 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_OUT, ROOT, generateProject } from "./generate.mjs";
-import { checkVsNoEmit, eslintTyped, runTime, transformerScaling, transformerVsTsc } from "./lib/measures.mjs";
+import { checkVsNoEmit, eslintTyped, pluginVsCheck, pluginWatch, runTime, transformerScaling, transformerVsTsc } from "./lib/measures.mjs";
 import { round } from "./lib/stats.mjs";
 
-const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, concurrent: 5000, only: [1, 2, 3, 4, 5] };
+const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, concurrent: 5000, only: [1, 2, 3, 4, 5, 6, 7] };
 /** CI size: seconds, not minutes; the figures mean little, the command and its output shape are what is checked. */
 const SMOKE = { files: 12, tools: 60, reps: 2, warmup: 0, scaling: [60, 120, 240], calls: 200, register: 10000, concurrent: 500 };
 
 const USAGE = `usage: node bench/run.mjs [--files N] [--tools M] [--seed S] [--reps R] [--warmup W]
-       [--scaling T1,T2,...] [--calls C] [--register T] [--concurrent N] [--only 1,2,3,4,5] [--json FILE] [--smoke] [--quiet]`;
+       [--scaling T1,T2,...] [--calls C] [--register T] [--concurrent N] [--only 1,2,3,4,5,6,7] [--json FILE] [--smoke] [--quiet]`;
 
 function parseFlags(argv) {
   const flags = { ...DEFAULTS, json: path.join(DEFAULT_OUT, "results.json"), quiet: false };
@@ -73,7 +73,7 @@ function parseFlags(argv) {
   if (flags.scaling.length < 2 || flags.scaling.some((n) => !Number.isInteger(n) || n < 1)) {
     throw new Error(`--scaling needs two or more tool counts, e.g. 10000,20000,40000`);
   }
-  if (flags.only.some((n) => ![1, 2, 3, 4, 5].includes(n))) throw new Error(`--only takes measure numbers 1 to 5, e.g. --only 1,4`);
+  if (flags.only.some((n) => ![1, 2, 3, 4, 5, 6, 7].includes(n))) throw new Error(`--only takes measure numbers 1 to 7, e.g. --only 1,4`);
   return flags;
 }
 
@@ -205,6 +205,15 @@ function print(result) {
       "",
     );
   }
+  if (measures[6]) {
+    const m6 = measures[6];
+    out.push(`6. ${m6.title}`, printArms(m6), printRatios(m6.ratios, [m6.target]), "");
+  }
+  if (measures[7]) {
+    const m7 = measures[7];
+    const rows = [["rebuild", "wall median [min–max]"], ["cold (first build)", seconds(m7.coldMs)], ["after one edit", range(m7.editMs)]];
+    out.push(`7. ${m7.title}`, table(rows), printRatios(m7.ratios, [m7.target]), "");
+  }
   for (const [number, measure] of Object.entries(measures)) {
     if (!measure.verified) out.push(`NOT VERIFIED (${number}): ${measure.problem}`);
   }
@@ -229,7 +238,7 @@ async function main() {
     result.projects[path.basename(generated.dir)] = summary;
     return generated;
   };
-  const main = wants(1) || wants(3) || wants(4) ? project(flags.tools, flags.files) : undefined;
+  const main = wants(1) || wants(3) || wants(4) || wants(6) || wants(7) ? project(flags.tools, flags.files) : undefined;
   const options = { reps: flags.reps, warmup: flags.warmup, log };
 
   if (wants(1)) {
@@ -253,6 +262,14 @@ async function main() {
   if (wants(5)) {
     log?.("5. run time");
     result.measures[5] = runTime({ calls: flags.calls, reps: flags.reps, registerTools: flags.register, concurrent: flags.concurrent, log });
+  }
+  if (wants(6)) {
+    log?.("6. esbuild + @sourced/unplugin vs sourced check");
+    result.measures[6] = pluginVsCheck(main, options);
+  }
+  if (wants(7)) {
+    log?.("7. esbuild + @sourced/unplugin, watch mode");
+    result.measures[7] = pluginWatch(main, options);
   }
   result.durationS = round((Date.now() - started) / 1000, 1);
 

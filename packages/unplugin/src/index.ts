@@ -31,6 +31,7 @@ const factory: UnpluginFactory<SourcedPluginOptions | undefined, false> = (given
   let serving = false;
 
   const sessionOf = (): ProjectSession => (session ??= new ProjectSession(path.resolve(root, options.tsconfig), options.severity));
+  /** At build start: the program re-checked for changes (watch rebuilds start here too). */
   const analyse = (): { analysis: Analysis; diagnostics: Diagnostic[] } => {
     const analysis = sessionOf().refresh();
     return { analysis, diagnostics: [...optionDiagnostics, ...analysis.diagnostics] };
@@ -38,8 +39,10 @@ const factory: UnpluginFactory<SourcedPluginOptions | undefined, false> = (given
 
   const transform = function (this: { warn(message: string): void }, code: string, id: string) {
     const file = path.resolve(id.replace(/[?#].*$/, ""));
-    const analysis = sessionOf().refresh();
-    const analysed = analysis.files.get(file);
+    // The analysis of this build (or, after a change the bundler announced, a fresh one).
+    let analysed = sessionOf().current().files.get(file);
+    // Changed since, unannounced (Vite serves a file it has not told about yet): look again.
+    if (analysed !== undefined && code !== analysed.sourceFile.text) analysed = sessionOf().refresh().files.get(file);
     if (analysed === undefined || analysed.registrations.length === 0) return undefined;
     if (code !== analysed.sourceFile.text) {
       // Edits are positions in the text the analysis read: another plugin changed it first.
@@ -83,7 +86,7 @@ const factory: UnpluginFactory<SourcedPluginOptions | undefined, false> = (given
   /** Dev server: the findings located in `id` fail its transform, so Vite's overlay shows them; the others are warnings. */
   const reportInFile = (context: { error(message: unknown): void; warn(message: unknown): void }, id: string): void => {
     const file = path.resolve(id.replace(/[?#].*$/, ""));
-    const { diagnostics } = analyse();
+    const diagnostics = [...optionDiagnostics, ...sessionOf().current().diagnostics];
     const here = diagnostics.filter((diagnostic) => diagnostic.location?.file === file);
     for (const diagnostic of here.filter((d) => d.category === "warning")) context.warn(formatDiagnostic(diagnostic));
     const errors = here.filter((d) => d.category === "error");
@@ -113,9 +116,8 @@ const factory: UnpluginFactory<SourcedPluginOptions | undefined, false> = (given
       // start only warns, so a server with a broken tool still starts.
       reportToRollup(context, diagnostics, { throwErrors: !serving });
     };
-    plugin.watchChange = () => {
-      // Nothing to do: every hook re-analyses what changed since the last analysis.
-    };
+    // Vite's dev server has no build start per change: the next transform re-checks.
+    plugin.watchChange = () => session?.invalidate();
     plugin.vite = {
       configResolved(config) {
         root = config.root;

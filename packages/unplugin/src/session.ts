@@ -51,8 +51,8 @@ interface CachedFile {
 const SELF = "@sourced/unplugin";
 
 /**
- * The analysis of one tsconfig's program, kept across builds. `refresh()` re-reads only the files
- * whose size or mtime changed and hands TypeScript the previous program, so a rebuild in watch
+ * The analysis of one tsconfig's program, kept across builds. `refresh()` re-parses only the files
+ * whose fingerprint changed and hands TypeScript the previous program, so a rebuild in watch
  * mode re-parses one file and reuses every other (the lib and dependency declarations included);
  * the analysis then runs over the whole program again, so a fix in any file is seen and no
  * finding is ever stale.
@@ -63,14 +63,30 @@ export class ProjectSession {
   private readonly cache = new Map<string, CachedFile>();
   private last: Analysis | undefined;
   private lastStamp = "";
+  /** Set when the bundler said a file changed (watch mode): `current()` then refreshes. */
+  private stale = false;
+  /** Fingerprints taken during one refresh: each file is read once per refresh. */
+  private fingerprints = new Map<string, string>();
 
   constructor(
     readonly configPath: string,
     private readonly severity: "error" | "warning",
   ) {}
 
-  /** The last analysis, or a fresh one when any file of the program changed since. */
+  /** The last analysis, unless there is none or a file changed since (`invalidate`): then `refresh()`. */
+  current(): Analysis {
+    return this.last !== undefined && !this.stale ? this.last : this.refresh();
+  }
+
+  /** A file changed: the next `current()` re-checks the program. */
+  invalidate(): void {
+    this.stale = true;
+  }
+
+  /** The last analysis when no file of the program changed since, else a fresh one. Every build start asks this. */
   refresh(): Analysis {
+    this.stale = false;
+    this.fingerprints = new Map();
     let typescript: TypeScript;
     try {
       typescript = this.typescript ??= loadBackend(path.dirname(this.configPath)).ts as TypeScript;
@@ -94,6 +110,7 @@ export class ProjectSession {
       this.program = program;
       this.last = this.analyse(typescript, program);
       this.lastStamp = `${rootNames}#${this.stampOf(program)}`;
+      this.fingerprints = new Map();
       return this.last;
     } catch (error) {
       this.program = undefined;
@@ -155,7 +172,7 @@ export class ProjectSession {
     const host = typescript.createCompilerHost(options, true);
     const getSourceFile = host.getSourceFile.bind(host);
     host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
-      const fingerprint = fingerprintOf(fileName);
+      const fingerprint = this.fingerprintOf(fileName);
       const cached = this.cache.get(fileName);
       if (!shouldCreateNewSourceFile && cached !== undefined && cached.fingerprint === fingerprint) return cached.sourceFile;
       const sourceFile = getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
@@ -169,8 +186,17 @@ export class ProjectSession {
   private stampOf(program: ts.Program): string {
     return program
       .getSourceFiles()
-      .map(({ fileName }) => `${fileName}:${fingerprintOf(fileName)}`)
+      .map(({ fileName }) => `${fileName}:${this.fingerprintOf(fileName)}`)
       .join("|");
+  }
+
+  private fingerprintOf(file: string): string {
+    let fingerprint = this.fingerprints.get(file);
+    if (fingerprint === undefined) {
+      fingerprint = fingerprintOf(file);
+      this.fingerprints.set(file, fingerprint);
+    }
+    return fingerprint;
   }
 
   private failure(message: string): Analysis {
