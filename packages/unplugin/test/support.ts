@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import commonjs from "@rollup/plugin-commonjs";
+import commonjsPlugin from "@rollup/plugin-commonjs";
 import { rspack, type RspackOptions } from "@rspack/core";
 import * as esbuild from "esbuild";
 import { rolldown } from "rolldown";
@@ -59,6 +59,9 @@ export interface BuildRequest {
   /** Let CommonJS input through (tspc output) for Rollup. */
   readonly commonjsInput?: boolean;
 }
+
+// Its types describe a CommonJS module; the ES module Node loads exports the plugin as default.
+const commonjs = commonjsPlugin as unknown as typeof commonjsPlugin.default;
 
 const CODE = /\bSRC(\d{5})\b/;
 
