@@ -199,9 +199,11 @@ export class ProjectSession {
     return fingerprint;
   }
 
+  /** Kept as the last analysis (no file is stamped while it stands); the next build start tries again. */
   private failure(message: string): Analysis {
-    this.last = undefined;
-    return { diagnostics: [{ category: "error", code: `SRC${FINDING_KINDS["internal-error"].code}`, message: `${SELF}: ${message}`, location: undefined }], findings: [], files: new Map() };
+    this.lastStamp = "";
+    this.last = { diagnostics: [{ category: "error", code: `SRC${FINDING_KINDS["internal-error"].code}`, message: `${SELF}: ${message}`, location: undefined }], findings: [], files: new Map() };
+    return this.last;
   }
 }
 
