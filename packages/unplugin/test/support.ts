@@ -216,6 +216,25 @@ export async function bundle(request: BuildRequest): Promise<BuildReport> {
   return { failed, errors: errors.filter(ours).map(located), warnings: warnings.map(located), texts, bundle: failed ? "" : bundleFile };
 }
 
+/**
+ * A copy of the example's sources and tsconfig under OUT/<name> (its dependencies resolve from the
+ * example's node_modules), with the type its fixed forecast tool needs imported last, so no line
+ * moves.
+ */
+export function copyExample(name: string): string {
+  const directory = path.join(OUT, name);
+  fs.rmSync(directory, { recursive: true, force: true });
+  fs.cpSync(path.join(CITIES, "src"), path.join(directory, "src"), { recursive: true });
+  const base = path.relative(directory, path.join(CITIES, "..", "..", "..", "tsconfig.base.json")).split(path.sep).join("/");
+  fs.writeFileSync(
+    path.join(directory, "tsconfig.json"),
+    JSON.stringify({ extends: base, compilerOptions: { composite: false, declaration: false, declarationMap: false, rootDir: "src", noEmit: true }, include: ["src"] }),
+  );
+  const forecast = path.join(directory, "src/tools/forecast.ts");
+  fs.appendFileSync(forecast, `import type { DataToolOutput } from "@sourced/registry";\n`);
+  return directory;
+}
+
 /** The example's tspc build (the transformer: stamped, stripped, names pinned) into OUT/tspc. */
 export function tspcBuild(): string {
   const outDir = path.join(OUT, "tspc");

@@ -6,7 +6,7 @@ import { FINDING_KINDS } from "@sourced/analysis";
 import sourcedEsbuild from "@sourced/unplugin/esbuild";
 import sourcedVite from "@sourced/unplugin/vite";
 import { afterAll, expect, test } from "vitest";
-import { CITIES, OUT } from "./support.js";
+import { copyExample } from "./support.js";
 
 /*
  * Watch and dev mode on a copy of the example (under its out/, so its dependencies resolve): the
@@ -17,21 +17,6 @@ const BROKEN = "function forecast(): CallToolResult {\n    return { content: [{ 
 const FIXED =
   'function forecast(): DataToolOutput {\n    return { content: [{ type: "text", text: "Tomorrow will be sunny." }], structuredContent: { sources: ["https://example.org/weather"] } };';
 const FORECAST = `src/tools/forecast.ts:9:24 SRC${FINDING_KINDS["not-data-tool-output"].code}`;
-
-function copyExample(name: string): string {
-  const directory = path.join(OUT, name);
-  fs.rmSync(directory, { recursive: true, force: true });
-  fs.cpSync(path.join(CITIES, "src"), path.join(directory, "src"), { recursive: true });
-  const base = path.relative(directory, path.join(CITIES, "..", "..", "..", "tsconfig.base.json")).split(path.sep).join("/");
-  fs.writeFileSync(
-    path.join(directory, "tsconfig.json"),
-    JSON.stringify({ extends: base, compilerOptions: { composite: false, declaration: false, declarationMap: false, rootDir: "src", noEmit: true }, include: ["src"] }),
-  );
-  const forecast = path.join(directory, "src/tools/forecast.ts");
-  // The fixed version needs the type it declares; imported last, so no line moves.
-  fs.appendFileSync(forecast, `import type { DataToolOutput } from "@sourced/registry";\n`);
-  return directory;
-}
 
 /** Replaces `from` by `to` in the copy's forecast.ts; the line of the finding does not move. */
 function edit(directory: string, from: string, to: string): void {
