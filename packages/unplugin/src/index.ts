@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import MagicString from "magic-string";
 import { createUnplugin, type UnpluginFactory, type UnpluginOptions } from "unplugin";
-import { planEdits, writeTextEdits } from "@sourced/analysis";
+import { planEdits, writeTextEdits, type TextSink } from "@sourced/analysis";
 // The registry's dependency-free entry: the key without the registry itself (nor the MCP SDK).
 import { VERIFIED_STAMP_KEY } from "@sourced/registry/stamp";
 import { resolveOptions, type SourcedPluginOptions } from "./options.js";
@@ -42,9 +42,10 @@ const factory: UnpluginFactory<SourcedPluginOptions | undefined, false> = (given
     // The analysis of this build (or, after a change the bundler announced, a fresh one).
     let analysed = sessionOf().current().files.get(file);
     // Changed since, unannounced (Vite serves a file it has not told about yet): look again.
-    if (analysed !== undefined && code !== analysed.sourceFile.text) analysed = sessionOf().refresh().files.get(file);
+    if (analysed !== undefined && offsetOf(code, analysed.sourceFile.text) === undefined) analysed = sessionOf().refresh().files.get(file);
     if (analysed === undefined || analysed.registrations.length === 0) return undefined;
-    if (code !== analysed.sourceFile.text) {
+    const offset = offsetOf(code, analysed.sourceFile.text);
+    if (offset === undefined) {
       // Edits are positions in the text the analysis read: another plugin changed it first.
       this.warn(
         formatDiagnostic(
@@ -60,7 +61,7 @@ const factory: UnpluginFactory<SourcedPluginOptions | undefined, false> = (given
     const plan = planEdits(analysed.ts, analysed.registrations, { strip: options.strip, stamp });
     if (plan.length === 0) return undefined;
     const output = new MagicString(code);
-    writeTextEdits(plan, analysed.sourceFile, output);
+    writeTextEdits(plan, analysed.sourceFile, offset === 0 ? output : shifted(output, offset));
     return { code: output.toString(), map: output.generateMap({ source: file, includeContent: true, hires: true }) };
   };
 
@@ -127,6 +128,25 @@ const factory: UnpluginFactory<SourcedPluginOptions | undefined, false> = (given
   }
   return plugin;
 };
+
+/**
+ * Where the text the analysis read starts in the code the bundler hands over: 0, or 1 after a
+ * byte order mark (TypeScript drops it, bundlers keep it); `undefined` when they differ otherwise.
+ */
+function offsetOf(code: string, text: string): number | undefined {
+  if (code === text) return 0;
+  return code.charCodeAt(0) === 0xfeff && code.length === text.length + 1 && code.endsWith(text) ? 1 : undefined;
+}
+
+/** `sink` with every position moved by `offset`. */
+function shifted(sink: TextSink, offset: number): TextSink {
+  return {
+    overwrite: (start, end, content) => sink.overwrite(start + offset, end + offset, content),
+    appendLeft: (index, content) => sink.appendLeft(index + offset, content),
+    appendRight: (index, content) => sink.appendRight(index + offset, content),
+    remove: (start, end) => sink.remove(start + offset, end + offset),
+  };
+}
 
 function withoutUndefined(given: SourcedPluginOptions): SourcedPluginOptions {
   if (given === null || typeof given !== "object") return given;

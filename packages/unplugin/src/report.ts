@@ -5,7 +5,7 @@ const SELF = "@sourced/unplugin";
 
 /** A problem with the plugin or the project rather than a tool: always an error. */
 export function internalDiagnostic(message: string): Diagnostic {
-  return { category: "error", code: `SRC${FINDING_KINDS["internal-error"].code}`, message: `${SELF}: ${message}`, location: undefined };
+  return { category: "error", code: `SRC${FINDING_KINDS["internal-error"].code}`, id: "internal-error", message: `${SELF}: ${message}`, location: undefined };
 }
 
 /** `src/tools/forecast.ts:9:24 - error SRC92002: Tool 'forecast' …`, the way `sourced check` prints it. */

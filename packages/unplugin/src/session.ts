@@ -21,6 +21,8 @@ export interface Diagnostic {
   readonly category: "error" | "warning";
   /** `SRC92001` etc.: the codes `sourced check` prints. */
   readonly code: string;
+  /** The finding's id (`not-data-tool-output`, …); `unresolved-registry` for an import of the registry that does not resolve; `internal-error` for the plugin's own problems. */
+  readonly id: string;
   readonly message: string;
   readonly location: Location | undefined;
   /** The finding's tool, when it is one. */
@@ -133,6 +135,7 @@ export class ProjectSession {
     const diagnostics: Diagnostic[] = result.findings.map((finding) => ({
       category: this.severity,
       code: `SRC${finding.code}`,
+      id: finding.id,
       message: finding.message,
       location: locate(finding.sourceFile, finding.start, finding.end),
       tool: finding.tool,
@@ -141,6 +144,7 @@ export class ProjectSession {
       diagnostics.push({
         category: "error",
         code: `SRC${FINDING_KINDS["internal-error"].code}`,
+        id: "unresolved-registry",
         message:
           `cannot resolve '${unresolved.specifier}', so registrations made through it cannot be recognised and would pass unchecked. ` +
           `Install the project's dependencies (e.g. 'npm install') before building.`,
@@ -202,7 +206,7 @@ export class ProjectSession {
   /** Kept as the last analysis (no file is stamped while it stands); the next build start tries again. */
   private failure(message: string): Analysis {
     this.lastStamp = "";
-    this.last = { diagnostics: [{ category: "error", code: `SRC${FINDING_KINDS["internal-error"].code}`, message: `${SELF}: ${message}`, location: undefined }], findings: [], files: new Map() };
+    this.last = { diagnostics: [{ category: "error", code: `SRC${FINDING_KINDS["internal-error"].code}`, id: "internal-error", message: `${SELF}: ${message}`, location: undefined }], findings: [], files: new Map() };
     return this.last;
   }
 }
