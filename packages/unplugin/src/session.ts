@@ -110,6 +110,9 @@ export class ProjectSession {
         configFileParsingDiagnostics: typescript.getConfigFileParsingDiagnostics(parsed),
       });
       this.program = program;
+      // Files no longer in the program (deleted, no longer imported) leave the cache.
+      const current = new Set(program.getSourceFiles().map((sourceFile) => sourceFile.fileName));
+      for (const fileName of this.cache.keys()) if (!current.has(fileName)) this.cache.delete(fileName);
       this.last = this.analyse(typescript, program);
       this.lastStamp = `${rootNames}#${this.stampOf(program)}`;
       this.fingerprints = new Map();
