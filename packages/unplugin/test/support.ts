@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import commonjsPlugin from "@rollup/plugin-commonjs";
 import { rspack, type RspackOptions } from "@rspack/core";
 import * as esbuild from "esbuild";
