@@ -3,7 +3,7 @@
 //
 //   node bench/run.mjs [--files 2000] [--tools 10000] [--seed 1] [--reps 5] [--warmup 1]
 //                      [--scaling 10000,20000,40000] [--calls 2000] [--register 10000] [--concurrent 5000]
-//                      [--only 1,2,3,4,5,6] [--json bench/out/results.json] [--smoke] [--quiet]
+//                      [--only 1,2,3,4,5,6,7,8] [--json bench/out/results.json] [--smoke] [--quiet]
 //
 // Exit code 1 when a front-end did not report exactly the findings the generator planted (the
 // figures would then time the wrong work); a missed target is printed, not an error.
@@ -11,15 +11,15 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_OUT, ROOT, generateProject } from "./generate.mjs";
-import { checkVsNoEmit, eslintTyped, nativeCheck, runTime, transformerScaling, transformerVsTsc } from "./lib/measures.mjs";
+import { checkVsNoEmit, eslintTyped, nativeCheck, pluginVsCheck, pluginWatch, runTime, transformerScaling, transformerVsTsc } from "./lib/measures.mjs";
 import { round } from "./lib/stats.mjs";
 
-const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, concurrent: 5000, only: [1, 2, 3, 4, 5, 6] };
+const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, concurrent: 5000, only: [1, 2, 3, 4, 5, 6, 7, 8] };
 /** CI size: seconds, not minutes; the figures mean little, the command and its output shape are what is checked. */
 const SMOKE = { files: 12, tools: 60, reps: 2, warmup: 0, scaling: [60, 120, 240], calls: 200, register: 10000, concurrent: 500 };
 
 const USAGE = `usage: node bench/run.mjs [--files N] [--tools M] [--seed S] [--reps R] [--warmup W]
-       [--scaling T1,T2,...] [--calls C] [--register T] [--concurrent N] [--only 1,2,3,4,5,6] [--json FILE] [--smoke] [--quiet]`;
+       [--scaling T1,T2,...] [--calls C] [--register T] [--concurrent N] [--only 1,2,3,4,5,6,7,8] [--json FILE] [--smoke] [--quiet]`;
 
 function parseFlags(argv) {
   const flags = { ...DEFAULTS, json: path.join(DEFAULT_OUT, "results.json"), quiet: false };
@@ -73,7 +73,7 @@ function parseFlags(argv) {
   if (flags.scaling.length < 2 || flags.scaling.some((n) => !Number.isInteger(n) || n < 1)) {
     throw new Error(`--scaling needs two or more tool counts, e.g. 10000,20000,40000`);
   }
-  if (flags.only.some((n) => ![1, 2, 3, 4, 5, 6].includes(n))) throw new Error(`--only takes measure numbers 1 to 6, e.g. --only 1,4`);
+  if (flags.only.some((n) => ![1, 2, 3, 4, 5, 6, 7, 8].includes(n))) throw new Error(`--only takes measure numbers 1 to 8, e.g. --only 1,4`);
   return flags;
 }
 
@@ -211,6 +211,15 @@ function print(result) {
     for (const [arm, byProcess] of Object.entries(m6.peakRssMiBByProcess)) memory.push([arm, Object.entries(byProcess).map(([name, mib]) => `${name} ${mib}`).join(", ")]);
     out.push(`6. ${m6.title}`, printArms(m6), table(memory), printRatios(m6.ratios, m6.targets), "");
   }
+  if (measures[7]) {
+    const m7 = measures[7];
+    out.push(`7. ${m7.title}`, printArms(m7), printRatios(m7.ratios, [m7.target]), "");
+  }
+  if (measures[8]) {
+    const m8 = measures[8];
+    const rows = [["rebuild", "wall median [min–max]"], ["cold (first build)", seconds(m8.coldMs)], ["after one edit", range(m8.editMs)]];
+    out.push(`8. ${m8.title}`, table(rows), printRatios(m8.ratios, [m8.target]), "");
+  }
   for (const [number, measure] of Object.entries(measures)) {
     if (!measure.verified) out.push(`NOT VERIFIED (${number}): ${measure.problem}`);
   }
@@ -235,7 +244,7 @@ async function main() {
     result.projects[path.basename(generated.dir)] = summary;
     return generated;
   };
-  const main = wants(1) || wants(3) || wants(4) || wants(6) ? project(flags.tools, flags.files) : undefined;
+  const main = wants(1) || wants(3) || wants(4) || wants(6) || wants(7) || wants(8) ? project(flags.tools, flags.files) : undefined;
   const options = { reps: flags.reps, warmup: flags.warmup, log };
 
   if (wants(1)) {
@@ -263,6 +272,14 @@ async function main() {
   if (wants(5)) {
     log?.("5. run time");
     result.measures[5] = runTime({ calls: flags.calls, reps: flags.reps, registerTools: flags.register, concurrent: flags.concurrent, log });
+  }
+  if (wants(7)) {
+    log?.("7. esbuild + @sourced/unplugin vs sourced check");
+    result.measures[7] = pluginVsCheck(main, options);
+  }
+  if (wants(8)) {
+    log?.("8. esbuild + @sourced/unplugin, watch mode");
+    result.measures[8] = pluginWatch(main, options);
   }
   result.durationS = round((Date.now() - started) / 1000, 1);
 

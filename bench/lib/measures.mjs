@@ -513,3 +513,54 @@ export function runTime({ calls, reps, registerTools, concurrent, log }) {
     ...(http.concurrent.lost === 0 ? {} : { problem: `${http.concurrent.lost} of ${http.concurrent.calls} concurrent calls lost: ${JSON.stringify(http.concurrent.problems)}` }),
   };
 }
+
+// -------------------------------------------------------------------------------------------
+// 6. esbuild + @sourced/unplugin vs sourced check; 7. the plugin in watch mode
+
+const ESBUILD_CHILD = path.join(ROOT, "bench", "lib", "esbuild-child.mjs");
+
+export function pluginVsCheck(project, options) {
+  const { dir, manifest } = project;
+  const samples = alternate(
+    [
+      { name: "sourced check", run: () => runNode(SOURCED, ["check", "-p", "tsconfig.json", "--format", "json"], { cwd: dir, okStatuses: [0, 1] }) },
+      { name: "esbuild alone", run: () => runNode(ESBUILD_CHILD, [dir, "build", "none"], { cwd: dir }) },
+      { name: "esbuild + @sourced/unplugin", run: () => runNode(ESBUILD_CHILD, [dir, "build", "plugin"], { cwd: dir }) },
+    ],
+    options,
+  );
+  const { findings } = JSON.parse(samples["esbuild + @sourced/unplugin"].last.stdout);
+  const codes = findings.map((code) => ID_BY_CODE.get(Number(code.replace(/^SRC/, ""))) ?? code);
+  return {
+    title: "esbuild + @sourced/unplugin vs sourced check alone",
+    arms: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, armSummary(sample)])),
+    ratios: {
+      "esbuild + plugin / sourced check": both(samples["sourced check"], samples["esbuild + @sourced/unplugin"]),
+      "esbuild + plugin / esbuild alone": both(samples["esbuild alone"], samples["esbuild + @sourced/unplugin"]),
+    },
+    target: { ratio: "esbuild + plugin / sourced check", max: 1.1 },
+    ...verify("esbuild + @sourced/unplugin", countBy(codes), manifest),
+  };
+}
+
+export function pluginWatch(project, { reps, log }) {
+  const { dir, manifest } = project;
+  // Edits alternate break / fix: an even number ends where it started.
+  const edits = Math.max(2, reps * 2);
+  const run = runNode(ESBUILD_CHILD, [dir, "watch", String(edits)], { cwd: dir });
+  const { coldMs, editMs, findings } = JSON.parse(run.stdout);
+  log?.(`cold ${(coldMs / 1000).toFixed(2)} s, edits ${editMs.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(", ")}`);
+  const planted = Object.values(manifest.findings).reduce((sum, count) => sum + count, 0);
+  const expected = [planted, ...editMs.map((_, index) => (index % 2 === 0 ? planted + 1 : planted))];
+  const seen = JSON.stringify(findings) === JSON.stringify(expected);
+  const edit = summarize(editMs);
+  return {
+    title: "esbuild + @sourced/unplugin in watch mode: updated diagnostics after one edit vs the cold build",
+    coldMs,
+    editMs: edit,
+    ratios: { "one edit / cold": { wall: { value: edit.median / coldMs, pairMin: edit.min / coldMs, pairMax: edit.max / coldMs, pairs: editMs.map((ms) => ms / coldMs) } } },
+    target: { ratio: "one edit / cold", max: 0.2 },
+    verified: seen,
+    ...(seen ? {} : { problem: `findings per rebuild ${JSON.stringify(findings)}, expected ${JSON.stringify(expected)}` }),
+  };
+}

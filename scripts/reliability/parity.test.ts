@@ -6,7 +6,8 @@ import { samplePrograms, type GeneratedProgram } from "./generator";
 import { collectBatch, describeFailures, judgeBatch, runBatch, type BatchOutcome, type BatchReports } from "./parity";
 
 /*
- * Fuzzed parity of the transformer, the ESLint rule, `sourced check` and the analysis, on programs
+ * Fuzzed parity of the transformer, the ESLint rule, `sourced check`, the bundler plugin (through
+ * esbuild) and the analysis, on programs
  * whose verdicts are known by construction. The normal run checks one batch of 300 programs in
  * one project; `pnpm soak` runs batches until 5,000 programs (or its time limit) and writes a
  * summary. The seed is random unless SOURCED_FUZZ_SEED is set, and printed with every failure.
@@ -55,7 +56,7 @@ describe.skipIf(SOAK_PROGRAMS > 0)(`fuzzed parity: ${PROGRAMS} generated program
     expect(reports.foreign).toEqual([]);
   });
 
-  it("tspc, ESLint, `sourced check` and the analysis report exactly the constructed findings; the stripped JS loads and serves exactly the verified tools", () => {
+  it("tspc, ESLint, `sourced check`, esbuild with the bundler plugin and the analysis report exactly the constructed findings; the stripped JS loads and serves exactly the verified tools", () => {
     expect(outcome.failures.length, describeFailures(outcome, programs)).toBe(0);
     expect(outcome.agree).toBe(PROGRAMS);
   });

@@ -11,8 +11,9 @@ import { LIB_FILES, sortFindings, type GeneratedProgram } from "./generator";
 /*
  * Fuzzed parity: a batch of generated programs is written as ONE TypeScript project, which every
  * front-end then checks in its own real process — tspc with the transformer (which also emits the
- * stripped and stamped JavaScript), ESLint with the plugin's `recommended` config, and
- * `sourced check --format json` — plus the analysis itself in this process. Per program, the four
+ * stripped and stamped JavaScript), ESLint with the plugin's `recommended` config,
+ * `sourced check --format json` and esbuild with `@sourced/unplugin` — plus the analysis itself in
+ * this process. Per program, all of them
  * must report exactly the findings the generator constructed (id, tool, line; and the same column
  * among themselves), and the emitted JavaScript must load and serve exactly the verified tools.
  */
@@ -24,6 +25,7 @@ export const TSPC = path.join(TRANSFORMER_DIR, "node_modules/ts-patch/bin/tspc.j
 export const CLI = path.join(ROOT, "packages/cli/bin/sourced.js");
 export const LINT = path.join(__dirname, "lint-project.mjs");
 const LOAD = path.join(__dirname, "load-project.mjs");
+const BUNDLE = path.join(__dirname, "bundle-project.mjs");
 
 type Analysis = typeof import("../../packages/analysis/src/index");
 export const analysis = requireFromRoot(path.join(ROOT, "packages/analysis")) as Analysis;
@@ -33,11 +35,12 @@ export const VERIFIER = `@sourced/transformer@${(JSON.parse(fs.readFileSync(path
 const ID_OF_CODE = new Map<number, string>(Object.values(analysis.FINDING_KINDS).map((kind) => [kind.code, kind.id]));
 
 /** The transformer runs twice: with TypeScript 6.0.3 + ts-patch 4.0.1, and with 5.9.3 + ts-patch 3.3.0. */
-export type FrontEnd = "transformer" | "transformer (TS 5.9)" | "eslint" | "cli" | "cli (TS 7, native)" | "analysis";
-export const FRONT_ENDS: readonly FrontEnd[] = ["transformer", "transformer (TS 5.9)", "eslint", "cli", "cli (TS 7, native)", "analysis"];
+export type FrontEnd = "transformer" | "transformer (TS 5.9)" | "eslint" | "cli" | "cli (TS 7, native)" | "bundler plugin" | "analysis";
+export const FRONT_ENDS: readonly FrontEnd[] = ["transformer", "transformer (TS 5.9)", "eslint", "cli", "cli (TS 7, native)", "bundler plugin", "analysis"];
 
 /** TypeScript 7.0.2 (fixtures/ts7): the batch project's `tsc`, so `sourced check` runs it on the native backend. */
 const TS7_TSC = path.join(ROOT, "fixtures/ts7/node_modules/typescript/bin/tsc");
+
 
 const TS5_MODULES = path.join(ROOT, "fixtures/ts5/node_modules");
 /** ts-patch 3.3.0's tspc, run on TypeScript 5.9.3 (it looks for `typescript` next to itself otherwise). */
@@ -235,15 +238,17 @@ export async function collectBatch(programs: readonly GeneratedProgram[]): Promi
   const noteCrash = (file: string, why: string) => crashedFiles.set(file, [...(crashedFiles.get(file) ?? []), why]);
 
   const patterns = ["*.ts", "*.js", "lib/*.ts"];
-  const [tspc, tspc5, eslint, cli, cliNative] = await Promise.all([
+  const [tspc, tspc5, eslint, cli, cliNative, bundled] = await Promise.all([
     run([TSPC, "-p", ".", "--pretty", "false"], directory),
     // The same project on the older pair, emitting elsewhere: only its diagnostics are compared.
     run([TS5.tspc, "-p", ".", "--pretty", "false", "--outDir", "out-ts5"], directory, undefined, TS5.env),
     run([LINT, directory, ...patterns], directory),
     run([CLI, "check", "-p", ".", "--format", "json", "--backend", "classic"], directory),
     run([CLI, "check", "-p", ".", "--format", "json"], directory),
+    run([BUNDLE, directory], directory),
   ]);
   timings.transformer = tspc.ms;
+  timings["bundler plugin"] = bundled.ms;
   timings["transformer (TS 5.9)"] = tspc5.ms;
   timings.eslint = eslint.ms;
   timings.cli = cli.ms;
@@ -303,6 +308,29 @@ export async function collectBatch(programs: readonly GeneratedProgram[]): Promi
   }
   if (!batchProblems.has("cli") && !batchProblems.has("cli (TS 7, native)") && cli.stdout !== cliNative.stdout) {
     batchProblems.set("cli (TS 7, native)", "the native backend's JSON report differs from the classic one's (messages or end positions)");
+  }
+
+  // The bundler plugin: esbuild's messages, as JSON; any message not ours is a problem.
+  try {
+    if (bundled.status !== 0) throw new Error(`exited with ${bundled.status ?? bundled.signal}`);
+    const { findings, others } = JSON.parse(bundled.stdout) as {
+      findings: Array<{ file: string; code: number; tool: string | null; line: number; column: number; message: string }>;
+      others: string[];
+    };
+    if (others.length > 0) throw new Error(`printed ${others.join("\n")}`);
+    reported.set(
+      "bundler plugin",
+      findings.flatMap((f) => {
+        const id = ID_OF_CODE.get(f.code) ?? `SRC${f.code}`;
+        if (id === "internal-error") {
+          noteCrash(f.file, `bundler plugin: ${f.message}`);
+          return [];
+        }
+        return [{ file: f.file, id, tool: f.tool ?? undefined, line: f.line, column: f.column }];
+      }),
+    );
+  } catch (error) {
+    batchProblems.set("bundler plugin", `esbuild + @sourced/unplugin ${(error as Error).message}:\n${bundled.stderr.slice(0, 4000)}`);
   }
 
   // The analysis itself, in this process.

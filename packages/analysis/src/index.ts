@@ -5,3 +5,7 @@ export { FINDING_KINDS } from "./kinds.js";
 export { closestMatch } from "./suggest.js";
 export { closeParenEnd, sourceFileNamesOf } from "./ports.js";
 export type { CheckerPort, ProgramPort, SyntaxPort, SyntaxPortMember } from "./ports.js";
+export { DEFAULT_BUILD_OPTIONS, describeOptionValue, parseBuildOptions } from "./build-options.js";
+export type { BuildOptions, OptionCheck, OptionProblem, ParseBuildOptionsSettings } from "./build-options.js";
+export { functionPropertiesCall, planEdits, stampingDecorator, writeTextEdits } from "./edit-plan.js";
+export type { EditPlanOptions, FunctionProperties, RegistrationEdit, TextSink, VerifiedStamp } from "./edit-plan.js";

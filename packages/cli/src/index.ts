@@ -11,3 +11,5 @@ export { analyzeProject } from "./analyze-project";
 export type { AnalyzeProjectOptions, ProjectAnalysis } from "./analyze-project";
 export { BACKENDS, chooseBackend, projectTypeScript } from "./backend";
 export type { Backend, InstalledTypeScript } from "./backend";
+export { loadTypeScript } from "./typescript";
+export type { LoadedTypeScript } from "./typescript";

@@ -135,7 +135,9 @@ export function createRegistry(options: RegistryOptions): Registry {
     if (name === "") {
       throw new TypeError(
         `registry.tool() at ${formatSite(lazySite.get())} cannot name the tool: the function is anonymous. ` +
-          'Name the function (function list_cities() {…}) or pass { name: "list_cities" }.',
+          'Name the function (function list_cities() {…}) or pass { name: "list_cities" }. ' +
+          "If the source names it, a minifier probably removed the name: build with @sourced/unplugin or @sourced/transformer, " +
+          "which state each tool's name in the emitted code, or pass { name }.",
       );
     }
     assertToolName(name, () => formatSite(lazySite.get()));

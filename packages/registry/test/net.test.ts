@@ -141,7 +141,7 @@ describe("registration", () => {
   test("an anonymous function without a name is a clear error; { name } fixes it", () => {
     const registry = createRegistry({ name: "t", version: "1.0.0" });
     expect(() => registry.tool()(() => seedResult())).toThrow(
-      /^registry\.tool\(\) at .*net\.test\.ts:\d+:\d+ cannot name the tool: the function is anonymous\. Name the function \(function list_cities\(\) \{…\}\) or pass \{ name: "list_cities" \}\.$/,
+      /^registry\.tool\(\) at .*net\.test\.ts:\d+:\d+ cannot name the tool: the function is anonymous\. Name the function \(function list_cities\(\) \{…\}\) or pass \{ name: "list_cities" \}\. If the source names it, a minifier probably removed the name: build with @sourced\/unplugin or @sourced\/transformer, which state each tool's name in the emitted code, or pass \{ name \}\.$/,
     );
     expect(registry.tools).toEqual([]);
     const named = registry.tool({ name: "list_cities" })(() => seedResult());

@@ -1,5 +1,5 @@
 import type * as ts from "typescript";
-import type { Registration } from "@sourced/analysis";
+import { functionPropertiesCall, planEdits, stampingDecorator, type Registration, type RegistrationEdit } from "@sourced/analysis";
 // The registry's dependency-free entry: the key without the registry itself (nor the MCP SDK).
 import { VERIFIED_STAMP_KEY } from "@sourced/registry/stamp";
 import type { TransformerOptions } from "./options.js";
@@ -19,8 +19,8 @@ export interface EmitContext {
 }
 
 /**
- * The `before` transformer: stamps verified registrations and, with `strip`, removes rejected
- * ones. A file without registrations is returned untouched, so its output is what tsc alone
+ * The `before` transformer: renders the analysis' edit plan (verified registrations stamped and
+ * their tool names pinned, rejected ones removed with `strip`) as nodes. A file without registrations is returned untouched, so its output is what tsc alone
  * emits. Registrations are matched by original node, never by text.
  */
 export function createEmitTransformer(context: EmitContext): ts.TransformerFactory<ts.SourceFile> {
@@ -30,11 +30,14 @@ export function createEmitTransformer(context: EmitContext): ts.TransformerFacto
     const registrations = context.registrationsOf(original);
     if (registrations === undefined || registrations.length === 0) return sourceFile;
 
-    const bySite = new Map<ts.Node, Registration>(registrations.map((r) => [r.site, r]));
+    // The edit plan is the analysis' (shared with the bundler plugin); this renders it as nodes.
+    const stamp = options.stamp ? { key: VERIFIED_STAMP_KEY, value: context.verifier } : undefined;
+    const plan = planEdits(typescript, registrations, { strip: options.strip, stamp });
+    const bySite = new Map<ts.Node, RegistrationEdit>(plan.map((edit) => [edit.site, edit]));
     const { factory } = transformation;
     // Site ranges by start: the walk descends only into nodes that contain a site, so it stays
     // shallow however deep the rest of the file nests (a 10,000-term `1 + 1 + …` chain).
-    const siteRanges = registrations.map((r) => [r.site.pos, r.site.end] as const).sort((a, b) => a[0] - b[0]);
+    const siteRanges = plan.map((edit) => [edit.site.pos, edit.site.end] as const).sort((a, b) => a[0] - b[0]);
     const containsSite = (node: ts.Node): boolean => {
       if (node.pos < 0) return true; // synthesized: no range to judge by
       let low = 0;
@@ -50,61 +53,23 @@ export function createEmitTransformer(context: EmitContext): ts.TransformerFacto
       return false;
     };
 
-    const stamp = (fn: ts.Expression): ts.Expression =>
-      factory.createCallExpression(
-        factory.createPropertyAccessExpression(factory.createIdentifier("Object"), "defineProperty"),
-        undefined,
-        [
-          fn,
-          factory.createCallExpression(
-            factory.createPropertyAccessExpression(factory.createIdentifier("Symbol"), "for"),
-            undefined,
-            // `Symbol.for` gives the registry's own symbol in every realm: the emitted code imports nothing.
-            [factory.createStringLiteral(VERIFIED_STAMP_KEY)],
-          ),
-          factory.createObjectLiteralExpression([factory.createPropertyAssignment("value", factory.createStringLiteral(context.verifier))]),
-        ],
-      );
-
-    /** `dec(fn, ...rest)` -> `dec(stamp(fn), ...rest)`; rejected: `fn` alone, the call (and its side effects) gone. */
-    const rewriteCall = (node: ts.CallExpression, registration: Registration): ts.Expression => {
+    /** The plan's edit of a call: `(fn)` alone (the call and its side effects gone), or `dec(defineProperties(fn), ...rest)`. */
+    const rewriteCall = (node: ts.CallExpression, edit: Extract<RegistrationEdit, { site: ts.CallExpression }>): ts.Expression => {
       const [first, ...rest] = node.arguments;
       if (first === undefined || typescript.isSpreadElement(first)) return typescript.visitEachChild(node, visit, transformation);
       const fn = visitExpression(first);
-      if (registration.finding !== undefined) {
-        return options.strip ? fn : factory.updateCallExpression(node, visitExpression(node.expression), node.typeArguments, [fn, ...rest.map(visitExpression)]);
-      }
-      return factory.updateCallExpression(node, visitExpression(node.expression), node.typeArguments, [stamp(fn), ...rest.map(visitExpression)]);
+      // The printer parenthesizes where the context needs it (a statement must not become a declaration).
+      if (edit.kind === "unwrap-call") return fn;
+      return factory.updateCallExpression(node, visitExpression(node.expression), node.typeArguments, [
+        functionPropertiesCall(factory, fn, edit.properties),
+        ...rest.map(visitExpression),
+      ]);
     };
 
-    /**
-     * `@dec` -> `@(((d) => (m, ...r) => d(stamp(m), ...r))(dec))`: the decorator receives the
-     * method stamped, its other arguments unchanged; rejected: removed.
-     */
-    const rewriteDecorator = (node: ts.Decorator, registration: Registration): ts.Decorator | undefined => {
-      if (registration.finding !== undefined) return options.strip ? undefined : typescript.visitEachChild(node, visit, transformation);
-      const parameter = (name: string, rest = false) =>
-        factory.createParameterDeclaration(undefined, rest ? factory.createToken(typescript.SyntaxKind.DotDotDotToken) : undefined, name);
-      const wrapper = factory.createArrowFunction(
-        undefined,
-        undefined,
-        [parameter("d")],
-        undefined,
-        undefined,
-        factory.createArrowFunction(
-          undefined,
-          undefined,
-          [parameter("m"), parameter("r", true)],
-          undefined,
-          undefined,
-          factory.createCallExpression(factory.createIdentifier("d"), undefined, [
-            stamp(factory.createIdentifier("m")),
-            factory.createSpreadElement(factory.createIdentifier("r")),
-          ]),
-        ),
-      );
-      const applied = factory.createCallExpression(factory.createParenthesizedExpression(wrapper), undefined, [visitExpression(node.expression)]);
-      return factory.updateDecorator(node, factory.createParenthesizedExpression(applied));
+    /** The plan's edit of a decorator: removed, or wrapped so it receives the method stamped. */
+    const rewriteDecorator = (node: ts.Decorator, edit: Extract<RegistrationEdit, { site: ts.Decorator }>): ts.Decorator | undefined => {
+      if (edit.kind === "remove-decorator") return undefined;
+      return factory.updateDecorator(node, stampingDecorator(typescript, factory, visitExpression(node.expression), edit.properties));
     };
 
     /** Only decorators are ever removed, so an expression always visits to an expression. */
@@ -113,11 +78,13 @@ export function createEmitTransformer(context: EmitContext): ts.TransformerFacto
     }
 
     function visit(node: ts.Node): ts.VisitResult<ts.Node | undefined> {
-      const registration = bySite.get(typescript.getOriginalNode(node));
-      if (registration !== undefined) {
+      const edit = bySite.get(typescript.getOriginalNode(node));
+      if (edit !== undefined) {
+        const { registration } = edit;
         try {
-          if (typescript.isCallExpression(node)) return rewriteCall(node, registration);
-          if (typescript.isDecorator(node)) return rewriteDecorator(node, registration);
+          if (edit.kind === "unwrap-call" || edit.kind === "define-on-function") {
+            if (typescript.isCallExpression(node)) return rewriteCall(node, edit);
+          } else if (typescript.isDecorator(node)) return rewriteDecorator(node, edit);
         } catch (error) {
           context.report(registrationFailureDiagnostic(typescript, registration.site, registration.tool, error, options));
         }

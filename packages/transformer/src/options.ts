@@ -1,29 +1,19 @@
 import type { PluginConfig } from "ts-patch";
-import { closestMatch } from "@sourced/analysis";
-/** The options of `@sourced/transformer`, read from its entry in `compilerOptions.plugins`. */
-export interface TransformerOptions {
-  /**
-   * The category of every reported finding. Default `"error"`: a CI build fails on a tool that
-   * cannot say where its data came from. tsc exits non-zero on any diagnostic, a warning included.
-   */
-  readonly severity: "error" | "warning";
-  /**
-   * Whether rejected registrations are removed from the emitted JavaScript (the function stays,
-   * unregistered). Default `true`: a non-compliant tool never ships.
-   */
-  readonly strip: boolean;
-}
+import { DEFAULT_BUILD_OPTIONS, parseBuildOptions, type BuildOptions, type OptionProblem } from "@sourced/analysis";
 
-export const DEFAULT_OPTIONS: TransformerOptions = { severity: "error", strip: true };
+/**
+ * The options of `@sourced/transformer`, read from its entry in `compilerOptions.plugins`: the
+ * options every sourced build step takes (`severity`, `strip`, `stamp`), validated by the analysis
+ * so the bundler plugin says the same about a wrong one. tsc exits non-zero on any diagnostic, a
+ * `"severity": "warning"` included.
+ */
+export type TransformerOptions = BuildOptions;
+export type { OptionProblem };
 
-/** One wrong entry of the plugin configuration: its key and what to write instead. */
-export interface OptionProblem {
-  readonly key: string;
-  readonly message: string;
-}
+export const DEFAULT_OPTIONS: TransformerOptions = DEFAULT_BUILD_OPTIONS;
 
 /** Keys ts-patch itself reads from a plugins entry; they are not ours to judge. */
-const TS_PATCH_KEYS = new Set([
+const TS_PATCH_KEYS: ReadonlySet<string> = new Set([
   "transform",
   "transformProgram",
   "after",
@@ -35,53 +25,11 @@ const TS_PATCH_KEYS = new Set([
   "name",
 ]);
 
-const OUR_KEYS = ["severity", "strip"] as const;
-
 /**
  * Validates a plugins entry. A wrong value falls back to its default, so the build still checks
  * every tool while the problem is reported.
  */
-export function parseOptions(config: PluginConfig): {
-  options: TransformerOptions;
-  problems: OptionProblem[];
-} {
-  const problems: OptionProblem[] = [];
-  let { severity, strip } = DEFAULT_OPTIONS;
-
-  for (const [key, value] of Object.entries(config)) {
-    if (TS_PATCH_KEYS.has(key)) continue;
-    switch (key) {
-      case "severity":
-        if (value === "error" || value === "warning") severity = value;
-        else
-          problems.push({
-            key,
-            message: `option "severity" must be "error" or "warning", got ${describe(value)}; write "severity": "error" (the default) or "severity": "warning".`,
-          });
-        break;
-      case "strip":
-        if (typeof value === "boolean") strip = value;
-        else
-          problems.push({
-            key,
-            message: `option "strip" must be true or false, got ${describe(value)}; write "strip": true (the default) or "strip": false.`,
-          });
-        break;
-      default:
-        problems.push({
-          key,
-          message: `unknown option "${key}"${suggest(key)}. The options are ${OUR_KEYS.map((k) => `"${k}"`).join(" and ")}.`,
-        });
-    }
-  }
-  return { options: { severity, strip }, problems };
-}
-
-function describe(value: unknown): string {
-  return value === undefined ? "undefined" : JSON.stringify(value);
-}
-
-function suggest(key: string): string {
-  const close = closestMatch(key, OUR_KEYS);
-  return close === undefined ? "" : ` (did you mean "${close}"?)`;
+export function parseOptions(config: PluginConfig): { options: TransformerOptions; problems: OptionProblem[] } {
+  const { options, problems } = parseBuildOptions(config, { foreignKeys: TS_PATCH_KEYS });
+  return { options, problems };
 }

@@ -171,7 +171,7 @@ export function defineTransformerSuite(pair: Pair): void {
       expect(run.diagnostics.find((d) => d.code === internal && d.file === "src/tools.ts")?.message).toContain("src/tools.ts:7:27");
       const js = fs.readFileSync(path.join(project, "out/tspc/tools.js"), "utf8");
       expect(js).toContain("(function list_cities() {"); // emitted as written: unstamped
-      expect(js).toContain("Object.defineProperty(async function population("); // the rest still stamped
+      expect(js).toContain("Object.defineProperties(async function population("); // the rest still stamped
       expect(js).not.toContain("registry.tool()(function no_annotation"); // and stripped
     });
 
@@ -266,8 +266,11 @@ export function defineTransformerSuite(pair: Pair): void {
       expect(summary(run.diagnostics), run.output).toEqual([HUMIDITY, WIND].map((line) => line.replace(" error ", " warning ")));
       expect(run.status).toBe(2);
       const js = fs.readFileSync(path.join(project, "out/tools.js"), "utf8");
-      expect(js).toContain("registry.tool()(function humidity() {");
-      expect(js).toContain('registry.tool()(Object.defineProperty(function forecast() {');
+      // Kept unstamped, its name still pinned; the verified one stamped.
+      expect(js).toContain("registry.tool()(Object.defineProperties(function humidity() {");
+      expect(js).toMatch(/\}, \{ name: \{ value: "humidity" \} \}\)\);/);
+      expect(js).toContain("registry.tool()(Object.defineProperties(function forecast() {");
+      expect(js).toContain('}, { name: { value: "forecast" }, [Symbol.for("@sourced/registry:verified")]: { value: "@sourced/transformer@0.1.0" } }));');
     });
 
     test('without "transformProgram": true: an emit build still reports the findings, plus one error saying what to write; emit strips and stamps', () => {
@@ -282,7 +285,7 @@ export function defineTransformerSuite(pair: Pair): void {
       expect(full.diagnostics.length).toBeGreaterThan(0);
       const js = fs.readFileSync(path.join(project, "out/tools.js"), "utf8");
       expect(js).not.toContain("registry.tool()(function humidity");
-      expect(js).toContain("registry.tool()(Object.defineProperty(function forecast() {");
+      expect(js).toContain("registry.tool()(Object.defineProperties(function forecast() {");
     });
   });
 }

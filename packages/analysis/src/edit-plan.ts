@@ -1,0 +1,184 @@
+import type * as ts from "typescript";
+import type { Registration, TypeScript } from "./api.js";
+
+/**
+ * The edit plan: what a build does to the emitted code of each registration, decided here once.
+ * The ts-patch transformer renders it as nodes (`functionPropertiesCall`, `stampingDecorator`),
+ * the bundler plugin as text (`writeTextEdits`); both renderings are written side by side below
+ * so they cannot drift apart.
+ *
+ * - a verified call `dec(fn, …)` becomes `dec(Object.defineProperties(fn, { name, [stamp] }), …)`:
+ *   the tool's static name is stated in the code, so a bundler that renames the function
+ *   (esbuild's `population2`) or a minifier that drops its name cannot change what is served;
+ * - a verified decorator `@dec` becomes `@((d => (m, ...r) => d(Object.defineProperties(m, { [stamp] }), ...r))(dec))`
+ *   (a static method keeps its name: property names survive bundling and minifying);
+ * - a rejected registration is removed with `strip` (`dec(fn)` becomes `(fn)`, `@dec` disappears),
+ *   else kept unstamped, its name still pinned.
+ */
+export interface EditPlanOptions {
+  /** Remove rejected registrations (the function stays, unregistered). */
+  readonly strip: boolean;
+  /** The verified stamp written on verified registrations; none when `undefined`. */
+  readonly stamp: VerifiedStamp | undefined;
+}
+
+/** The stamp: a property keyed `Symbol.for(key)` whose value names the verifier. */
+export interface VerifiedStamp {
+  /** The registry's `VERIFIED_STAMP_KEY`. */
+  readonly key: string;
+  /** E.g. `@sourced/transformer@0.1.0`. */
+  readonly value: string;
+}
+
+/** What is defined on a registered function: its name (the tool's), and the stamp. */
+export interface FunctionProperties {
+  readonly name: string | undefined;
+  readonly stamp: VerifiedStamp | undefined;
+}
+
+export type RegistrationEdit =
+  /** `dec(fn, …)` → `(fn)`: the registration and its other arguments gone, the function kept. */
+  | { readonly kind: "unwrap-call"; readonly registration: Registration; readonly site: ts.CallExpression; readonly fn: ts.Expression }
+  /** `@dec` removed. */
+  | { readonly kind: "remove-decorator"; readonly registration: Registration; readonly site: ts.Decorator }
+  /** `dec(fn, …)` → `dec(Object.defineProperties(fn, {…}), …)`. */
+  | {
+      readonly kind: "define-on-function";
+      readonly registration: Registration;
+      readonly site: ts.CallExpression;
+      readonly fn: ts.Expression;
+      readonly properties: FunctionProperties;
+    }
+  /** `@dec` → `@((d => (m, ...r) => d(Object.defineProperties(m, {…}), ...r))(dec))`. */
+  | { readonly kind: "wrap-decorator"; readonly registration: Registration; readonly site: ts.Decorator; readonly properties: FunctionProperties };
+
+/** The edits of one file's registrations, in their order (depth-first, outer before inner). */
+export function planEdits(typescript: TypeScript, registrations: readonly Registration[], options: EditPlanOptions): RegistrationEdit[] {
+  const edits: RegistrationEdit[] = [];
+  for (const registration of registrations) {
+    const edit = editOf(typescript, registration, options);
+    if (edit !== undefined) edits.push(edit);
+  }
+  return edits;
+}
+
+function editOf(typescript: TypeScript, registration: Registration, options: EditPlanOptions): RegistrationEdit | undefined {
+  const rejected = registration.finding !== undefined;
+  const { site } = registration;
+  if (typescript.isDecorator(site)) {
+    if (rejected) return options.strip ? { kind: "remove-decorator", registration, site } : undefined;
+    return options.stamp === undefined ? undefined : { kind: "wrap-decorator", registration, site, properties: { name: undefined, stamp: options.stamp } };
+  }
+  const fn = site.arguments[0];
+  if (fn === undefined || typescript.isSpreadElement(fn)) return undefined;
+  if (rejected && options.strip) return { kind: "unwrap-call", registration, site, fn };
+  const properties: FunctionProperties = { name: registration.tool, stamp: rejected ? undefined : options.stamp };
+  if (properties.name === undefined && properties.stamp === undefined) return undefined;
+  return { kind: "define-on-function", registration, site, fn, properties };
+}
+
+// --- Rendered as nodes (the transformer) ----------------------------------------------------
+
+/** `Object.defineProperties(fn, { name: { value: "…" }, [Symbol.for(key)]: { value: "…" } })`. */
+export function functionPropertiesCall(factory: ts.NodeFactory, fn: ts.Expression, properties: FunctionProperties): ts.Expression {
+  const descriptor = (value: string) => factory.createObjectLiteralExpression([factory.createPropertyAssignment("value", factory.createStringLiteral(value))]);
+  const members: ts.ObjectLiteralElementLike[] = [];
+  if (properties.name !== undefined) members.push(factory.createPropertyAssignment("name", descriptor(properties.name)));
+  if (properties.stamp !== undefined) {
+    // `Symbol.for` gives the registry's own symbol in every realm: the emitted code imports nothing.
+    const key = factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier("Symbol"), "for"), undefined, [
+      factory.createStringLiteral(properties.stamp.key),
+    ]);
+    members.push(factory.createPropertyAssignment(factory.createComputedPropertyName(key), descriptor(properties.stamp.value)));
+  }
+  return factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier("Object"), "defineProperties"), undefined, [
+    fn,
+    factory.createObjectLiteralExpression(members),
+  ]);
+}
+
+/** `(d => (m, ...r) => d(Object.defineProperties(m, {…}), ...r))(decorator)`, parenthesized for `@`. */
+export function stampingDecorator(typescript: TypeScript, factory: ts.NodeFactory, decorator: ts.Expression, properties: FunctionProperties): ts.Expression {
+  const parameter = (name: string, rest = false) =>
+    factory.createParameterDeclaration(undefined, rest ? factory.createToken(typescript.SyntaxKind.DotDotDotToken) : undefined, name);
+  const wrapper = factory.createArrowFunction(
+    undefined,
+    undefined,
+    [parameter("d")],
+    undefined,
+    undefined,
+    factory.createArrowFunction(
+      undefined,
+      undefined,
+      [parameter("m"), parameter("r", true)],
+      undefined,
+      undefined,
+      factory.createCallExpression(factory.createIdentifier("d"), undefined, [
+        functionPropertiesCall(factory, factory.createIdentifier("m"), properties),
+        factory.createSpreadElement(factory.createIdentifier("r")),
+      ]),
+    ),
+  );
+  return factory.createParenthesizedExpression(factory.createCallExpression(factory.createParenthesizedExpression(wrapper), undefined, [decorator]));
+}
+
+// --- Rendered as text (the bundler plugin) --------------------------------------------------
+
+/** The subset of `magic-string` the text rendering writes through, so positions map back to the source. */
+export interface TextSink {
+  /** Replaces `[start, end)` of the original text. */
+  overwrite(start: number, end: number, content: string): unknown;
+  /** Inserts at `index`, after what earlier calls inserted there (closing text). */
+  appendLeft(index: number, content: string): unknown;
+  /** Inserts at `index`, before the original text there, after earlier such calls (opening text). */
+  appendRight(index: number, content: string): unknown;
+  /** Removes `[start, end)` of the original text. */
+  remove(start: number, end: number): unknown;
+}
+
+function propertiesText(properties: FunctionProperties): string {
+  const members: string[] = [];
+  if (properties.name !== undefined) members.push(`name: { value: ${JSON.stringify(properties.name)} }`);
+  if (properties.stamp !== undefined) {
+    members.push(`[Symbol.for(${JSON.stringify(properties.stamp.key)})]: { value: ${JSON.stringify(properties.stamp.value)} }`);
+  }
+  return `{ ${members.join(", ")} }`;
+}
+
+/**
+ * Writes the plan into `sink` over the text of `sourceFile` (the text the analysis read: a caller
+ * must check that the code it edits is that text). Openings are written outer first, closings
+ * inner first, so nested registrations nest in the output as in the source.
+ */
+export function writeTextEdits(edits: readonly RegistrationEdit[], sourceFile: ts.SourceFile, sink: TextSink): void {
+  const closings: Array<() => void> = [];
+  for (const edit of edits) {
+    switch (edit.kind) {
+      case "unwrap-call": {
+        // Parenthesized: `dec(function f() {})` as a statement must not become a declaration.
+        const start = edit.site.getStart(sourceFile);
+        const fnStart = edit.fn.getStart(sourceFile);
+        sink.overwrite(start, fnStart, "(");
+        closings.push(() => sink.overwrite(edit.fn.end, edit.site.end, ")"));
+        break;
+      }
+      case "remove-decorator":
+        sink.remove(edit.site.getStart(sourceFile), edit.site.end);
+        break;
+      case "define-on-function": {
+        sink.appendRight(edit.fn.getStart(sourceFile), "Object.defineProperties(");
+        const text = `, ${propertiesText(edit.properties)})`;
+        closings.push(() => sink.appendLeft(edit.fn.end, text));
+        break;
+      }
+      case "wrap-decorator": {
+        const expression = edit.site.expression;
+        sink.appendRight(expression.getStart(sourceFile), `((d => (m, ...r) => d(Object.defineProperties(m, ${propertiesText(edit.properties)}), ...r))(`);
+        closings.push(() => sink.appendLeft(expression.end, "))"));
+        break;
+      }
+    }
+  }
+  // Closings at the same position: the inner registration's first (planned later, written first).
+  for (const close of closings.reverse()) close();
+}

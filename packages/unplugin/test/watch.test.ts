@@ -1,0 +1,137 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as esbuild from "esbuild";
+import { createServer } from "vite";
+import { FINDING_KINDS } from "@sourced/analysis";
+import sourcedEsbuild from "@sourced/unplugin/esbuild";
+import sourcedVite from "@sourced/unplugin/vite";
+import { afterAll, expect, test } from "vitest";
+import { copyExample } from "./support.js";
+
+/*
+ * Watch and dev mode on a copy of the example (under its out/, so its dependencies resolve): the
+ * non-compliant tool is reported, fixed (gone), broken again (back), never stale.
+ */
+
+const BROKEN = "function forecast(): CallToolResult {\n    return { content: [{ type: \"text\", text: \"Tomorrow will be sunny.\" }] };";
+const FIXED =
+  'function forecast(): DataToolOutput {\n    return { content: [{ type: "text", text: "Tomorrow will be sunny." }], structuredContent: { sources: ["https://example.org/weather"] } };';
+const FORECAST = `src/tools/forecast.ts:9:24 SRC${FINDING_KINDS["not-data-tool-output"].code}`;
+
+/** Replaces `from` by `to` in the copy's forecast.ts; the line of the finding does not move. */
+function edit(directory: string, from: string, to: string): void {
+  const file = path.join(directory, "src/tools/forecast.ts");
+  const text = fs.readFileSync(file, "utf8");
+  if (!text.includes(from)) throw new Error(`forecast.ts does not contain ${from}`);
+  fs.writeFileSync(file, text.replace(from, to));
+}
+
+const stops: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const stop of stops) await stop();
+});
+
+test("esbuild's context API in watch mode: reported, gone once fixed, back once broken", async () => {
+  const directory = copyExample("watch-esbuild");
+  const results: esbuild.BuildResult[] = [];
+  let notify: (() => void) | undefined;
+  const next = () =>
+    new Promise<esbuild.BuildResult>((resolve) => {
+      const count = results.length;
+      notify = () => {
+        if (results.length > count) resolve(results[results.length - 1]!);
+      };
+    });
+  const context = await esbuild.context({
+    absWorkingDir: directory,
+    entryPoints: ["src/server.ts"],
+    bundle: true,
+    platform: "node",
+    packages: "external",
+    outfile: path.join(directory, "dist/server.cjs"),
+    logLevel: "silent",
+    plugins: [
+      sourcedEsbuild(),
+      {
+        name: "results",
+        setup(build) {
+          build.onEnd((result) => {
+            results.push(result);
+            notify?.();
+          });
+        },
+      },
+    ],
+  });
+  stops.push(() => context.dispose());
+  const located = (result: esbuild.BuildResult) =>
+    result.errors
+      .filter((m) => m.pluginName === "sourced")
+      .map((m) => `${path.relative(directory, path.resolve(m.location!.file)).split(path.sep).join("/")}:${m.location!.line}:${m.location!.column + 1} ${/SRC\d+/.exec(m.text)?.[0]}`);
+
+  const first = next();
+  await context.watch();
+  expect(located(await first)).toEqual([FORECAST]);
+
+  const fixed = next();
+  edit(directory, BROKEN, FIXED);
+  expect(located(await fixed)).toEqual([]);
+
+  const broken = next();
+  edit(directory, FIXED, BROKEN);
+  expect(located(await broken)).toEqual([FORECAST]);
+}, 120_000);
+
+test("Vite's dev server: the finding fails its file's transform (the overlay), gone once fixed, back once broken", async () => {
+  const directory = copyExample("watch-vite");
+  const server = await createServer({
+    root: directory,
+    configFile: false,
+    logLevel: "silent",
+    appType: "custom",
+    server: { middlewareMode: true, hmr: false, ws: false },
+    plugins: [sourcedVite()],
+  });
+  stops.push(() => server.close());
+  const forecast = path.join(directory, "src/tools/forecast.ts");
+  const changed = () =>
+    new Promise<void>((resolve) => {
+      const listener = (file: string) => {
+        if (path.resolve(file) !== forecast) return;
+        server.watcher.off("change", listener);
+        resolve();
+      };
+      server.watcher.on("change", listener);
+    });
+  const transform = async () => {
+    try {
+      const result = await server.transformRequest("/src/tools/forecast.ts");
+      return { code: result?.code ?? "", error: undefined };
+    } catch (error) {
+      const { loc, id } = error as { loc?: { line: number; column: number }; id?: string };
+      return { code: "", error: `${path.relative(directory, id ?? "")}:${loc?.line}:${(loc?.column ?? 0) + 1} ${(error as Error).message}` };
+    }
+  };
+
+  const first = await transform();
+  // The watcher scans the tree in the background: edit only once it watches the file.
+  for (let tries = 0; !(server.watcher.getWatched()[path.dirname(forecast)] ?? []).includes("forecast.ts"); tries++) {
+    if (tries > 200) throw new Error("Vite's watcher never watched forecast.ts");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(first.error).toContain(`${FORECAST.split(" ")[0]} `);
+  expect(first.error).toContain("Tool 'forecast' is declared to return 'CallToolResult'");
+
+  let change = changed();
+  edit(directory, BROKEN, FIXED);
+  await change;
+  const fixed = await transform();
+  expect(fixed.error).toBeUndefined();
+  expect(fixed.code).toContain('name: { value: "forecast" }'); // now stamped, its name pinned
+
+  change = changed();
+  edit(directory, FIXED, BROKEN);
+  await change;
+  const broken = await transform();
+  expect(broken.error).toContain("Tool 'forecast' is declared to return 'CallToolResult'");
+}, 120_000);
