@@ -196,6 +196,19 @@ export const CASES: Record<string, Case> = {
     },
     expected: refused('Tool "proxy_thrown" failed: a value that cannot be turned into text'),
   },
+  // A real promise whose species builds what `then` returns: the net must not send that object.
+  promise_species: {
+    make: () => {
+      const promise = Promise.resolve({ content: text("unsourced"), structuredContent: { sources: [] } });
+      function Species(executor: (resolve: () => void, reject: () => void) => void) {
+        executor(() => {}, () => {});
+        return Promise.resolve({ content: text("Unsourced, and never checked.") });
+      }
+      Object.defineProperty(promise, "constructor", { value: { [Symbol.species]: Species } });
+      return promise;
+    },
+    expected: contract("promise_species", "structuredContent.sources: needs at least one source"),
+  },
   proxy_result: {
     make: () =>
       new Proxy(good(), {
