@@ -86,6 +86,23 @@ describe("serveHttp: who may call", () => {
     expect(logger.warnings).toEqual([]);
   });
 
+  test("an address or name written in any of its forms allows what clients send: IPv6 expanded, upper case, IPv4 shorthand", async () => {
+    // The bind address and allowedHosts are compared as a URL spells a Host header's name.
+    const { serving, logger } = await serve({ host: "0:0:0:0:0:0:0:1" });
+    expect(serving.url.hostname).toBe("[::1]");
+    expect((await post(serving.url, INITIALIZE)).status).toBe(200);
+    expect((await post(serving.url, INITIALIZE, { host: `[0:0::1]:${serving.port}` })).status).toBe(200);
+    expect((await post(serving.url, INITIALIZE, { host: `LOCALHOST:${serving.port}` })).status).toBe(200);
+    expect((await post(serving.url, INITIALIZE, { host: `[::2]:${serving.port}` })).status).toBe(403);
+    // Loopback in any spelling: no warning about authentication.
+    expect(logger.warnings).toEqual([]);
+    const listed = await serve({ allowedHosts: ["MCP.Internal", "[0:0::1]", "127.1"] });
+    for (const host of ["mcp.internal", "[::1]", "127.0.0.1"]) {
+      expect((await post(listed.serving.url, INITIALIZE, { host: `${host}:${listed.serving.port}` })).status, host).toBe(200);
+    }
+    expect((await post(listed.serving.url, INITIALIZE, { host: `mcp.internal.:${listed.serving.port}` })).status).toBe(403);
+  });
+
   test("allowedHosts overrides the Host allowlist", async () => {
     const { serving } = await serve({ allowedHosts: ["mcp.internal"] });
     expect((await post(serving.url, INITIALIZE, { host: `mcp.internal:${serving.port}` })).status).toBe(200);
