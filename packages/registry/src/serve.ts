@@ -135,6 +135,15 @@ function hostnameOf(hostHeader: string | undefined): string | undefined {
   }
 }
 
+/** The path of a request target; `undefined` for one no URL parser reads (`//[`, say). */
+function pathnameOf(target: string | undefined): string | undefined {
+  try {
+    return new URL(target ?? "/", "http://localhost").pathname;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether `origin` (an `Origin` header) is allowed: `null` and unparsable values never are. */
 function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
   let url: URL;
@@ -223,7 +232,7 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
   let closing = false;
 
   const handle = async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<void> => {
-    if (new URL(req.url ?? "/", "http://localhost").pathname !== path) {
+    if (pathnameOf(req.url) !== path) {
       sendError(res, 404, -32000, `Not found: the MCP endpoint is ${path}`);
       return;
     }

@@ -236,6 +236,19 @@ describe("serveHttp: what it reads", () => {
     expect((await fetch(serving.url, { method: "DELETE" })).status).toBe(405);
     expect((await post(new URL("/other", serving.url), INITIALIZE)).status).toBe(404);
   });
+
+  test("a request target no URL parser reads is 404, not a 500 with a warning per request", async () => {
+    const { serving, logger } = await serve();
+    const statusLine = await new Promise<string>((resolve, reject) => {
+      const socket = connect(serving.port, "127.0.0.1", () => socket.end(`POST //[ HTTP/1.1\r\nHost: 127.0.0.1:${serving.port}\r\nContent-Length: 0\r\n\r\n`));
+      let received = "";
+      socket.on("data", (chunk: Buffer) => void (received += chunk.toString()));
+      socket.on("close", () => resolve(received.split("\r\n")[0] ?? ""));
+      socket.on("error", reject);
+    });
+    expect(statusLine).toBe("HTTP/1.1 404 Not Found");
+    expect(logger.warnings).toEqual([]);
+  });
 });
 
 describe("serveHttp: load and shutdown", () => {
