@@ -96,7 +96,11 @@ function invalidArguments(name: string, error: z.ZodError): CallToolResult {
 
 /** zod's "async refinement in a synchronous parse", from this zod or the copy the tool's schema came from. */
 function isAsyncParseError(error: unknown): boolean {
-  return error instanceof z.core.$ZodAsyncError || (error instanceof Error && error.constructor.name === "$ZodAsyncError");
+  try {
+    return error instanceof z.core.$ZodAsyncError || (error instanceof Error && error.constructor.name === "$ZodAsyncError");
+  } catch {
+    return false; // a thrown proxy or a throwing getter: a throw like any other
+  }
 }
 
 /**

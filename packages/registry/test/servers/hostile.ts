@@ -233,6 +233,18 @@ export const INPUT_CASES: Record<string, { input: z.ZodObject; args: Record<stri
     args: { city: "Tokyo" },
     expected: refused('Tool "input_transform_throws" failed: a value that cannot be turned into text'),
   },
+  input_proxy_thrown: {
+    input: z.object({
+      city: z.string().transform(() => {
+        const boom = () => {
+          throw new Error("trap exploded");
+        };
+        throw new Proxy({}, { get: boom, getPrototypeOf: boom, ownKeys: boom, has: boom, getOwnPropertyDescriptor: boom });
+      }),
+    }),
+    args: { city: "Tokyo" },
+    expected: refused('Tool "input_proxy_thrown" failed: a value that cannot be turned into text'),
+  },
   input_async_refine: {
     input: z.object({ city: z.string().refine(async (city) => city === "Tokyo", "unknown city") }),
     args: { city: "Tokyo" },
