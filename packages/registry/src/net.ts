@@ -105,8 +105,9 @@ export interface NetTool {
  * (`isError`, naming the tool) plus one warning; nothing unchecked is sent. Should building that
  * answer fail in turn, a fixed error result and one warning stand in: every call is answered.
  *
- * A thenable result is awaited, as `await` would (its `then` read once); any other result is
- * checked at once, without the promise and the microtask an `async` function would cost.
+ * A thenable result is awaited, as `await` would (its `then` read once), through a promise of the
+ * net's own; any other result is checked at once, without the promise and the microtask an
+ * `async` function would cost.
  */
 export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, logger: Logger): CallToolResult | Promise<CallToolResult> {
   let value: unknown;
@@ -115,7 +116,7 @@ export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, log
     value = tool.fn.call(tool.thisArg, args, extra);
     if ((typeof value === "object" && value !== null) || typeof value === "function") then = (value as { then?: unknown }).then;
   } catch (error) {
-    return answer(tool.name, logger, () => thrownResult(tool.name, error, logger));
+    return thrownAnswer(tool.name, error, logger);
   }
   if (typeof then !== "function") {
     try {
@@ -125,15 +126,9 @@ export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, log
     }
   }
   const settled = (resolved: unknown) => answer(tool.name, logger, () => checkedResult(tool.name, resolved, logger));
-  const failed = (error: unknown) => answer(tool.name, logger, () => thrownResult(tool.name, error, logger));
-  if (then === Promise.prototype.then) {
-    try {
-      // A native promise: its own `then`, without the extra promise below.
-      return Promise.prototype.then.call(value, settled, failed) as Promise<CallToolResult>;
-    } catch {
-      // Not a native promise after all (a proxy, say): adopted below like any thenable.
-    }
-  }
+  const failed = (error: unknown) => thrownAnswer(tool.name, error, logger);
+  // Adopted into a promise of the net's own, even for a native promise: what `then` returns is
+  // built by the promise's species constructor, which the tool controls, so it is never sent.
   return new Promise<unknown>((resolve, reject) => {
     (then as (this: unknown, onFulfilled: (value: unknown) => void, onRejected: (reason: unknown) => void) => unknown).call(value, resolve, reject);
   }).then(settled, failed);
@@ -152,6 +147,11 @@ function answer(tool: string, logger: Logger, build: () => CallToolResult): Call
 function netFailure(tool: string, logger: Logger, error: unknown): CallToolResult {
   warn(logger, `tool "${tool}": the net failed while answering the call: ${describeThrown(error).detail}`);
   return errorResult(`Tool "${tool}" failed, and its failure could not be described; see the server log.`);
+}
+
+/** The answer to a tool whose own code threw outside its function (its input schema, say): as a throw inside it. */
+export function thrownAnswer(tool: string, error: unknown, logger: Logger): CallToolResult {
+  return answer(tool, logger, () => thrownResult(tool, error, logger));
 }
 
 function thrownResult(tool: string, error: unknown, logger: Logger): CallToolResult {

@@ -93,10 +93,18 @@ const NO_BATCH_REVISION = "2025-06-18";
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 
-/** A host as a URL's hostname spells it: lowercase, IPv6 in brackets. */
+/**
+ * A host as a URL's hostname spells it — the form a `Host` header's name is compared in: lowercase,
+ * IPv6 in brackets and compressed (`0:0:0:0:0:0:0:1` is `[::1]`), IPv4 in four decimals.
+ */
 function normalizeHost(host: string): string {
   const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
-  return (bare.includes(":") ? `[${bare}]` : bare).toLowerCase();
+  const bracketed = bare.includes(":") ? `[${bare}]` : bare;
+  try {
+    return new URL(`http://${bracketed}`).hostname;
+  } catch {
+    return bracketed.toLowerCase();
+  }
 }
 
 function isLoopback(host: string): boolean {
@@ -105,7 +113,7 @@ function isLoopback(host: string): boolean {
 }
 
 function isWildcard(host: string): boolean {
-  return ["0.0.0.0", "[::]", "[::0]", ""].includes(normalizeHost(host));
+  return ["0.0.0.0", "[::]", ""].includes(normalizeHost(host));
 }
 
 /** The host names a client reaching `host` puts in its `Host` header. */
@@ -122,6 +130,15 @@ function hostnameOf(hostHeader: string | undefined): string | undefined {
   if (!hostHeader) return undefined;
   try {
     return new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The path of a request target; `undefined` for one no URL parser reads (`//[`, say). */
+function pathnameOf(target: string | undefined): string | undefined {
+  try {
+    return new URL(target ?? "/", "http://localhost").pathname;
   } catch {
     return undefined;
   }
@@ -215,7 +232,7 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
   let closing = false;
 
   const handle = async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<void> => {
-    if (new URL(req.url ?? "/", "http://localhost").pathname !== path) {
+    if (pathnameOf(req.url) !== path) {
       sendError(res, 404, -32000, `Not found: the MCP endpoint is ${path}`);
       return;
     }

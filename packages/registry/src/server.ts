@@ -4,7 +4,7 @@ import { z } from "zod";
 import { structuredContentSchema } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
 import type { Logger } from "./logger.js";
-import { callThroughNet, describeProblems, type NetTool } from "./net.js";
+import { callThroughNet, capText, describeProblems, ERROR_TEXT_LIMIT, thrownAnswer, type NetTool } from "./net.js";
 import type { ToolOptions } from "./types.js";
 
 /** The JSON Schema dialect the SDK converts Standard Schemas to; tools/list carries it. */
@@ -64,23 +64,42 @@ export class ToolTable {
 
   /**
    * Answers one `tools/call`: the arguments checked against the tool's input (an invalid call is an
-   * error result, as the SDK's own tools answer it), then the call through the net.
+   * error result, as the SDK's own tools answer it), then the call through the net. The input
+   * schema is the tool author's code too: a refinement or transform that throws is answered as a
+   * throwing tool is (named, capped, logged), and one that is async is awaited.
    */
   call(request: CallToolRequest, ctx: ServerContext, logger: Logger): CallToolResult | Promise<CallToolResult> {
     const { name, arguments: args } = request.params;
     const compiled = this.byName.get(name);
     if (compiled === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
-    if (compiled.input === undefined) return callThroughNet(compiled.tool, {}, ctx, logger);
-    const parsed = compiled.input.safeParse(args ?? {});
-    if (!parsed.success) {
-      return {
-        content: [
-          { type: "text", text: `Input validation error: Invalid arguments for tool ${name}:\n${describeProblems(parsed.error).map((line) => `- ${line}`).join("\n")}` },
-        ],
-        isError: true,
-      };
+    const { tool, input } = compiled;
+    if (input === undefined) return callThroughNet(tool, {}, ctx, logger);
+    const proceed = (parsed: ReturnType<z.ZodObject["safeParse"]>): CallToolResult | Promise<CallToolResult> =>
+      parsed.success ? callThroughNet(tool, parsed.data, ctx, logger) : invalidArguments(name, parsed.error);
+    try {
+      return proceed(input.safeParse(args ?? {}));
+    } catch (error) {
+      if (!isAsyncParseError(error)) return thrownAnswer(name, error, logger);
     }
-    return callThroughNet(compiled.tool, parsed.data, ctx, logger);
+    return input.safeParseAsync(args ?? {}).then(proceed, (error: unknown) => thrownAnswer(name, error, logger));
+  }
+}
+
+/** The error result of arguments that do not match the input schema; capped like every error text. */
+function invalidArguments(name: string, error: z.ZodError): CallToolResult {
+  const problems = describeProblems(error).map((line) => `- ${line}`).join("\n");
+  return {
+    content: [{ type: "text", text: capText(`Input validation error: Invalid arguments for tool ${name}:\n${problems}`, ERROR_TEXT_LIMIT, "not shown") }],
+    isError: true,
+  };
+}
+
+/** zod's "async refinement in a synchronous parse", from this zod or the copy the tool's schema came from. */
+function isAsyncParseError(error: unknown): boolean {
+  try {
+    return error instanceof z.core.$ZodAsyncError || (error instanceof Error && error.constructor.name === "$ZodAsyncError");
+  } catch {
+    return false; // a thrown proxy or a throwing getter: a throw like any other
   }
 }
 

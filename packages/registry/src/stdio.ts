@@ -23,15 +23,38 @@ export interface StdioServing {
 const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
-function errorLine(code: number, message: string): string {
-  return `${JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } })}\n`;
+function errorLine(code: number, message: string, id: string | number | null = null): string {
+  return `${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`;
+}
+
+/**
+ * Why a parsed line is no JSON-RPC message the transport can take — a batch (not part of MCP
+ * since 2025-06-18), a bare value, another `jsonrpc`, neither a method nor a result or error — or
+ * `undefined`. The SDK's transport would only log such a line, and leave its sender waiting.
+ */
+function notAMessage(value: unknown): string | undefined {
+  if (Array.isArray(value)) return "JSON-RPC batches are not part of MCP since revision 2025-06-18; send one message per line";
+  if (typeof value !== "object" || value === null) return "a message is a JSON object";
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== "2.0") return 'a message has "jsonrpc": "2.0"';
+  if (typeof message.method !== "string" && !("result" in message) && !("error" in message)) {
+    return 'a message has a "method" (a request or a notification), or a "result" or an "error" (a response)';
+  }
+  return undefined;
+}
+
+/** The id a malformed message can be answered by, when it has a usable one. */
+function idOf(value: unknown): string | number | null {
+  const id = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as { id?: unknown }).id : undefined;
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }
 
 /**
  * Splits stdin into lines ahead of the SDK's transport, which ends the connection on a line over
  * its buffer size and answers nothing to a line that is not JSON. Here an oversize line is
- * discarded as it streams in (never buffered whole) and a malformed one dropped, each answered
- * with a JSON-RPC error (`id: null`, as the client's id is unknown); every other line passes on.
+ * discarded as it streams in (never buffered whole), and a line that is not JSON or no JSON-RPC
+ * message dropped, each answered with a JSON-RPC error (by the message's id when it has one,
+ * else `id: null`); every other line passes on.
  */
 class LineGuard {
   private pending: Buffer[] = [];
@@ -72,13 +95,16 @@ class LineGuard {
       const text = line.toString("utf8").trim();
       if (text !== "") {
         let parsed = false;
+        let value: unknown;
         try {
-          JSON.parse(text);
+          value = JSON.parse(text);
           parsed = true;
         } catch {
           this.reply(errorLine(-32700, "Parse error: a message line is not JSON"));
         }
-        if (parsed) this.forward(line);
+        const problem = parsed ? notAMessage(value) : undefined;
+        if (problem !== undefined) this.reply(errorLine(-32600, `Invalid request: ${problem}`, idOf(value)));
+        else if (parsed) this.forward(line);
       }
     }
     this.pending = [];

@@ -86,6 +86,23 @@ describe("serveHttp: who may call", () => {
     expect(logger.warnings).toEqual([]);
   });
 
+  test("an address or name written in any of its forms allows what clients send: IPv6 expanded, upper case, IPv4 shorthand", async () => {
+    // The bind address and allowedHosts are compared as a URL spells a Host header's name.
+    const { serving, logger } = await serve({ host: "0:0:0:0:0:0:0:1" });
+    expect(serving.url.hostname).toBe("[::1]");
+    expect((await post(serving.url, INITIALIZE)).status).toBe(200);
+    expect((await post(serving.url, INITIALIZE, { host: `[0:0::1]:${serving.port}` })).status).toBe(200);
+    expect((await post(serving.url, INITIALIZE, { host: `LOCALHOST:${serving.port}` })).status).toBe(200);
+    expect((await post(serving.url, INITIALIZE, { host: `[::2]:${serving.port}` })).status).toBe(403);
+    // Loopback in any spelling: no warning about authentication.
+    expect(logger.warnings).toEqual([]);
+    const listed = await serve({ allowedHosts: ["MCP.Internal", "[0:0::1]", "127.1"] });
+    for (const host of ["mcp.internal", "[::1]", "127.0.0.1"]) {
+      expect((await post(listed.serving.url, INITIALIZE, { host: `${host}:${listed.serving.port}` })).status, host).toBe(200);
+    }
+    expect((await post(listed.serving.url, INITIALIZE, { host: `mcp.internal.:${listed.serving.port}` })).status).toBe(403);
+  });
+
   test("allowedHosts overrides the Host allowlist", async () => {
     const { serving } = await serve({ allowedHosts: ["mcp.internal"] });
     expect((await post(serving.url, INITIALIZE, { host: `mcp.internal:${serving.port}` })).status).toBe(200);
@@ -218,6 +235,19 @@ describe("serveHttp: what it reads", () => {
     expect((await fetch(serving.url)).status).toBe(405);
     expect((await fetch(serving.url, { method: "DELETE" })).status).toBe(405);
     expect((await post(new URL("/other", serving.url), INITIALIZE)).status).toBe(404);
+  });
+
+  test("a request target no URL parser reads is 404, not a 500 with a warning per request", async () => {
+    const { serving, logger } = await serve();
+    const statusLine = await new Promise<string>((resolve, reject) => {
+      const socket = connect(serving.port, "127.0.0.1", () => socket.end(`POST //[ HTTP/1.1\r\nHost: 127.0.0.1:${serving.port}\r\nContent-Length: 0\r\n\r\n`));
+      let received = "";
+      socket.on("data", (chunk: Buffer) => void (received += chunk.toString()));
+      socket.on("close", () => resolve(received.split("\r\n")[0] ?? ""));
+      socket.on("error", reject);
+    });
+    expect(statusLine).toBe("HTTP/1.1 404 Not Found");
+    expect(logger.warnings).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ERROR_TEXT_LIMIT } from "../dist/index.js";
 import { compileServers, firstText, recordingLogger } from "./helpers.js";
-import { CASES } from "./servers/hostile.js";
+import { CASES, INPUT_CASES } from "./servers/hostile.js";
 
 type HostileModule = typeof import("./servers/hostile.js");
 
@@ -76,7 +76,7 @@ describe.each([
   beforeAll(async () => {
     connection = await connect();
     const { tools } = await connection.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual([...Object.keys(hostile.CASES), "healthy"].sort());
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...Object.keys(hostile.CASES), ...Object.keys(hostile.INPUT_CASES), "healthy"].sort());
   });
   afterAll(() => connection?.close());
 
@@ -95,6 +95,21 @@ describe.each([
       for (const part of expected.includes) expect(text).toContain(part);
       // The warning carries the same problems (and, for a throw, the stack).
       expect(warnings[0]).toContain(`"${name}"`);
+    } else {
+      expect(result).toEqual(expected.result);
+    }
+  });
+
+  test.each(Object.keys(INPUT_CASES))("%s: the input schema's own failure is an error result, never a raw JSON-RPC error", async (name) => {
+    const { args, expected } = hostile.INPUT_CASES[name]!;
+    const result = await connection.client.callTool({ name, arguments: args }, undefined, { timeout: 10_000 });
+    const warnings = (await connection.warnings()).filter((warning) => warning.includes(`ool "${name}"`));
+    expect(warnings, `warnings for ${name}`).toHaveLength(expected.warnings);
+    if (expected.error) {
+      expect(result.isError).toBe(true);
+      const text = firstText(result);
+      expect(text.length).toBeLessThanOrEqual(ERROR_TEXT_LIMIT);
+      for (const part of expected.includes) expect(text).toContain(part);
     } else {
       expect(result).toEqual(expected.result);
     }

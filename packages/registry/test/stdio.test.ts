@@ -55,6 +55,24 @@ describe("stdio", () => {
     expect(await server.next()).toMatchObject({ id: 1, result: { protocolVersion: "2025-06-18" } });
   });
 
+  test("JSON that is no JSON-RPC message (a batch, a bare value, an id without a method) is an invalid request (-32600), answered by its id", async () => {
+    const server = start();
+    send(server.child, INITIALIZE);
+    await server.next();
+    send(server.child, { jsonrpc: "2.0", id: 7 });
+    expect(await server.next()).toMatchObject({ id: 7, error: { code: -32600 } });
+    send(server.child, [{ jsonrpc: "2.0", id: 8, method: "tools/list" }]);
+    expect(await server.next()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining("batch") } });
+    for (const value of [42, null, "tools/list", { jsonrpc: "1.0", id: 9, method: "tools/list" }]) {
+      send(server.child, value);
+      expect(await server.next(), JSON.stringify(value)).toMatchObject({ error: { code: -32600 } });
+    }
+    send(server.child, { jsonrpc: "2.0", id: 10, method: "tools/list" });
+    expect(await server.next()).toMatchObject({ id: 10, result: {} });
+    // Answered, not dumped into the log as the SDK's schema errors.
+    expect(server.stderr.join("")).toBe("");
+  }, 10_000);
+
   test("a client that closes the server's stdout: a clean exit (code 0), no EPIPE crash", async () => {
     const server = start();
     send(server.child, INITIALIZE);

@@ -1,5 +1,6 @@
 // Results a careless or hostile tool author can return, each with what a client must receive.
 import { createRegistry, type Logger } from "@sourced/registry";
+import { z } from "zod";
 
 const text = (value: string) => [{ type: "text" as const, text: value }];
 const sources = ["https://example.org/cities-data"];
@@ -196,6 +197,19 @@ export const CASES: Record<string, Case> = {
     },
     expected: refused('Tool "proxy_thrown" failed: a value that cannot be turned into text'),
   },
+  // A real promise whose species builds what `then` returns: the net must not send that object.
+  promise_species: {
+    make: () => {
+      const promise = Promise.resolve({ content: text("unsourced"), structuredContent: { sources: [] } });
+      function Species(executor: (resolve: () => void, reject: () => void) => void) {
+        executor(() => {}, () => {});
+        return Promise.resolve({ content: text("Unsourced, and never checked.") });
+      }
+      Object.defineProperty(promise, "constructor", { value: { [Symbol.species]: Species } });
+      return promise;
+    },
+    expected: contract("promise_species", "structuredContent.sources: needs at least one source"),
+  },
   proxy_result: {
     make: () =>
       new Proxy(good(), {
@@ -207,12 +221,54 @@ export const CASES: Record<string, Case> = {
   },
 };
 
+/** Input schemas are the tool author's code too: each is called with `args`. */
+export const INPUT_CASES: Record<string, { input: z.ZodObject; args: Record<string, unknown>; expected: Expected }> = {
+  input_refine_throws: {
+    input: z.object({ city: z.string().refine(() => { throw new Error("y".repeat(100_000)); }) }),
+    args: { city: "Tokyo" },
+    expected: refused('Tool "input_refine_throws" failed: yyy', "more characters in the server log]"),
+  },
+  input_transform_throws: {
+    input: z.object({ city: z.string().transform(() => { throw { toString: () => { throw new Error("again"); } }; }) }),
+    args: { city: "Tokyo" },
+    expected: refused('Tool "input_transform_throws" failed: a value that cannot be turned into text'),
+  },
+  input_proxy_thrown: {
+    input: z.object({
+      city: z.string().transform(() => {
+        const boom = () => {
+          throw new Error("trap exploded");
+        };
+        throw new Proxy({}, { get: boom, getPrototypeOf: boom, ownKeys: boom, has: boom, getOwnPropertyDescriptor: boom });
+      }),
+    }),
+    args: { city: "Tokyo" },
+    expected: refused('Tool "input_proxy_thrown" failed: a value that cannot be turned into text'),
+  },
+  input_async_refine: {
+    input: z.object({ city: z.string().refine(async (city) => city === "Tokyo", "unknown city") }),
+    args: { city: "Tokyo" },
+    expected: { error: false, result: good(), warnings: 0 },
+  },
+  input_async_refine_fails: {
+    input: z.object({ city: z.string().refine(async (city) => city === "Tokyo", "unknown city") }),
+    args: { city: "Atlantis" },
+    expected: { error: true, includes: ["Invalid arguments for tool input_async_refine_fails", "city: unknown city"], warnings: 0 },
+  },
+  input_huge_key: {
+    input: z.strictObject({ city: z.string() }),
+    args: { city: "Tokyo", ["k".repeat(100_000)]: 1 },
+    expected: { error: true, includes: ["Invalid arguments for tool input_huge_key", "more characters not shown]"], warnings: 0 },
+  },
+};
+
 /** The warnings' logger of a spawned server: one JSON string per line on stderr. */
 export const jsonLinesLogger: Logger = { warn: (message) => void process.stderr.write(`${JSON.stringify(message)}\n`) };
 
 export function buildHostileRegistry(logger: Logger) {
   const registry = createRegistry({ name: "hostile", version: "1.0.0", logger });
   for (const [name, { make }] of Object.entries(CASES)) registry.tool({ name })(() => make());
+  for (const [name, { input }] of Object.entries(INPUT_CASES)) registry.tool({ name, input })(() => good());
   registry.tool({ name: "healthy" })(() => good());
   return registry;
 }
