@@ -5,3 +5,4 @@ export { FINDING_KINDS } from "./kinds.js";
 export { closestMatch } from "./suggest.js";
 export { closeParenEnd, sourceFileNamesOf } from "./ports.js";
 export type { CheckerPort, ProgramPort, SyntaxPort, SyntaxPortMember } from "./ports.js";
+export { VERIFIED_STAMP_KEY } from "./stamp.js";

@@ -5,7 +5,7 @@ import type { PluginConfig, ProgramTransformerExtras, TransformerExtras } from "
 import { notProgramTransformerDiagnostic } from "./diagnostics.js";
 import { createProgramCheck, installOnProgram, type ProgramCheck } from "./program.js";
 
-export { VERIFIED_STAMP_KEY } from "@sourced/registry/stamp";
+export { VERIFIED_STAMP_KEY } from "@sourced/analysis";
 export { DEFAULT_OPTIONS, parseOptions, type OptionProblem, type TransformerOptions } from "./options.js";
 /** ts-patch's own types for what it passes a plugin: its plugins entry and its extras. */
 export type { PluginConfig, ProgramTransformerExtras, TransformerExtras } from "ts-patch";
