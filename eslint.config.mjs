@@ -8,7 +8,8 @@ import tseslint from "typescript-eslint";
 
 export default defineConfig(
   {
-    ignores: ["**/dist/**", "packages/registry/esm/**", "**/node_modules/**", "**/out/**", "**/build/**", "fixtures/cases/**", "bench/out/**"],
+    // fixtures/install is a user's project, linted by its own configs where the install test installs it.
+    ignores: ["**/dist/**", "packages/registry/esm/**", "**/node_modules/**", "**/out/**", "**/build/**", "fixtures/cases/**", "fixtures/install/**", "bench/out/**"],
   },
   js.configs.recommended,
   tseslint.configs.recommended,
