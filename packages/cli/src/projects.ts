@@ -36,6 +36,8 @@ export function resolveConfigPath(argument: string, cwd: string, isDefault: bool
 
 /** Configuration problems, as TypeScript reports them, ready to print in its own format. */
 export class ConfigError extends UsageError {
+  override readonly name: string = "ConfigError";
+
   constructor(
     message: string,
     /** TypeScript's diagnostics, formatted as tsc prints them. */
