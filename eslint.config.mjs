@@ -18,6 +18,53 @@ export default defineConfig(
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
   },
   {
+    // The code of the repository is linted with type information; the fixtures are inputs of the
+    // tests (deliberately non-compliant programs among them), linted without it.
+    files: ["packages/*/src/**/*.ts", "packages/*/test/**/*.{ts,mts,cts}", "scripts/**/*.ts", "fixtures/harness.ts", "vitest.config.mts"],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: {
+        project: [
+          "./packages/*/tsconfig.json",
+          "./tsconfig.tests.json",
+          "./packages/eslint-plugin/test/tsconfig.json",
+          "./packages/registry/test/servers/tsconfig.json",
+        ],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
+    files: ["packages/*/src/**/*.ts", "packages/*/test/**/*.{ts,mts,cts}", "scripts/**/*.ts", "fixtures/harness.ts", "vitest.config.mts"],
+    rules: {
+      // TypeScript's flag enums (ts.NodeFlags, ts.TypeFlags) are compared after masking with `&`,
+      // which the rule reports although both sides are the same enum.
+      "@typescript-eslint/no-unsafe-enum-comparison": "off",
+    },
+  },
+  {
+    // Tests compare functions by identity (`toBe(Weather.forecast)`), and save a host's methods to
+    // call them back with `.call(host, …)`: neither loses `this`.
+    files: ["packages/*/test/**/*.{ts,mts,cts}", "scripts/**/*.ts"],
+    rules: { "@typescript-eslint/unbound-method": "off" },
+  },
+  {
+    // The transformer wraps the methods of a ts.Program it is handed; TypeScript builds a program's
+    // methods as closures over the program, so a saved method needs no `this`.
+    files: ["packages/transformer/src/program.ts"],
+    rules: { "@typescript-eslint/unbound-method": "off" },
+  },
+  {
+    // Type tests: `@ts-expect-error` lines produce error-typed values on purpose.
+    files: ["packages/eslint-plugin/test/types/**"],
+    rules: { "@typescript-eslint/no-unsafe-assignment": "off" },
+  },
+  {
+    // The test servers register async tools on purpose, to cover the Promise<DataToolOutput> path.
+    files: ["packages/registry/test/servers/**"],
+    rules: { "@typescript-eslint/require-await": "off" },
+  },
+  {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { ESLint } from "eslint";
 import * as ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
@@ -58,7 +59,7 @@ async function lintExample(name: string, code: string): Promise<string> {
   });
   const results = await eslint.lintFiles(["example.ts"]);
   const formatter = await eslint.loadFormatter("stylish");
-  const output = (await formatter.format(results)).replace(/\u001b\[[0-9;]*m/g, "");
+  const output = stripVTControlCharacters(await formatter.format(results));
   // stylish: a header line with the file, the reports, a blank line and the summary.
   return output
     .split("\n")

@@ -71,11 +71,7 @@ export function readProjects(
     }
     const unrecoverable: ts.Diagnostic[] = [];
     const host: ts.ParseConfigFileHost = {
-      useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
-      getCurrentDirectory: ts.sys.getCurrentDirectory,
-      fileExists: ts.sys.fileExists,
-      readFile: ts.sys.readFile,
-      readDirectory: ts.sys.readDirectory,
+      ...ts.sys,
       onUnRecoverableConfigFileDiagnostic: (diagnostic) => unrecoverable.push(diagnostic),
     };
     const parsed = ts.getParsedCommandLineOfConfigFile(file, undefined, host, extendedConfigCache);

@@ -20,7 +20,7 @@ const SOURCE_ROOT = "%SRCROOT%";
  * notices (syntax errors, unresolved imports) as tool execution notifications.
  */
 export function formatSarif(report: CheckReport, tool: SarifTool, cwd: string): string {
-  const kinds = Object.values(FINDING_KINDS) as FindingKind[];
+  const kinds = Object.values<FindingKind>(FINDING_KINDS);
   const ruleIndex = new Map<FindingId, number>(kinds.map((kind, index) => [kind.id, index]));
   const occurrences = new Map<string, number>();
 
