@@ -17,6 +17,8 @@ export interface InstallSpec {
   /** Name to version (pin it: a range resolves to whatever is newest, `typescript` to 7) or {@link PACKED}. */
   readonly dependencies?: Readonly<Record<string, string>>;
   readonly devDependencies?: Readonly<Record<string, string>>;
+  /** Extra arguments for `<manager> install`, e.g. a case that shows what `--legacy-peer-deps` changes. */
+  readonly installArgs?: readonly string[];
 }
 
 export interface Run {
@@ -52,7 +54,7 @@ const installs = new Map<string, InstalledProject>();
  * One install per spec and process: cases share it through {@link InstalledProject.caseDirectory}.
  */
 export function installProject(spec: InstallSpec): InstalledProject {
-  const key = createHash("sha256").update(JSON.stringify([spec.manager, spec.dependencies, spec.devDependencies, spec.tarballs])).digest("hex");
+  const key = createHash("sha256").update(JSON.stringify([spec.manager, spec.dependencies, spec.devDependencies, spec.installArgs, spec.tarballs])).digest("hex");
   const known = installs.get(key);
   if (known !== undefined) return known;
 
@@ -75,7 +77,8 @@ export function installProject(spec: InstallSpec): InstalledProject {
     fs.writeFileSync(path.join(directory, "pnpm-workspace.yaml"), `overrides:\n${lines.join("\n")}\n`);
   }
 
-  const args = spec.manager === "npm" ? ["install", "--no-audit", "--no-fund", "--prefer-offline"] : ["install", "--prefer-offline"];
+  // No lockfile yet: pnpm would refuse to write one under CI=true with a frozen lockfile.
+  const args = [...(spec.manager === "npm" ? ["install", "--no-audit", "--no-fund", "--prefer-offline"] : ["install", "--prefer-offline", "--no-frozen-lockfile"]), ...(spec.installArgs ?? [])];
   const install = spawnSync(spec.manager, args, { cwd: directory, encoding: "utf8", env: cleanEnv(), timeout: 600_000 });
   const installOutput = `${install.stdout}${install.stderr}`;
   if (install.status !== 0) throw new Error(`${spec.manager} install failed in ${directory} (exit ${install.status}):\n${installOutput}`);
