@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installProject, MANAGERS, MCP_CLIENT, packWorkspace, removeInstalledProjects, REPO, SOURCED, TOOLCHAINS, type InstalledProject, type Manager, type Run } from "./index";
+import { installProject, MANAGERS, MCP_CLIENT, packWorkspace, removeInstalledProjects, removePackedTarballs, REPO, SOURCED, TOOLCHAINS, type InstalledProject, type Manager, type Run } from "./index";
 
 /*
  * The packed tarballs, installed into a fresh project outside the workspace with npm and with pnpm,
@@ -66,7 +66,10 @@ function describeRun(run: Run): string {
 beforeAll(() => {
   expect(EXPECTED.length).toBeGreaterThan(0);
 });
-afterAll(() => removeInstalledProjects());
+afterAll(() => {
+  removeInstalledProjects();
+  removePackedTarballs();
+});
 
 type Toolchain = keyof typeof TOOLCHAINS;
 type PackageType = "module" | "commonjs";

@@ -35,15 +35,24 @@ export function tarballName(name: string, version: string): string {
 }
 
 let packed: Tarballs | undefined;
+let packedDirectory: string | undefined;
+
+/** Removes the tarballs {@link packWorkspace} wrote (call it from `afterAll`). */
+export function removePackedTarballs(): void {
+  if (packedDirectory !== undefined) fs.rmSync(packedDirectory, { recursive: true, force: true });
+  packed = undefined;
+  packedDirectory = undefined;
+}
 
 /**
  * Packs every publishable package with `pnpm pack`, as a release would (`workspace:` ranges become
- * version ranges), into a fresh directory outside the workspace. Once per process; the packages
- * must be built (`pnpm build`).
+ * version ranges), into a fresh directory outside the workspace. Once per process (until
+ * {@link removePackedTarballs}); the packages must be built (`pnpm build`).
  */
 export function packWorkspace(): Tarballs {
   if (packed !== undefined) return packed;
   const destination = fs.mkdtempSync(path.join(os.tmpdir(), "sourced-tarballs-"));
+  packedDirectory = destination;
   const tarballs: Record<string, string> = {};
   for (const { name, version, directory } of workspacePackages()) {
     if (!fs.existsSync(path.join(directory, "dist"))) throw new Error(`${name} has no dist/: run 'pnpm build' before packing it.`);

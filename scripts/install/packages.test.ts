@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
-import { packWorkspace, REPO, tarballFiles, workspacePackages } from "./index";
+import { afterAll, describe, expect, it } from "vitest";
+import { packWorkspace, removePackedTarballs, REPO, tarballFiles, workspacePackages } from "./index";
 import { spawnSync } from "node:child_process";
 
 /*
@@ -30,6 +30,7 @@ function packedFile(tarball: string, file: string): string {
 }
 
 const LICENSE = fs.readFileSync(path.join(REPO, "LICENSE"), "utf8");
+afterAll(() => removePackedTarballs());
 
 describe.each(workspacePackages().map((pkg) => [pkg.name, pkg] as const))("the %s tarball", (name, pkg) => {
   const tarball = () => packWorkspace()[name]!;
