@@ -41,7 +41,7 @@ describe("the run-time net over the SDK's Client and InMemoryTransport", () => {
     expect(sources).toMatchObject({ type: "array", minItems: 1, items: { type: "string", format: "uri" } });
     expect(new RegExp((sources?.items as { pattern: string }).pattern, "u").source).toBe(new RegExp(SOURCE_URL_PATTERN, "u").source);
     // Every tool carries it, including the ones whose results the net will stop.
-    expect(listed.every((tool) => tool.outputSchema?.required?.includes("sources"))).toBe(true);
+    expect(listed.every((tool) => (tool.outputSchema?.required as string[] | undefined)?.includes("sources"))).toBe(true);
     const population = listed.find((tool) => tool.name === "population");
     expect(population?.inputSchema).toMatchObject({ type: "object", properties: { city: { type: "string" } }, required: ["city"] });
   });
