@@ -61,6 +61,6 @@ export default function sourcedTransformer(
   configOrExtras: PluginConfig | TransformerExtras,
   extras?: ProgramTransformerExtras,
 ): ts.Program | ts.TransformerFactory<ts.SourceFile> {
-  if (extras !== undefined) return transformProgram(program, hostOrConfig as ts.CompilerHost | undefined, configOrExtras as PluginConfig, extras);
+  if (extras !== undefined) return transformProgram(program, hostOrConfig as ts.CompilerHost | undefined, configOrExtras, extras);
   return transformSource(program, hostOrConfig as PluginConfig, configOrExtras as TransformerExtras);
 }

@@ -52,7 +52,7 @@ export function parseOptions(config: PluginConfig): {
     if (TS_PATCH_KEYS.has(key)) continue;
     switch (key) {
       case "severity":
-        if (value === "error" || value === "warning") severity = value;
+        if (value === "error" || value === "warning") severity = value === "error" ? "error" : "warning";
         else
           problems.push({
             key,
