@@ -127,8 +127,9 @@ describe("docs/cli.md", () => {
   });
 
   it("the usage line is the one --help prints", () => {
-    const usage = only(blocks.filter((block) => block.body.startsWith("sourced check [-p")), "usage block").body.trim();
-    expect(sourced(["--help"], REPO).stdout).toContain(`  ${usage}\n`);
+    const usage = only(blocks.filter((block) => block.body.startsWith("sourced check [-p")), "usage block").body.trimEnd();
+    // --help indents the usage by two spaces.
+    expect(sourced(["--help"], REPO).stdout).toContain(`${usage.split("\n").map((line) => `  ${line}`).join("\n")}\n`);
   });
 });
 

@@ -59,7 +59,7 @@ describe.each(workspacePackages().map((pkg) => [pkg.name, pkg] as const))("the %
     const manifest = JSON.parse(packedFile(tarball(), "package.json")) as Manifest;
     expect(manifest.license).toBe("MIT");
     expect(manifest.repository).toEqual({ type: "git", url: `git+${REPOSITORY}.git`, directory: path.relative(REPO, pkg.directory).split(path.sep).join("/") });
-    expect(manifest.homepage).toMatch(new RegExp(`^${REPOSITORY}/blob/main/docs/[a-z/-]+\\.md$`));
+    expect(manifest.homepage).toMatch(new RegExp(`^${REPOSITORY}/blob/main/docs/[a-z0-9/-]+\\.md$`));
     expect(fs.existsSync(path.join(REPO, manifest.homepage!.slice(`${REPOSITORY}/blob/main/`.length)))).toBe(true);
     expect(manifest.bugs).toEqual({ url: `${REPOSITORY}/issues` });
     for (const [dependency, range] of Object.entries({ ...manifest.dependencies, ...manifest.peerDependencies })) {
