@@ -123,7 +123,7 @@ describe.each(MATRIX)("the packed packages installed with %s next to %s", (manag
       const text = project.bin("sourced", ["check", "-p", "tsconfig.json"], directory);
       expect(text.status, describeRun(text)).toBe(1);
       expect(reportedLines(text.stdout, "SRC")).toEqual(EXPECTED);
-      expect(text.stdout.endsWith(` with TypeScript ${typescriptVersion}.\n`)).toBe(true);
+      expect(text.stdout.endsWith(` with TypeScript ${typescriptVersion} (classic).\n`), text.stdout).toBe(true);
       // The example of the CLI's README is this very run.
       if (toolchain === "ts6") expect(readmeBlock("packages/cli/README.md", "text")).toBe(text.stdout);
     });
