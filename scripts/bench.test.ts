@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -25,7 +25,7 @@ interface Ratio {
   pairMax: number;
 }
 
-let run: ReturnType<typeof spawnSync>;
+let run: SpawnSyncReturns<string>;
 let result: {
   machine: { cpus: number; memoryGiB: number; node: string };
   projects: Record<string, { files: number; tools: number; expectedFindings: number; findings: Record<string, number> }>;
@@ -39,7 +39,7 @@ beforeAll(() => {
     encoding: "utf8",
   });
   expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-  result = JSON.parse(fs.readFileSync(json, "utf8"));
+  result = JSON.parse(fs.readFileSync(json, "utf8")) as typeof result;
 }, 600_000);
 
 describe("pnpm bench --smoke", () => {

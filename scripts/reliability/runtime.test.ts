@@ -22,12 +22,14 @@ type Sdk = {
   McpError: typeof import("../../packages/registry/node_modules/@modelcontextprotocol/sdk/dist/cjs/types.js").McpError;
   ErrorCode: typeof import("../../packages/registry/node_modules/@modelcontextprotocol/sdk/dist/cjs/types.js").ErrorCode;
 };
+/** One SDK module, typed by the part of {@link Sdk} it holds. */
+const sdkModule = (specifier: string) => fromRegistry(specifier) as Sdk;
 const sdk: Sdk = {
-  Client: fromRegistry("@modelcontextprotocol/sdk/client/index.js").Client,
-  StreamableHTTPClientTransport: fromRegistry("@modelcontextprotocol/sdk/client/streamableHttp.js").StreamableHTTPClientTransport,
-  InMemoryTransport: fromRegistry("@modelcontextprotocol/sdk/inMemory.js").InMemoryTransport,
-  McpError: fromRegistry("@modelcontextprotocol/sdk/types.js").McpError,
-  ErrorCode: fromRegistry("@modelcontextprotocol/sdk/types.js").ErrorCode,
+  Client: sdkModule("@modelcontextprotocol/sdk/client/index.js").Client,
+  StreamableHTTPClientTransport: sdkModule("@modelcontextprotocol/sdk/client/streamableHttp.js").StreamableHTTPClientTransport,
+  InMemoryTransport: sdkModule("@modelcontextprotocol/sdk/inMemory.js").InMemoryTransport,
+  McpError: sdkModule("@modelcontextprotocol/sdk/types.js").McpError,
+  ErrorCode: sdkModule("@modelcontextprotocol/sdk/types.js").ErrorCode,
 };
 const { z } = fromRegistry("zod") as typeof import("../../packages/registry/node_modules/zod");
 const registryModule = createRequire(__filename)(path.join(ROOT, "packages/registry")) as typeof import("../../packages/registry/src/index");
@@ -81,7 +83,9 @@ const malformedArb: fc.Arbitrary<Malformed> = fc.oneof(
   at("a bigint cell", [1n, 2n ** 70n], (cell) => ({ ...valid(), structuredContent: { ...valid().structuredContent, table: [["n"], [cell]] } })),
   at("the tool throws or rejects", ["Error", "string", "undefined", "reject"], (how) => () => {
     if (how === "Error") throw new Error("database unreachable");
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the net must answer a tool that throws a non-Error
     if (how === "string") throw "a string thrown";
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the net must answer a tool that throws a non-Error
     if (how === "undefined") throw undefined;
     return Promise.reject(new TypeError("rejected"));
   }),
@@ -230,7 +234,7 @@ async function connect(url: URL): Promise<Client> {
 async function stats(url: URL): Promise<{ echo: number; hangsStarted: number; hangsAborted: number; warnings: number }> {
   const client = await connect(url);
   try {
-    return JSON.parse(text((await client.callTool({ name: "stats" })) as ToolResult));
+    return JSON.parse(text((await client.callTool({ name: "stats" })) as ToolResult)) as Awaited<ReturnType<typeof stats>>;
   } finally {
     await client.close();
   }

@@ -9,3 +9,4 @@ export { DEFAULT_BUILD_OPTIONS, describeOptionValue, parseBuildOptions } from ".
 export type { BuildOptions, OptionCheck, OptionProblem, ParseBuildOptionsSettings } from "./build-options.js";
 export { functionPropertiesCall, planEdits, stampingDecorator, writeTextEdits } from "./edit-plan.js";
 export type { EditPlanOptions, FunctionProperties, RegistrationEdit, TextSink, VerifiedStamp } from "./edit-plan.js";
+export { VERIFIED_STAMP_KEY } from "./stamp.js";

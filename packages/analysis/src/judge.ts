@@ -617,7 +617,7 @@ function parameterAdvice(context: Context, parameter: ts.ParameterDeclaration): 
 function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, hops: number): Target {
   const { ts } = context;
   const declarations = symbol.declarations ?? [];
-  const functions = declarations.filter((declaration) => isFunctionLike(ts, declaration)) as SignatureDeclaration[];
+  const functions = declarations.filter<SignatureDeclaration>((declaration) => isFunctionLike(ts, declaration));
   if (functions.length > 0) {
     // With overloads, the implementation's signature is not callable from outside: judge the overloads.
     const withoutBody = functions.filter((declaration) => !("body" in declaration) || declaration.body === undefined);

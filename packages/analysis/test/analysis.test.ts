@@ -383,9 +383,9 @@ registry.tool()(function b(): DataToolOutput { return sample(); });
           ? () => {
               throw new Error("boom");
             }
-          : Reflect.get(target, key, receiver),
+          : (Reflect.get(target, key, receiver) as unknown),
     });
-    const proxied = new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => broken : Reflect.get(target, key)) });
+    const proxied = new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => broken : (Reflect.get(target, key) as unknown)) });
     const { findings } = analyzeSourceFile(ts, proxied, sourceFile);
     expect(findings.map((finding) => [finding.id, finding.code])).toEqual([
       ["internal-error", 92000],
@@ -428,7 +428,7 @@ function countingProgram(program: ts.Program): { program: ts.Program; calls: () 
   const checker = program.getTypeChecker();
   const counting = new Proxy(checker, {
     get: (target, key, receiver) => {
-      const value = Reflect.get(target, key, receiver);
+      const value = Reflect.get(target, key, receiver) as unknown;
       return typeof value === "function"
         ? (...args: unknown[]) => {
             calls += 1;
@@ -438,7 +438,7 @@ function countingProgram(program: ts.Program): { program: ts.Program; calls: () 
     },
   });
   return {
-    program: new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => counting : Reflect.get(target, key)) }),
+    program: new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => counting : (Reflect.get(target, key) as unknown)) }),
     calls: () => calls,
   };
 }

@@ -1,3 +1,4 @@
+import { parseArgs as parseNodeArgs, type ParseArgsConfig } from "node:util";
 import { closestMatch } from "@sourced/analysis";
 import { type Backend, BACKENDS } from "./backend";
 import { UsageError } from "./errors";
@@ -43,25 +44,28 @@ Options:
 Exit codes: 0 no findings, 1 findings, 2 usage or configuration error.
 `;
 
-const OPTIONS_WITH_VALUE = new Map<string, "project" | "format" | "output" | "backend">([
-  ["--backend", "backend"],
-  ["-p", "project"],
-  ["--project", "project"],
-  ["-f", "format"],
-  ["--format", "format"],
-  ["-o", "output"],
-  ["--output", "output"],
-]);
-const FLAGS = new Map<string, "help" | "version">([
-  ["-h", "help"],
-  ["--help", "help"],
-  ["-v", "version"],
-  ["--version", "version"],
-]);
-const KNOWN = [...OPTIONS_WITH_VALUE.keys(), ...FLAGS.keys()].filter((name) => name.startsWith("--"));
+/** The options, in `node:util`'s `parseArgs` form; every option belongs to `check`. */
+const OPTIONS = {
+  project: { type: "string", short: "p", multiple: true },
+  format: { type: "string", short: "f", multiple: true },
+  output: { type: "string", short: "o", multiple: true },
+  backend: { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const satisfies ParseArgsConfig["options"];
 
-/** Parses `sourced <command> [options]`. Throws {@link UsageError} for anything it cannot read. */
+type OptionName = keyof typeof OPTIONS;
+type ValueOption = { [K in OptionName]: (typeof OPTIONS)[K]["type"] extends "string" ? K : never }[OptionName];
+
+const COMMANDS = ["check"] as const;
+
+/**
+ * Parses `sourced <command> [options]` with `node:util`'s `parseArgs`, reading its tokens so each
+ * mistake gets its own message (a typo gets the nearest option). Throws {@link UsageError} for
+ * anything it cannot read.
+ */
 export function parseArgs(argv: readonly string[]): Command {
+  const { tokens } = parseNodeArgs({ args: [...argv], options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
   const projects: string[] = [];
   let format: Format | undefined;
   let output: string | undefined;
@@ -69,85 +73,80 @@ export function parseArgs(argv: readonly string[]): Command {
   let command: string | undefined;
   let flag: "help" | "version" | undefined;
 
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") throw new UsageError(`'--' is not supported: sourced check takes no file arguments.`);
-    const equals = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const name = equals > 0 ? arg.slice(0, equals) : arg;
-
-    const flagKind = FLAGS.get(name);
-    if (flagKind !== undefined) {
-      if (equals > 0) throw new UsageError(`option '${name}' takes no value; write '${name}'.`);
-      flag ??= flagKind;
-      continue;
-    }
-    const option = OPTIONS_WITH_VALUE.get(name);
-    if (option !== undefined) {
-      let value: string | undefined;
-      if (equals > 0) value = arg.slice(equals + 1);
-      else {
-        value = argv[i + 1];
-        if (value === undefined || (value.startsWith("-") && value !== "-")) {
-          throw new UsageError(`option '${name}' needs a value: ${example(option)}.`);
-        }
-        i++;
+  for (const token of tokens) {
+    if (token.kind === "option-terminator") throw new UsageError(`'--' is not supported: sourced check takes no file arguments.`);
+    if (token.kind === "positional") {
+      if (command === undefined) {
+        command = token.value;
+        continue;
       }
-      if (value === "") throw new UsageError(`option '${name}' needs a value: ${example(option)}.`);
-      if (option === "project") projects.push(value);
-      else if (option === "format") {
-        if (!(FORMATS as readonly string[]).includes(value)) {
-          throw new UsageError(`unknown format '${value}'; use one of: ${FORMATS.join(", ")}.`);
-        }
-        if (format !== undefined && format !== value) throw new UsageError(`'--format' given twice ('${format}' and '${value}'); give it once.`);
-        format = value as Format;
-      } else if (option === "backend") {
-        if (!(BACKENDS as readonly string[]).includes(value)) {
-          throw new UsageError(`unknown backend '${value}'; use one of: ${BACKENDS.join(", ")}.`);
-        }
-        if (backend !== undefined && backend !== value) throw new UsageError(`'--backend' given twice ('${backend}' and '${value}'); give it once.`);
-        backend = value as Backend;
-      } else {
-        if (output !== undefined && output !== value) throw new UsageError(`'--output' given twice ('${output}' and '${value}'); give it once.`);
-        output = value;
+      throw new UsageError(
+        `unexpected argument '${token.value}': sourced check takes no file arguments, because a change in one file can break a tool registered in another. ` +
+          `It checks whole projects: pass '-p <tsconfig.json>'.`,
+      );
+    }
+    const { rawName, value, inlineValue } = token;
+    if (!isOption(token.name)) {
+      const suggestion = closest(rawName);
+      throw new UsageError(`unknown option '${rawName}'.${suggestion ? ` Did you mean '${suggestion}'?` : ""} Run 'sourced --help' for the options.`);
+    }
+    const option = token.name;
+    if (option === "help" || option === "version") {
+      if (value !== undefined) throw new UsageError(`option '${rawName}' takes no value; write '${rawName}'.`);
+      flag ??= option;
+      continue;
+    }
+    // `-p --format json`: parseArgs takes `--format` as the value; it is the next option instead.
+    if (value === undefined || value === "" || (!inlineValue && value.startsWith("-") && value !== "-")) {
+      throw new UsageError(`option '${rawName}' needs a value: ${example(option)}.`);
+    }
+    if (option === "project") projects.push(value);
+    else if (option === "format") {
+      if (!(FORMATS as readonly string[]).includes(value)) {
+        throw new UsageError(`unknown format '${value}'; use one of: ${FORMATS.join(", ")}.`);
       }
-      continue;
+      if (format !== undefined && format !== value) throw new UsageError(`'--format' given twice ('${format}' and '${value}'); give it once.`);
+      format = value as Format;
+    } else if (option === "backend") {
+      if (!(BACKENDS as readonly string[]).includes(value)) {
+        throw new UsageError(`unknown backend '${value}'; use one of: ${BACKENDS.join(", ")}.`);
+      }
+      if (backend !== undefined && backend !== value) throw new UsageError(`'--backend' given twice ('${backend}' and '${value}'); give it once.`);
+      backend = value as Backend;
+    } else {
+      if (output !== undefined && output !== value) throw new UsageError(`'--output' given twice ('${output}' and '${value}'); give it once.`);
+      output = value;
     }
-    if (arg.startsWith("-") && arg !== "-") {
-      const suggestion = closest(name);
-      throw new UsageError(`unknown option '${name}'.${suggestion ? ` Did you mean '${suggestion}'?` : ""} Run 'sourced --help' for the options.`);
-    }
-    if (command === undefined) {
-      command = arg;
-      continue;
-    }
-    throw new UsageError(
-      `unexpected argument '${arg}': sourced check takes no file arguments, because a change in one file can break a tool registered in another. ` +
-        `It checks whole projects: pass '-p <tsconfig.json>'.`,
-    );
   }
 
   if (flag === "help" || command === "help") return { kind: "help" };
   if (flag === "version") return { kind: "version" };
   if (command === undefined) throw new UsageError(`missing command: write 'sourced check'. Run 'sourced --help' for the options.`);
-  if (command !== "check") throw new UsageError(`unknown command '${command}': the commands are 'check' and 'preview'. Run 'sourced --help' for the options.`);
+  if (!(COMMANDS as readonly string[]).includes(command)) {
+    throw new UsageError(`unknown command '${command}': the commands are 'check' and 'preview'. Run 'sourced --help' for the options.`);
+  }
   return { kind: "check", projects, format: format ?? "text", output, backend };
 }
 
-function example(option: "project" | "format" | "output" | "backend"): string {
+function isOption(name: string): name is OptionName {
+  return Object.hasOwn(OPTIONS, name);
+}
+
+function example(option: ValueOption): string {
   switch (option) {
-    case "backend":
-      return `'--backend ${BACKENDS.join("|")}'`;
     case "project":
       return "'-p tsconfig.json'";
     case "format":
       return `'--format ${FORMATS.join("|")}'`;
     case "output":
       return "'--output report.sarif'";
+    case "backend":
+      return `'--backend ${BACKENDS.join("|")}'`;
   }
 }
 
 /** The known long option nearest to a mistyped one, when it is near enough to be a typo. */
-function closest(name: string): string | undefined {
-  const match = closestMatch(name.replace(/^-+/, ""), KNOWN.map((known) => known.slice(2)));
+function closest(rawName: string): string | undefined {
+  const match = closestMatch(rawName.replace(/^-+/, ""), Object.keys(OPTIONS));
   return match === undefined ? undefined : `--${match}`;
 }

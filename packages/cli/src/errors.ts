@@ -4,5 +4,5 @@
  * wrong, where, and what to do instead.
  */
 export class UsageError extends Error {
-  override readonly name = "UsageError";
+  override readonly name: string = "UsageError";
 }

@@ -3,6 +3,7 @@ export type { CheckOptions, CheckReport, Notice, ReportedFinding } from "./check
 export { main } from "./cli";
 export type { Io } from "./cli";
 export { UsageError } from "./errors";
+export { ConfigError } from "./projects";
 export { formatJson } from "./formats/json";
 export { formatSarif } from "./formats/sarif";
 export type { SarifTool } from "./formats/sarif";

@@ -36,6 +36,8 @@ export function resolveConfigPath(argument: string, cwd: string, isDefault: bool
 
 /** Configuration problems, as TypeScript reports them, ready to print in its own format. */
 export class ConfigError extends UsageError {
+  override readonly name: string = "ConfigError";
+
   constructor(
     message: string,
     /** TypeScript's diagnostics, formatted as tsc prints them. */
@@ -69,11 +71,7 @@ export function readProjects(
     }
     const unrecoverable: ts.Diagnostic[] = [];
     const host: ts.ParseConfigFileHost = {
-      useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
-      getCurrentDirectory: ts.sys.getCurrentDirectory,
-      fileExists: ts.sys.fileExists,
-      readFile: ts.sys.readFile,
-      readDirectory: ts.sys.readDirectory,
+      ...ts.sys,
       onUnRecoverableConfigFileDiagnostic: (diagnostic) => unrecoverable.push(diagnostic),
     };
     const parsed = ts.getParsedCommandLineOfConfigFile(file, undefined, host, extendedConfigCache);

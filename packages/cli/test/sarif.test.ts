@@ -3,9 +3,12 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { FINDING_KINDS } from "@sourced/analysis";
 import { describe, expect, it } from "vitest";
-import { sarifProblems } from "./sarif-schema";
+import Ajv from "ajv-draft-04";
+import addFormats from "ajv-formats";
+import type * as Sarif from "sarif";
 import { REPO, parseJson, sourced, syntaxErrorProject } from "./helpers";
 
+/** What sourced writes, as the tests read it (the schema below checks the whole log). */
 interface SarifLog {
   runs: Array<{
     tool: { driver: { name: string; version: string; rules: Array<{ id: string; name: string; shortDescription: { text: string }; help: { text: string; markdown: string } }> } };
@@ -22,6 +25,35 @@ interface SarifLog {
   }>;
 }
 
+/** The official SARIF 2.1.0 schema (draft-04), vendored with its licence in ./sarif. */
+const validate = (() => {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats(ajv);
+  return ajv.compile<Sarif.Log>(JSON.parse(fs.readFileSync(path.join(__dirname, "sarif", "sarif-schema-2.1.0.json"), "utf8")) as object);
+})();
+
+/** What the schema finds wrong with `log`, one line per problem. */
+function schemaProblems(log: unknown): string[] {
+  return validate(log) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? ""}${error.keyword === "additionalProperties" ? ` '${String((error.params as { additionalProperty: string }).additionalProperty)}'` : ""}`);
+}
+
+/** What GitHub code scanning asks beyond the schema: relative artifact URIs and at least one location per result. */
+function codeScanningProblems(log: SarifLog): string[] {
+  return log.runs.flatMap((run) =>
+    run.results.flatMap((result, index) => {
+      const problems: string[] = [];
+      if (result.locations.length === 0) problems.push(`results[${index}] has no location`);
+      for (const location of result.locations) {
+        const uri = location.physicalLocation.artifactLocation.uri;
+        if (/^([a-z]+:|\/)/i.test(uri)) problems.push(`results[${index}] has a non-relative uri '${uri}'`);
+      }
+      const rule = run.tool.driver.rules[result.ruleIndex];
+      if (rule?.id !== result.ruleId) problems.push(`results[${index}].ruleIndex does not point at '${result.ruleId}'`);
+      return problems;
+    }),
+  );
+}
+
 const version = (JSON.parse(fs.readFileSync(path.join(REPO, "packages/cli/package.json"), "utf8")) as { version: string }).version;
 
 function sarif(project: string, cwd = REPO): { status: number | null; log: SarifLog; stderr: string } {
@@ -33,7 +65,8 @@ describe("sarif format", () => {
   it("is valid SARIF 2.1.0 with every finding kind as a rule and every finding as a result", () => {
     const { status, log } = sarif("fixtures/cli/findings");
     expect(status).toBe(1);
-    expect(sarifProblems(log)).toEqual([]);
+    expect(schemaProblems(log)).toEqual([]);
+    expect(codeScanningProblems(log)).toEqual([]);
 
     const [run] = log.runs;
     expect(log.runs).toHaveLength(1);
@@ -66,7 +99,8 @@ describe("sarif format", () => {
   it("has no results but all its rules when there is nothing to report", () => {
     const { status, log } = sarif("fixtures/cli/clean");
     expect(status).toBe(0);
-    expect(sarifProblems(log)).toEqual([]);
+    expect(schemaProblems(log)).toEqual([]);
+    expect(codeScanningProblems(log)).toEqual([]);
     expect(log.runs[0]!.results).toEqual([]);
     expect(log.runs[0]!.tool.driver.rules).toHaveLength(Object.keys(FINDING_KINDS).length);
   });
@@ -76,7 +110,8 @@ describe("sarif format", () => {
     const { status, log, stderr } = sarif(".", directory);
     fs.rmSync(directory, { recursive: true, force: true });
     expect(status).toBe(1);
-    expect(sarifProblems(log)).toEqual([]);
+    expect(schemaProblems(log)).toEqual([]);
+    expect(codeScanningProblems(log)).toEqual([]);
     const notifications = log.runs[0]!.invocations[0]!.toolExecutionNotifications;
     expect(notifications.length).toBeGreaterThan(0);
     expect(notifications.length).toBe(stderr.trimEnd().split("\n").length);
@@ -87,7 +122,7 @@ describe("sarif format", () => {
     }
   });
 
-  it("the structural check rejects what code scanning would reject", () => {
+  it("the schema and the code-scanning checks reject what code scanning would reject", () => {
     const { log } = sarif("fixtures/cli/findings");
     const broken = JSON.parse(JSON.stringify(log)) as SarifLog & { version: string };
     broken.version = "2.0.0";
@@ -95,15 +130,20 @@ describe("sarif format", () => {
     result.locations[0]!.physicalLocation.artifactLocation.uri = "/abs/file.ts";
     result.locations[0]!.physicalLocation.region.startLine = 0;
     result.ruleIndex = 3;
-    (broken.runs[0]!.results[1] as { locations?: unknown }).locations = [];
+    broken.runs[0]!.results[1]!.locations = [];
     (broken.runs[0]!.tool.driver.rules[0] as { shortDescripton?: unknown }).shortDescripton = { text: "typo" };
-    expect(sarifProblems(broken)).toEqual([
-      `sarifLog.version: must be "2.1.0"`,
-      "runs[0].tool.driver.rules[0]: unknown property 'shortDescripton'",
-      "runs[0].results[0].ruleIndex: rules[3] is not 'missing-annotation'",
-      "runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri: must be relative, got '/abs/file.ts'",
-      "runs[0].results[0].locations[0].physicalLocation.region.startLine: must be an integer >= 1, got 0",
-      "runs[0].results[1].locations: GitHub requires at least one location",
+    const problems = schemaProblems(broken);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "/version must be equal to one of the allowed values",
+        "/runs/0/tool/driver/rules/0 must NOT have additional properties 'shortDescripton'",
+        "/runs/0/results/0/locations/0/physicalLocation/region/startLine must be >= 1",
+      ]),
+    );
+    expect(codeScanningProblems(broken)).toEqual([
+      "results[0] has a non-relative uri '/abs/file.ts'",
+      "results[0].ruleIndex does not point at 'missing-annotation'",
+      "results[1] has no location",
     ]);
   });
 });

@@ -90,7 +90,7 @@ function reportedBy(linted: readonly LintedFile[]): Reported[] {
 
 function analysisFindings(typescript: typeof ts): Reported[] {
   const configPath = path.join(CASES_DIR, "tsconfig.json");
-  const { config, error } = typescript.readConfigFile(configPath, typescript.sys.readFile);
+  const { config, error } = typescript.readConfigFile(configPath, (file) => typescript.sys.readFile(file)) as { config: unknown; error?: ts.Diagnostic };
   if (error) throw new Error(typescript.flattenDiagnosticMessageText(error.messageText, "\n"));
   const parsed = typescript.parseJsonConfigFileContent(config, typescript.sys, CASES_DIR, undefined, configPath);
   // As ESLint's project service (and `sourced check` run in the project) sees it: messages name
@@ -126,7 +126,7 @@ async function lintInProcess(): Promise<LintedFile[]> {
 }
 
 /** ESLint in a child process whose parser loads TypeScript 5.9.3 from fixtures/ts5. */
-async function lintWithTs5(): Promise<LintedFile[]> {
+function lintWithTs5(): Promise<LintedFile[]> {
   const run = spawnSync(process.execPath, [path.join(PACKAGE_DIR, "test/lint-cases.mjs"), TS5_DIR, CASES_DIR], {
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
@@ -141,7 +141,7 @@ async function lintWithTs5(): Promise<LintedFile[]> {
   expect(output.typescript).toBe("5.9.3");
   expect(output.programs).toBeGreaterThan(0);
   expect(output.programsFromToolchain).toBe(output.programs);
-  return output.results;
+  return Promise.resolve(output.results);
 }
 
 /** The tool's name as the finding quotes it (`tool 'list_cities'`); `undefined` when not known statically. */

@@ -17,9 +17,8 @@ export const FIXTURE_DIR = path.join(REPO_DIR, "fixtures/eslint");
 /** The workspace package whose node_modules holds TypeScript 5.9.3 and its parser. */
 export const TS5_DIR = path.join(REPO_DIR, "fixtures/ts5");
 
-export const plugin: typeof import("../src/index") = nodeRequire("../dist/index.js");
-export const rule: typeof import("../src/rules/require-data-tool-output").default =
-  nodeRequire("../dist/rules/require-data-tool-output.js").default;
+export const plugin = nodeRequire("../dist/index.js") as typeof import("../src/index");
+export const rule = (nodeRequire("../dist/rules/require-data-tool-output.js") as typeof import("../src/rules/require-data-tool-output")).default;
 
 RuleTester.afterAll = afterAll;
 RuleTester.describe = describe;

@@ -37,7 +37,7 @@ function closestIssue(issue: Issue): Issue {
   if (issue.code !== "invalid_union" || issue.errors.length === 0) return issue;
   const branch = issue.errors.reduce((best, next) => (next.length < best.length ? next : best));
   const inner = branch[0];
-  return inner ? closestIssue({ ...inner, path: [...issue.path, ...inner.path] } as Issue) : issue;
+  return inner ? closestIssue({ ...inner, path: [...issue.path, ...inner.path] }) : issue;
 }
 
 /** The first problems of a failed parse, one line each: `structuredContent.sources[0]: must be …`. */

@@ -114,7 +114,7 @@ function isZodObject(value: z.ZodRawShape | z.ZodObject): value is z.ZodObject {
 
 function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {
   const json = z.toJSONSchema(schema, { target: JSON_SCHEMA_TARGET, io }) as Record<string, unknown>;
-  return { ...json, type: "object" } as Tool["inputSchema"];
+  return { ...json, type: "object" };
 }
 
 /** How long a client may keep the tools/list answer. */

@@ -1,8 +1,9 @@
 /**
  * The key of the verified stamp: the stamp's property is `Symbol.for(VERIFIED_STAMP_KEY)`.
  *
- * A module of its own, with no imports, published as `@sourced/registry/stamp`: a compile step
- * that writes the stamp (the `@sourced/transformer`) reads the key from here without loading the
- * registry, and with it the MCP SDK and zod.
+ * A module of its own, with no imports, published as `@sourced/registry/stamp`. The registry
+ * depends on no other package of ours, so compile steps read the same key from
+ * `@sourced/analysis` (which installs neither the MCP SDK nor zod); the transformer's tests pin the
+ * two spellings equal.
  */
 export const VERIFIED_STAMP_KEY = "@sourced/registry:verified";

@@ -117,6 +117,7 @@ class LineGuard {
  * The SDK's `serveStdio` (the client's opening message selects the era; one server per connection)
  * over a guarded stdin. A closed stdout ends the connection instead of crashing the process.
  */
+// eslint-disable-next-line @typescript-eslint/require-await -- async so that a failure while setting up is a rejected promise, as for serveHttp
 export async function serveStdioLines(createServer: () => McpServer, logger: Logger, options: StdioServeOptions = {}): Promise<StdioServing> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;

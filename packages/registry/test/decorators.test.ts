@@ -69,7 +69,7 @@ describe("registry.tool() as a TC39 decorator (compiled by tsc)", () => {
     await close();
   });
 
-  test("the public types hold: DataToolOutput is a CallToolResult, charts are Chart.js configurations (servers/types.ts compiled)", async () => {
+  test("the public types hold: DataToolOutput is a CallToolResult, charts are Chart.js configurations (servers/types.ts compiled)", () => {
     // compileServers ran tsc with noEmitOnError over servers/types.ts (whose @ts-expect-error lines
     // must all be errors): an emitted types.js means every type assertion held.
     expect(existsSync(join(outDir, "types.js"))).toBe(true);

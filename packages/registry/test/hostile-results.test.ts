@@ -72,7 +72,7 @@ const poison: fc.Arbitrary<Poison> = fc.oneof(
   json.map((returns) => ({ kind: "tojson", returns }) as const),
   fc.constantFrom(
     ...(["tojson-throws", "getter-throws", "bigint", "cycle", "symbol", "function", "nan", "undefined", "map", "class", "date", "symbol-key", "proxy", "proxy-lying"] as const),
-  ).map((kind) => ({ kind }) as Poison),
+  ).map((kind): Poison => ({ kind })),
   json.map((value) => ({ kind: "getter", value }) as const),
   json.map((later) => ({ kind: "getter-changing", later }) as const),
   fc.constantFrom("get", "ownKeys", "getPrototypeOf", "getOwnPropertyDescriptor").map((trap) => ({ kind: "proxy-throws", trap }) as const),
@@ -132,7 +132,7 @@ function install(parent: Record<string | number, unknown>, key: string | number,
       return void trapped({});
     case "proxy-lying": {
       let reads = 0;
-      return void trapped({ get: (target, property, receiver) => (++reads % 2 === 0 ? "a lie" : Reflect.get(target, property, receiver)) });
+      return void trapped({ get: (target, property, receiver) => (++reads % 2 === 0 ? "a lie" : (Reflect.get(target, property, receiver) as unknown)) });
     }
     case "proxy-throws":
       return void trapped({ [poison.trap]: boom });

@@ -58,7 +58,7 @@ async function http(): Promise<Connection> {
   await client.connect(new StreamableHTTPClientTransport(serving.url));
   return {
     client,
-    warnings: async () => logger.warnings,
+    warnings: () => Promise.resolve(logger.warnings),
     close: async () => {
       await client.close();
       await serving.close();

@@ -25,8 +25,8 @@ beforeAll(async () => {
   const { client, close } = await connectInMemory(registry);
   published = (await client.listTools()).tools[0]!.outputSchema as Record<string, unknown>;
   await close();
-  clientV1 = new AjvV1().getValidator(published as never);
-  clientV2 = new AjvV2().getValidator(published as never);
+  clientV1 = new AjvV1().getValidator(published);
+  clientV2 = new AjvV2().getValidator(published);
 });
 
 const server = (source: string) => structuredContentSchema.safeParse({ sources: [source] }).success;

@@ -32,7 +32,7 @@ const TOOLS: Record<string, () => unknown> = {
   map_value: () => ({ content: text, structuredContent: { sources }, _meta: { rows: new Map([["Tokyo", 1]]) } }),
   class_value: () => ({ content: text, structuredContent: { sources }, _meta: { row: new (class Row { city = "Tokyo"; })() } }),
   nan_cell: () => ({ content: text, structuredContent: { sources, table: [["n"], [Number.NaN]] } }),
-  bogus_length: () => ({ content: text, structuredContent: { sources: new Proxy(sources, { get: (target, key) => (key === "length" ? 2 ** 40 : Reflect.get(target, key)) }) } }),
+  bogus_length: () => ({ content: text, structuredContent: { sources: new Proxy(sources, { get: (target, key) => (key === "length" ? 2 ** 40 : (Reflect.get(target, key) as unknown)) }) } }),
   shared_blowup: () => ({ content: text, structuredContent: { sources }, _meta: { tree: sharedBlowUp(40) } }),
   many_characters: () => {
     const big = "x".repeat(1_000_000);

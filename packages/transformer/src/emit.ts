@@ -1,7 +1,5 @@
 import type * as ts from "typescript";
-import { functionPropertiesCall, planEdits, stampingDecorator, type Registration, type RegistrationEdit } from "@sourced/analysis";
-// The registry's dependency-free entry: the key without the registry itself (nor the MCP SDK).
-import { VERIFIED_STAMP_KEY } from "@sourced/registry/stamp";
+import { functionPropertiesCall, planEdits, stampingDecorator, VERIFIED_STAMP_KEY, type Registration, type RegistrationEdit } from "@sourced/analysis";
 import type { TransformerOptions } from "./options.js";
 import { registrationFailureDiagnostic } from "./diagnostics.js";
 

@@ -5,7 +5,7 @@ import type { PluginConfig, ProgramTransformerExtras, TransformerExtras } from "
 import { notProgramTransformerDiagnostic } from "./diagnostics.js";
 import { createProgramCheck, installOnProgram, type ProgramCheck } from "./program.js";
 
-export { VERIFIED_STAMP_KEY } from "@sourced/registry/stamp";
+export { VERIFIED_STAMP_KEY } from "@sourced/analysis";
 export { DEFAULT_OPTIONS, parseOptions, type OptionProblem, type TransformerOptions } from "./options.js";
 /** ts-patch's own types for what it passes a plugin: its plugins entry and its extras. */
 export type { PluginConfig, ProgramTransformerExtras, TransformerExtras } from "ts-patch";
@@ -61,6 +61,6 @@ export default function sourcedTransformer(
   configOrExtras: PluginConfig | TransformerExtras,
   extras?: ProgramTransformerExtras,
 ): ts.Program | ts.TransformerFactory<ts.SourceFile> {
-  if (extras !== undefined) return transformProgram(program, hostOrConfig as ts.CompilerHost | undefined, configOrExtras as PluginConfig, extras);
+  if (extras !== undefined) return transformProgram(program, hostOrConfig as ts.CompilerHost | undefined, configOrExtras, extras);
   return transformSource(program, hostOrConfig as PluginConfig, configOrExtras as TransformerExtras);
 }

@@ -2,9 +2,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import MagicString from "magic-string";
 import { createUnplugin, type UnpluginFactory, type UnpluginOptions } from "unplugin";
-import { planEdits, writeTextEdits, type TextSink } from "@sourced/analysis";
-// The registry's dependency-free entry: the key without the registry itself (nor the MCP SDK).
-import { VERIFIED_STAMP_KEY } from "@sourced/registry/stamp";
+import { planEdits, VERIFIED_STAMP_KEY, writeTextEdits, type TextSink } from "@sourced/analysis";
 import { resolveOptions, type SourcedPluginOptions } from "./options.js";
 import { formatDiagnostic, internalDiagnostic, reportToEsbuild, reportToRollup, reportToWebpack, type RollupLikeContext } from "./report.js";
 import { ProjectSession, type Analysis, type Diagnostic } from "./session.js";

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { FINDING_KINDS } from "@sourced/analysis";
 import type { FindingId, FindingKind } from "@sourced/analysis";
+import type * as Sarif from "sarif";
 import type { CheckReport, Notice } from "../check";
 
 export interface SarifTool {
@@ -19,11 +20,11 @@ const SOURCE_ROOT = "%SRCROOT%";
  * notices (syntax errors, unresolved imports) as tool execution notifications.
  */
 export function formatSarif(report: CheckReport, tool: SarifTool, cwd: string): string {
-  const kinds = Object.values(FINDING_KINDS) as FindingKind[];
+  const kinds = Object.values<FindingKind>(FINDING_KINDS);
   const ruleIndex = new Map<FindingId, number>(kinds.map((kind, index) => [kind.id, index]));
   const occurrences = new Map<string, number>();
 
-  const results = report.findings.map((finding) => {
+  const results = report.findings.map((finding): Sarif.Result => {
     // Line-independent, so an alert survives edits above it: the file, the finding id and the tool
     // (the message when the tool has no static name), numbered when the same identity repeats.
     const identity = `${finding.file}\0${finding.id}\0${finding.tool === undefined ? `message:${finding.message}` : `tool:${finding.tool}`}`;
@@ -40,7 +41,7 @@ export function formatSarif(report: CheckReport, tool: SarifTool, cwd: string): 
     };
   });
 
-  const sarif = {
+  const sarif: Sarif.Log = {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
     runs: [
@@ -69,7 +70,7 @@ export function formatSarif(report: CheckReport, tool: SarifTool, cwd: string): 
   return `${JSON.stringify(sarif, null, 2)}\n`;
 }
 
-function rule(kind: FindingKind) {
+function rule(kind: FindingKind): Sarif.ReportingDescriptor {
   return {
     id: kind.id,
     name: pascalCase(kind.id),
@@ -84,7 +85,7 @@ function rule(kind: FindingKind) {
   };
 }
 
-function notification(notice: Notice) {
+function notification(notice: Notice): Sarif.Notification {
   return {
     level: notice.severity,
     message: { text: notice.message },
@@ -93,7 +94,7 @@ function notification(notice: Notice) {
   };
 }
 
-function location(file: string, startLine: number, startColumn: number, endLine: number | undefined, endColumn: number | undefined) {
+function location(file: string, startLine: number, startColumn: number, endLine: number | undefined, endColumn: number | undefined): Sarif.Location {
   return {
     physicalLocation: {
       artifactLocation: { uri: relativeUri(file), uriBaseId: SOURCE_ROOT },

@@ -1,0 +1,145 @@
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installProject, MANAGERS, MCP_CLIENT, packWorkspace, removeInstalledProjects, removePackedTarballs, REPO, SOURCED, TOOLCHAINS, type InstalledProject, type Manager, type Run } from "./index";
+
+/*
+ * The packed tarballs, installed into a fresh project outside the workspace with npm and with pnpm,
+ * and every front-end run there on fixtures/install: as an ES module package and as CommonJS.
+ */
+
+const TEMPLATE = path.join(REPO, "fixtures", "install");
+const RULE = "sourced/require-data-tool-output";
+
+interface Expected {
+  readonly file: string;
+  readonly line: number;
+  readonly id: string;
+}
+
+/** The `// expect: <id>` markers of the template's sources. */
+const EXPECTED: readonly Expected[] = fs
+  .readdirSync(path.join(TEMPLATE, "src"))
+  .sort()
+  .flatMap((name) =>
+    fs
+      .readFileSync(path.join(TEMPLATE, "src", name), "utf8")
+      .split("\n")
+      .flatMap((text, index) => {
+        const marker = /\/\/ expect: ([a-z-]+)/.exec(text);
+        return marker ? [{ file: `src/${name}`, line: index + 1, id: marker[1]! }] : [];
+      }),
+  );
+
+function templateFiles(type: PackageType): Record<string, string> {
+  const files: Record<string, string> = { "package.json": `${JSON.stringify({ type }, null, 2)}\n` };
+  const eslintConfig = type === "module" ? "eslint.config.mjs" : "eslint.config.cjs";
+  for (const name of ["tsconfig.json", "client.mjs", eslintConfig]) files[name] = fs.readFileSync(path.join(TEMPLATE, name), "utf8");
+  for (const name of fs.readdirSync(path.join(TEMPLATE, "src"))) files[`src/${name}`] = fs.readFileSync(path.join(TEMPLATE, "src", name), "utf8");
+  return files;
+}
+
+/** The first fenced block of `language` in a document of the repository. */
+function readmeBlock(document: string, language: string): string {
+  const match = new RegExp("```" + language + "\\n([\\s\\S]*?)```\\n").exec(fs.readFileSync(path.join(REPO, document), "utf8"));
+  if (!match) throw new Error(`${document} has no \`\`\`${language} block`);
+  return match[1]!;
+}
+
+const { FINDING_KINDS } = createRequire(__filename)(path.join(REPO, "packages/analysis/dist/index.js")) as typeof import("../../packages/analysis/src/index");
+const ID_OF_CODE = new Map<number, string>(Object.values(FINDING_KINDS).map((kind) => [kind.code, kind.id]));
+
+/** The tsc-style error lines of an output (`src/tools.ts(11,52): error SRC92001: …`), as expectations. */
+function reportedLines(output: string, prefix: "SRC" | "TS"): Expected[] {
+  return [...output.matchAll(new RegExp(`^(src/[^(]+)\\((\\d+),\\d+\\): error ${prefix}(\\d+):`, "gm"))].map((match) => ({
+    file: match[1]!,
+    line: Number(match[2]),
+    id: ID_OF_CODE.get(Number(match[3])) ?? `${prefix}${match[3]}`,
+  }));
+}
+
+function describeRun(run: Run): string {
+  return `exit ${run.status}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
+}
+
+beforeAll(() => {
+  expect(EXPECTED.length).toBeGreaterThan(0);
+});
+afterAll(() => {
+  removeInstalledProjects();
+  removePackedTarballs();
+});
+
+type Toolchain = keyof typeof TOOLCHAINS;
+type PackageType = "module" | "commonjs";
+
+/** Every manager on the main toolchain in both module systems; the other toolchain's install line once. */
+const MATRIX: ReadonlyArray<readonly [Manager, Toolchain, readonly PackageType[]]> = [
+  ...MANAGERS.map((manager) => [manager, "ts6", ["module", "commonjs"]] as const),
+  ["npm", "ts5", ["commonjs"]],
+];
+
+describe.each(MATRIX)("the packed packages installed with %s next to %s", (manager, toolchain, types) => {
+  let project: InstalledProject;
+  const typescriptVersion = TOOLCHAINS[toolchain].typescript;
+  beforeAll(() => {
+    project = installProject({
+      manager,
+      tarballs: packWorkspace(),
+      dependencies: SOURCED.dependencies,
+      devDependencies: { ...SOURCED.devDependencies, ...TOOLCHAINS[toolchain], ...MCP_CLIENT },
+    });
+  });
+
+  it("installs every package from its tarball, outside the workspace", () => {
+    expect(path.relative(REPO, project.directory).startsWith("..")).toBe(true);
+    for (const name of [...Object.keys(SOURCED.dependencies), ...Object.keys(SOURCED.devDependencies)]) {
+      const manifest = JSON.parse(fs.readFileSync(path.join(project.directory, "node_modules", name, "package.json"), "utf8")) as { name: string };
+      expect(manifest.name).toBe(name);
+      expect(fs.realpathSync(path.join(project.directory, "node_modules", name)).startsWith(REPO)).toBe(false);
+    }
+  });
+
+  describe.each(types)("in a %s package", (type) => {
+    let directory: string;
+    beforeAll(() => {
+      directory = project.caseDirectory(type, templateFiles(type));
+    });
+
+    it("ESLint with the plugin's recommended config reports the tool without DataToolOutput", () => {
+      // The ES module config is the one the plugin's README shows.
+      expect(readmeBlock("packages/eslint-plugin/README.md", "js")).toBe(`// eslint.config.mjs\n${fs.readFileSync(path.join(TEMPLATE, "eslint.config.mjs"), "utf8")}`);
+      const run = project.bin("eslint", ["--format", "json", "src"], directory);
+      expect(run.status, describeRun(run)).toBe(1);
+      const results = JSON.parse(run.stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string | null; messageId?: string; line: number; message: string }> }>;
+      const reported = results.flatMap((result) =>
+        result.messages.map((message) => ({ file: path.relative(directory, result.filePath), line: message.line, id: message.ruleId === RULE ? message.messageId : message.message })),
+      );
+      expect(reported).toEqual(EXPECTED);
+    });
+
+    it("sourced check reports it, with the project's TypeScript", () => {
+      const text = project.bin("sourced", ["check", "-p", "tsconfig.json"], directory);
+      expect(text.status, describeRun(text)).toBe(1);
+      expect(reportedLines(text.stdout, "SRC")).toEqual(EXPECTED);
+      expect(text.stdout.endsWith(` with TypeScript ${typescriptVersion} (classic).\n`), text.stdout).toBe(true);
+      // The example of the CLI's README is this very run.
+      if (toolchain === "ts6") expect(readmeBlock("packages/cli/README.md", "text")).toBe(text.stdout);
+    });
+
+    it("tspc with the transformer reports it and strips it; the built server answers a call over stdio", () => {
+      const build = project.bin("tspc", ["-p", "tsconfig.json"], directory);
+      expect(reportedLines(build.stdout, "TS"), describeRun(build)).toEqual(EXPECTED);
+      expect(build.status).not.toBe(0);
+
+      // requireVerified: the server starts only with the registrations the transformer stamped.
+      const call = project.node(["client.mjs", "dist/server.js", "list_cities"], directory);
+      expect(call.status, describeRun(call)).toBe(0);
+      const { tools, result } = JSON.parse(call.stdout) as { tools: string[]; result: { isError?: boolean; structuredContent?: { sources: string[] } } };
+      expect(tools).toEqual(["list_cities"]);
+      expect(result.isError).toBeUndefined();
+      expect(result.structuredContent?.sources).toEqual(["https://example.org/cities-data"]);
+    });
+  });
+});

@@ -1,0 +1,89 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { packWorkspace, removePackedTarballs, REPO, tarballFiles, workspacePackages } from "./index";
+import { spawnSync } from "node:child_process";
+
+/*
+ * What a publisher checks before a release, on the packed tarballs themselves: the licence and a
+ * README in each, links that work outside the repository, the repository fields, and dependency
+ * ranges that de-duplicate with a user's install.
+ */
+
+/** The repository every package, README and doc link names (a placeholder until the project is published). */
+export const REPOSITORY = "https://github.com/sourced-dev/sourced";
+
+interface Manifest {
+  name: string;
+  license?: string;
+  repository?: { type: string; url: string; directory: string };
+  homepage?: string;
+  bugs?: { url: string };
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+function packedFile(tarball: string, file: string): string {
+  const result = spawnSync("tar", ["-xzOf", tarball, `package/${file}`], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`${file} is not in ${tarball}: ${result.stderr}`);
+  return result.stdout;
+}
+
+const LICENSE = fs.readFileSync(path.join(REPO, "LICENSE"), "utf8");
+afterAll(() => removePackedTarballs());
+
+describe.each(workspacePackages().map((pkg) => [pkg.name, pkg] as const))("the %s tarball", (name, pkg) => {
+  const tarball = () => packWorkspace()[name]!;
+
+  it("holds the MIT licence, the README, the built code and the sources its maps point to", () => {
+    expect(LICENSE).toMatch(/^MIT License\n/);
+    const files = tarballFiles(tarball());
+    expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "src/index.ts"]));
+    expect(packedFile(tarball(), "LICENSE")).toBe(LICENSE);
+    expect(fs.readFileSync(path.join(pkg.directory, "LICENSE"), "utf8")).toBe(LICENSE);
+    expect(files.filter((file) => /(^|\/)(test|node_modules)\/|\.tsbuildinfo$/.test(file))).toEqual([]);
+  });
+
+  it("has a README with an install command, an example and absolute links only", () => {
+    const readme = packedFile(tarball(), "README.md");
+    expect(readme).toMatch(new RegExp(`^# ${name.replace("/", "\\/")}\n`));
+    expect(readme).toMatch(new RegExp(`npm install (--save-dev )?${name.replace("/", "\\/")}`));
+    expect(readme).toMatch(/```(ts|js|jsonc|text)\n/);
+    const links = [...readme.matchAll(/\]\(([^)]+)\)/g)].map((match) => match[1]!);
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.filter((link) => !/^https:\/\//.test(link))).toEqual([]);
+    expect(links.filter((link) => link.startsWith("https://github.com/") && !link.startsWith(`${REPOSITORY}/`) && !link.startsWith("https://github.com/nonara/"))).toEqual([]);
+  });
+
+  it("names the repository, its docs page and its issues; ranges, never workspace links or exact pins", () => {
+    const manifest = JSON.parse(packedFile(tarball(), "package.json")) as Manifest;
+    expect(manifest.license).toBe("MIT");
+    expect(manifest.repository).toEqual({ type: "git", url: `git+${REPOSITORY}.git`, directory: path.relative(REPO, pkg.directory).split(path.sep).join("/") });
+    expect(manifest.homepage).toMatch(new RegExp(`^${REPOSITORY}/blob/main/docs/[a-z0-9/-]+\\.md$`));
+    expect(fs.existsSync(path.join(REPO, manifest.homepage!.slice(`${REPOSITORY}/blob/main/`.length)))).toBe(true);
+    expect(manifest.bugs).toEqual({ url: `${REPOSITORY}/issues` });
+    for (const [dependency, range] of Object.entries({ ...manifest.dependencies, ...manifest.peerDependencies })) {
+      expect(range, dependency).not.toMatch(/^workspace:/);
+      // The registry still pins zod exactly (not yet a range); every other runtime dependency must be one.
+      if (name === "@sourced/registry" && dependency === "zod") continue;
+      expect(range, `${dependency} ${range}: an exact pin installs a second copy next to the user's`).not.toMatch(/^\d+\.\d+\.\d+$/);
+    }
+  });
+});
+
+describe("the documented install lines", () => {
+  const documents = ["README.md", ...fs.readdirSync(path.join(REPO, "docs"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".md")).map((file) => `docs/${file}`), ...workspacePackages().map((pkg) => path.relative(REPO, path.join(pkg.directory, "README.md")))];
+
+  it("pin TypeScript and ts-patch wherever they install them: a bare `typescript` is TypeScript 7", () => {
+    const lines = documents.flatMap((document) =>
+      fs
+        .readFileSync(path.join(REPO, document), "utf8")
+        .split("\n")
+        .filter((line) => /^\s*(npm (install|i)|pnpm add|yarn add)\b/.test(line))
+        .map((line) => ({ document, line: line.trim() })),
+    );
+    expect(lines.length).toBeGreaterThan(0);
+    const unpinned = lines.filter(({ line }) => line.split(/\s+/).some((word) => word === "typescript" || word === "ts-patch" || word === "typescript@latest"));
+    expect(unpinned).toEqual([]);
+  });
+});
