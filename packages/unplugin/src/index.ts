@@ -103,7 +103,8 @@ const factory: UnpluginFactory<SourcedPluginOptions | undefined, false> = (given
     plugin.buildStart = function () {
       const native = this.getNativeBuildContext?.();
       if (native === undefined || (native.framework !== "webpack" && native.framework !== "rspack")) return;
-      root = native.compiler.context ?? process.cwd();
+      // Typed loosely: webpack and rspack are optional peers, their types may not be installed.
+      root = (native.compiler as { context?: string }).context ?? process.cwd();
       reportToWebpack(native.compiler, native.compilation, analyse().diagnostics);
     };
   } else {
@@ -148,7 +149,7 @@ function shifted(sink: TextSink, offset: number): TextSink {
 
 function withoutUndefined(given: SourcedPluginOptions): SourcedPluginOptions {
   if (given === null || typeof given !== "object") return given;
-  return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as SourcedPluginOptions;
+  return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
 }
 
 function isReported(error: unknown): boolean {

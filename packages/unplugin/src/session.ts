@@ -95,7 +95,7 @@ export class ProjectSession {
     this.fingerprints = new Map();
     let typescript: TypeScript;
     try {
-      typescript = this.typescript ??= loadBackend(path.dirname(this.configPath)).ts as TypeScript;
+      typescript = this.typescript ??= loadBackend(path.dirname(this.configPath)).ts;
     } catch (error) {
       return this.failure(`cannot load TypeScript for ${display(this.configPath)}: ${messageOf(error)}`);
     }

@@ -1,5 +1,5 @@
 import * as fs from "node:fs";
-import { SourceMap } from "node:module";
+import { SourceMap, type SourceMapPayload } from "node:module";
 import * as path from "node:path";
 import { FINDING_KINDS } from "@sourced/analysis";
 import { beforeAll, describe, expect, test } from "vitest";
@@ -100,7 +100,7 @@ describe.each(["esbuild, CommonJS", "Vite, library build", "Rollup", "Rolldown"]
   test("the bundle maps the edited registration back to its line and column in the source", () => {
     const report = built.get(title)!;
     const code = fs.readFileSync(report.bundle, "utf8");
-    const map = new SourceMap(JSON.parse(fs.readFileSync(`${report.bundle}.map`, "utf8")));
+    const map = new SourceMap(JSON.parse(fs.readFileSync(`${report.bundle}.map`, "utf8")) as SourceMapPayload);
     // Bundlers rename it (population2) when names collide: the pinned name is what is served.
     const offset = code.search(/async function population\d*\(/);
     expect(offset).toBeGreaterThan(0);

@@ -50,7 +50,7 @@ test.each([false, true])("the transformer's nodes and the plugin's text are the 
       options: { severity: "error", strip, stamp: true },
       verifier: PLAN.stamp!.value,
       registrationsOf: (file) => (file === sourceFile ? fileRegistrations : []),
-      report: (diagnostic) => differences.push(`${relativeToCases(sourceFile.fileName)}: ${String(diagnostic.messageText)}`),
+      report: (diagnostic) => differences.push(`${relativeToCases(sourceFile.fileName)}: ${typescript.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`),
     });
     const [transformed] = typescript.transform(sourceFile, [transformer], parsed.options).transformed;
     const fromNodes = typescript.createPrinter().printFile(transformed!);

@@ -205,7 +205,7 @@ export const CASES: Record<string, Case> = {
         executor(() => {}, () => {});
         return Promise.resolve({ content: text("Unsourced, and never checked.") });
       }
-      Object.defineProperty(promise, "constructor", { value: { [Symbol.species]: Species } });
+      void Object.defineProperty(promise, "constructor", { value: { [Symbol.species]: Species } });
       return promise;
     },
     expected: contract("promise_species", "structuredContent.sources: needs at least one source"),
