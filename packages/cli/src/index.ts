@@ -10,7 +10,7 @@ export type { SarifTool } from "./formats/sarif";
 export { formatText } from "./formats/text";
 export { analyzeProject } from "./analyze-project";
 export type { AnalyzeProjectOptions, ProjectAnalysis } from "./analyze-project";
-export { BACKENDS, chooseBackend, projectTypeScript } from "./backend";
+export { BACKENDS, chooseBackend, NativeBackendUnavailable, projectTypeScript } from "./backend";
 export type { Backend, InstalledTypeScript } from "./backend";
 export { loadTypeScript } from "./typescript";
 export type { LoadedTypeScript } from "./typescript";

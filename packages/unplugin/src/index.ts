@@ -28,7 +28,7 @@ const factory: UnpluginFactory<SourcedPluginOptions | undefined, false> = (given
   /** Vite's dev server: no build to fail, so findings go to the overlay from the transform of their file. */
   let serving = false;
 
-  const sessionOf = (): ProjectSession => (session ??= new ProjectSession(path.resolve(root, options.tsconfig), options.severity));
+  const sessionOf = (): ProjectSession => (session ??= new ProjectSession(path.resolve(root, options.tsconfig), options.severity, options.backend));
   /** At build start: the program re-checked for changes (watch rebuilds start here too). */
   const analyse = (): { analysis: Analysis; diagnostics: Diagnostic[] } => {
     const analysis = sessionOf().refresh();

@@ -1,4 +1,5 @@
 import { describeOptionValue, parseBuildOptions, type BuildOptions, type OptionProblem } from "@sourced/analysis";
+import type { Backend } from "@sourced/cli";
 
 /** The plugin's options: the transformer's (`severity`, `strip`, `stamp`), plus the tsconfig to analyse. */
 export interface SourcedPluginOptions {
@@ -10,10 +11,17 @@ export interface SourcedPluginOptions {
   readonly stamp?: boolean;
   /** The project's tsconfig, relative to the bundler's root (Vite) or the working directory. Default `"tsconfig.json"`. */
   readonly tsconfig?: string;
+  /**
+   * As `sourced check --backend`: `"classic"` (TypeScript 5/6's API, in process) or `"native"`
+   * (TypeScript 7's compiler). Default: native exactly when the project's `tsc` is TypeScript 7.
+   */
+  readonly backend?: Backend;
 }
 
 export interface ResolvedOptions extends BuildOptions {
   readonly tsconfig: string;
+  /** `undefined`: chosen per project, as `sourced check` chooses. */
+  readonly backend: Backend | undefined;
   readonly problems: readonly OptionProblem[];
 }
 
@@ -23,6 +31,7 @@ export function resolveOptions(given: unknown): ResolvedOptions {
     return {
       ...parseBuildOptions({}).options,
       tsconfig: "tsconfig.json",
+      backend: undefined,
       problems: [{ key: "", message: `the options must be an object, got ${describeOptionValue(given)}; write sourced({ severity: "error", strip: true, stamp: true, tsconfig: "tsconfig.json" }) or sourced().` }],
     };
   }
@@ -32,7 +41,12 @@ export function resolveOptions(given: unknown): ResolvedOptions {
         typeof value === "string" && value !== ""
           ? undefined
           : `option "tsconfig" must be the path of a tsconfig file, got ${describeOptionValue(value)}; write tsconfig: "tsconfig.json" (the default) or tsconfig: "path/to/tsconfig.json".`,
+      backend: (value) =>
+        value === "classic" || value === "native"
+          ? undefined
+          : `option "backend" must be "classic" or "native", got ${describeOptionValue(value)}; leave it out to choose as \`sourced check\` does (native exactly when the project's tsc is TypeScript 7), or write backend: "classic".`,
     },
   });
-  return { ...options, tsconfig: typeof extra["tsconfig"] === "string" ? extra["tsconfig"] : "tsconfig.json", problems };
+  const backend = extra["backend"] === "classic" || extra["backend"] === "native" ? extra["backend"] : undefined;
+  return { ...options, tsconfig: typeof extra["tsconfig"] === "string" ? extra["tsconfig"] : "tsconfig.json", backend, problems };
 }

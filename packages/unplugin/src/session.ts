@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as ts from "typescript";
-import { analyzeProgram, FINDING_KINDS, type Finding, type Registration } from "@sourced/analysis";
-import type { LoadedTypeScript } from "@sourced/cli";
+import { analyzeProgram, FINDING_KINDS, type AnalysisResult, type Finding, type Registration, type TypeScript as SyntaxPort } from "@sourced/analysis";
+import { analyzeProject, chooseBackend, NativeBackendUnavailable, UsageError, type Backend, type LoadedTypeScript } from "@sourced/cli";
 import { loadBackend } from "./backend.js";
 
-/** The compiler the check loads for this project (classic API: TypeScript 5.x/6.x). */
+/** The compiler the classic backend loads for this project (TypeScript 5.x/6.x's API). */
 type TypeScript = LoadedTypeScript["ts"];
 
 /** A position in a file, 1-based, as every bundler prints it. */
@@ -43,8 +43,8 @@ export interface Analysis {
 }
 
 export interface AnalysedFile {
-  /** The TypeScript that parsed it. */
-  readonly ts: TypeScript;
+  /** The syntax that parsed it: classic `ts`, or TypeScript 7's syntax port (the edit plan reads either). */
+  readonly ts: SyntaxPort;
   readonly sourceFile: ts.SourceFile;
   readonly registrations: readonly Registration[];
 }
@@ -57,11 +57,13 @@ interface CachedFile {
 const SELF = "@sourced/unplugin";
 
 /**
- * The analysis of one tsconfig's program, kept across builds. `refresh()` re-parses only the files
- * whose fingerprint changed and hands TypeScript the previous program, so a rebuild in watch
- * mode re-parses one file and reuses every other (the lib and dependency declarations included);
- * the analysis then runs over the whole program again, so a fix in any file is seen and no
- * finding is ever stale.
+ * The analysis of one tsconfig's program, kept across builds, on the backend `sourced check`
+ * chooses (`chooseBackend`). Classic: `refresh()` re-parses only the files whose fingerprint
+ * changed and hands TypeScript the previous program, so a rebuild in watch mode re-parses one
+ * file and reuses every other (the lib and dependency declarations included); the analysis then
+ * runs over the whole program again, so a fix in any file is seen and no finding is ever stale.
+ * Native: TypeScript 7's API has no program to reuse across snapshots from here, so every
+ * `refresh()` (each build start) opens the project afresh in one compiler process and closes it.
  */
 export class ProjectSession {
   private typescript: TypeScript | undefined;
@@ -77,6 +79,8 @@ export class ProjectSession {
   constructor(
     readonly configPath: string,
     private readonly severity: "error" | "warning",
+    /** As the plugin's `backend` option: `undefined` chooses per project. */
+    private readonly backend: Backend | undefined = undefined,
   ) {}
 
   /** The last analysis, unless there is none or a file changed since (`invalidate`): then `refresh()`. */
@@ -93,6 +97,24 @@ export class ProjectSession {
   refresh(): Analysis {
     this.stale = false;
     this.fingerprints = new Map();
+    let backend: Backend;
+    try {
+      backend = chooseBackend(path.dirname(this.configPath), this.backend).backend;
+    } catch (error) {
+      return this.failure(`cannot choose a TypeScript backend for ${display(this.configPath)}: ${messageOf(error)}`);
+    }
+    let fallback: Diagnostic | undefined;
+    if (backend === "native") {
+      const native = this.refreshNative();
+      if (!(native instanceof NativeBackendUnavailable)) return native;
+      // As `sourced check`: a chosen (not forced) native backend that cannot run falls back, said once per build.
+      fallback = { category: "warning", code: `SRC${FINDING_KINDS["internal-error"].code}`, id: "typescript-fallback", message: `${SELF}: ${native.reason}; checked with the classic backend.`, location: undefined };
+    }
+    const analysis = this.refreshClassic();
+    return fallback === undefined ? analysis : { ...analysis, diagnostics: [fallback, ...analysis.diagnostics] };
+  }
+
+  private refreshClassic(): Analysis {
     let typescript: TypeScript;
     try {
       typescript = this.typescript ??= loadBackend(path.dirname(this.configPath)).ts;
@@ -127,10 +149,35 @@ export class ProjectSession {
     }
   }
 
+  /** TypeScript 7: the project judged through `analyzeProject`, as `sourced check` judges it. */
+  private refreshNative(): Analysis | NativeBackendUnavailable {
+    this.program = undefined;
+    this.cache.clear();
+    if (!fs.existsSync(this.configPath)) return this.failure(missingConfig(this.configPath));
+    try {
+      const project = analyzeProject({ tsconfig: this.configPath, backend: "native" });
+      try {
+        // Read before `close()`: the nodes stay readable after it, the checker does not.
+        this.last = this.analysisOf(project.ts, project.result, project.sourceFiles);
+      } finally {
+        project.close();
+      }
+      this.lastStamp = "";
+      return this.last;
+    } catch (error) {
+      if (error instanceof NativeBackendUnavailable && this.backend === undefined) return error;
+      if (error instanceof UsageError) return this.failure(`cannot analyse ${display(this.configPath)} with TypeScript 7: ${error.message}`);
+      return this.failure(`internal error while analysing ${display(this.configPath)} with TypeScript 7, so its registrations were not checked: ${messageOf(error)}. Please report it.`);
+    }
+  }
+
   private analyse(typescript: TypeScript, program: ts.Program): Analysis {
-    const result = analyzeProgram(typescript, program);
+    return this.analysisOf(typescript, analyzeProgram(typescript, program), program.getSourceFiles());
+  }
+
+  private analysisOf(typescript: SyntaxPort, result: AnalysisResult, sourceFiles: readonly ts.SourceFile[]): Analysis {
     const files = new Map<string, AnalysedFile>();
-    for (const sourceFile of program.getSourceFiles()) files.set(path.resolve(sourceFile.fileName), { ts: typescript, sourceFile, registrations: [] });
+    for (const sourceFile of sourceFiles) files.set(path.resolve(sourceFile.fileName), { ts: typescript, sourceFile, registrations: [] });
     const byFile = new Map<ts.SourceFile, Registration[]>();
     for (const registration of result.registrations) {
       const sourceFile = registration.site.getSourceFile();
@@ -162,9 +209,7 @@ export class ProjectSession {
   }
 
   private readConfig(typescript: TypeScript): ts.ParsedCommandLine | string {
-    if (!fs.existsSync(this.configPath)) {
-      return `cannot find ${display(this.configPath)}. Pass the project's tsconfig as the plugin's "tsconfig" option, e.g. sourced({ tsconfig: "tsconfig.json" }).`;
-    }
+    if (!fs.existsSync(this.configPath)) return missingConfig(this.configPath);
     const unrecoverable: ts.Diagnostic[] = [];
     const parsed = typescript.getParsedCommandLineOfConfigFile(this.configPath, undefined, {
       ...typescript.sys,
@@ -242,6 +287,10 @@ function locate(sourceFile: ts.SourceFile, start: number, end: number): Location
   const lineEnd = lineStarts[line + 1] ?? sourceFile.text.length;
   const lineText = sourceFile.text.slice(lineStart, lineEnd).replace(/\r?\n$/, "");
   return { file: path.resolve(sourceFile.fileName), line: line + 1, column: character + 1, length: Math.max(0, Math.min(end, lineStart + lineText.length) - start), lineText };
+}
+
+function missingConfig(configPath: string): string {
+  return `cannot find ${display(configPath)}. Pass the project's tsconfig as the plugin's "tsconfig" option, e.g. sourced({ tsconfig: "tsconfig.json" }).`;
 }
 
 /** A path as messages print it: relative to the directory the build runs in. */

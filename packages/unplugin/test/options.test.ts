@@ -26,7 +26,7 @@ async function errorsWith(options: unknown): Promise<string[]> {
 test("a wrong option is one error saying what to write, as the transformer says it; the build still checks every tool", async () => {
   const errors = await errorsWith({ tsconfig: CITIES_TSCONFIG, strp: true, severity: "fatal" });
   expect(errors).toEqual([
-    expect.stringContaining('@sourced/unplugin: unknown option "strp" (did you mean "strip"?). The options are "severity", "strip", "stamp" and "tsconfig".'),
+    expect.stringContaining('@sourced/unplugin: unknown option "strp" (did you mean "strip"?). The options are "severity", "strip", "stamp", "tsconfig" and "backend".'),
     expect.stringContaining('@sourced/unplugin: option "severity" must be "error" or "warning", got "fatal"; write "severity": "error" (the default)'),
     // The wrong severity fell back to its default: the finding is an error.
     expect.stringContaining("SRC92002: Tool 'forecast' is declared to return 'CallToolResult'"),
