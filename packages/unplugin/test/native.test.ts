@@ -123,8 +123,13 @@ test("esbuild's rebuilds on the native backend: the fix is seen, the break again
 
 test("backend: \"classic\" forces the classic API (here the plugin's own TypeScript 6, none being installed beside 7): the same finding; a wrong value is reported", async () => {
   const directory = typeScript7Example();
-  const classic = await esbuild.build(options(directory, { backend: "classic" }));
+  const classic = await esbuild.build({ ...options(directory, { backend: "classic" }), write: false });
   expect(pluginFindings(directory, classic.warnings)).toEqual(["src/tools/forecast.ts:9:24 forecast"]);
+  // The edit plan rendered as text from TypeScript 7's nodes is the one rendered from TypeScript 6's: the same bundle, byte for byte.
+  const native = await esbuild.build({ ...options(directory, { backend: "native" }), write: false });
+  const code = (result: esbuild.BuildResult) => result.outputFiles?.find((file) => file.path.endsWith(".cjs"))?.text;
+  expect(code(native)).toContain('(Object.defineProperties(async function population2({ city }) {');
+  expect(code(native)).toEqual(code(classic));
   const wrong = await esbuild.build(options(directory, { backend: "tsgo" as never, severity: "error" })).then(
     () => [],
     (error: esbuild.BuildFailure) => error.errors.map((message) => message.text),
