@@ -145,7 +145,7 @@ export function createRegistry(options: RegistryOptions): Registry {
     if (options.requireVerified && stamp === undefined) {
       logger.warn(
         `tool "${name}" (${formatSite(lazySite.get())}) was not registered: requireVerified is on and the function carries no verified stamp, ` +
-          "so no compile step has checked that it returns DataToolOutput. Build it with the @sourced/transformer.",
+          "so no compile step has checked that it returns DataToolOutput. Build it with @sourced/transformer (tspc) or bundle it with @sourced/unplugin.",
       );
       return;
     }
