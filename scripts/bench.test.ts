@@ -101,8 +101,10 @@ describe("pnpm bench --smoke", () => {
   test("the native check's measure names the memory of every process of each arm, TypeScript 7's compiler included", () => {
     const peaks = result.measures["6"]!.peakRssMiBByProcess as Record<string, Record<string, number>>;
     expect(Object.keys(peaks).sort()).toEqual(["sourced check (TS 7, native)", "tsc --noEmit (TS 6)", "tsc --noEmit (TS 7)"]);
-    // TypeScript 7 is a native binary beside the node process, in both of its arms.
-    expect(Object.keys(peaks["tsc --noEmit (TS 7)"]!).length).toBeGreaterThanOrEqual(2);
+    // TypeScript 7's compiler is a native binary. Its `tsc` launcher replaces its own node process
+    // with it (`process.execve`, Node >= 22.15), so that arm is one process, named after the binary;
+    // the native check keeps its node process beside the compiler it talks to.
+    expect(Object.keys(peaks["tsc --noEmit (TS 7)"]!)).toHaveLength(1);
     expect(Object.keys(peaks["sourced check (TS 7, native)"]!).length).toBeGreaterThanOrEqual(2);
   });
 });

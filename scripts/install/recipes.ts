@@ -11,7 +11,7 @@ export const TOOLCHAINS = {
     "ts-patch": "4.0.1",
     eslint: "10.15.0",
     "@typescript-eslint/parser": "8.73.0",
-    "@types/node": "20.19.43",
+    "@types/node": "22.20.7",
   },
   /** TypeScript 5.x with ts-patch 3.3.0 (ts-patch 4 requires TypeScript 6). */
   ts5: {
@@ -19,7 +19,7 @@ export const TOOLCHAINS = {
     "ts-patch": "3.3.0",
     eslint: "10.15.0",
     "@typescript-eslint/parser": "8.73.0",
-    "@types/node": "20.19.43",
+    "@types/node": "22.20.7",
   },
 } as const satisfies Record<string, Readonly<Record<string, string>>>;
 
