@@ -68,9 +68,9 @@ interface ZodLike {
 function compile(input: object): CompiledInput {
   const standard = (input as ZodLike)["~standard"];
   if (standard === undefined && !isZod3(input)) return compileShape(input);
-  const problem = unusableSchema(input as ZodLike, "input");
+  const problem = unusableSchema(input, "input");
   if (problem !== undefined) throw new InputRefusal(problem);
-  const json = jsonSchemaOf(input as ZodLike);
+  const json = jsonSchemaOf(input);
   if (isZod(input)) return { json, parse: (args) => parseWithZod(input as z.ZodType, args) };
   const validate = standard!.validate as (value: unknown) => StandardResult | PromiseLike<StandardResult>;
   return {
@@ -88,7 +88,7 @@ function compileShape(shape: object): CompiledInput {
   if (prototype !== Object.prototype && prototype !== null) {
     throw new InputRefusal(`input is ${describeValue(shape)}, which is neither a schema nor a plain object of zod fields; ${WHAT_INPUT_TAKES}.`);
   }
-  for (const [key, field] of Object.entries(shape)) {
+  for (const [key, field] of Object.entries(shape) as [string, unknown][]) {
     const where = `input${/^[A-Za-z_$][\w$]*$/u.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
     const isObject = (typeof field === "object" || typeof field === "function") && field !== null;
     if (!isObject || (!isZod(field) && !isZod3(field))) {

@@ -56,8 +56,8 @@ describe("the first parameter is typed from the input (checked by tsc over this 
 
   test("an annotation that agrees with the schema, or asks for less, compiles; the function comes back with its own type", () => {
     const population = registry().tool({ input: { city: z.string(), limit: z.number().optional() } })(
-      async function population({ city }: { city: string }): Promise<DataToolOutput> {
-        return { ...seedResult(), structuredContent: { sources: ["https://example.org/cities-data"], force: city } };
+      function population({ city }: { city: string }): Promise<DataToolOutput> {
+        return Promise.resolve({ ...seedResult(), structuredContent: { sources: ["https://example.org/cities-data"], force: city } });
       },
     );
     expectTypeOf(population).toEqualTypeOf<({ city }: { city: string }) => Promise<DataToolOutput>>();
