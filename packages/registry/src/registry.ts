@@ -233,6 +233,12 @@ export function createRegistry(options: RegistryOptions): Registry {
     if (!served && entries.size === 1) hintAtExit(exitHint);
   }
 
+  /** Asked for a server: no hint at exit, and the registry is no longer held for one. */
+  function markServed(): void {
+    served = true;
+    unserved.delete(exitHint);
+  }
+
   const registry: Registry = {
     name: options.name,
     version: options.version,
@@ -287,17 +293,17 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
 
     createServer(): McpServer {
-      served = true;
+      markServed();
       table ??= new ToolTable(entries.values(), view);
       return buildServer(registry, table, logger);
     },
 
     serveStdio: (stdioOptions) => {
-      served = true;
+      markServed();
       return serveStdio(registry, logger, stdioOptions);
     },
     serveHttp: (httpOptions) => {
-      served = true;
+      markServed();
       return serveHttp(registry, logger, httpOptions);
     },
   };

@@ -14,12 +14,6 @@ export interface ServedTool extends NetTool {
   readonly input: CompiledInput | undefined;
 }
 
-/** One tool ready to be called: its input and the net's handle on it. */
-interface CompiledTool {
-  readonly tool: ServedTool;
-  readonly input: CompiledInput | undefined;
-}
-
 /**
  * Every tool's definition, computed once per set of registrations: the `tools/list` answer (JSON
  * Schemas included) and a name → tool map for `tools/call`. A server built from it does work
@@ -30,22 +24,21 @@ export class ToolTable {
   readonly list: ListToolsResult;
   /** The data view, when at least one tool declares it: every server built from the table serves it. */
   readonly view: GatewayView | undefined;
-  private readonly byName = new Map<string, CompiledTool>();
+  private readonly byName = new Map<string, ServedTool>();
 
   constructor(tools: Iterable<ServedTool>, view?: GatewayView) {
     const definitions: Tool[] = [];
     const outputSchema = toJsonSchema(structuredContentSchema, "output");
     for (const tool of tools) {
       const { title, description, annotations } = tool.options;
-      const { input } = tool;
-      this.byName.set(tool.name, { tool, input });
+      this.byName.set(tool.name, tool);
       const _meta = view?.toolMeta(tool.options.ui);
       if (_meta !== undefined) this.view = view;
       definitions.push({
         name: tool.name,
         ...(title === undefined ? {} : { title }),
         ...(description === undefined ? {} : { description }),
-        inputSchema: input === undefined ? { type: "object", properties: {} } : input.json,
+        inputSchema: tool.input === undefined ? { type: "object", properties: {} } : tool.input.json,
         outputSchema,
         ...(annotations === undefined ? {} : { annotations }),
         ...(_meta === undefined ? {} : { _meta }),
@@ -62,9 +55,9 @@ export class ToolTable {
    */
   call(request: CallToolRequest, ctx: ServerContext, logger: Logger): CallToolResult | Promise<CallToolResult> {
     const { name, arguments: args } = request.params;
-    const compiled = this.byName.get(name);
-    if (compiled === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
-    const { tool, input } = compiled;
+    const tool = this.byName.get(name);
+    if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
+    const { input } = tool;
     if (input === undefined) return callThroughNet(tool, {}, ctx, logger);
     const proceed = (parsed: ParsedArguments): CallToolResult | Promise<CallToolResult> =>
       parsed.ok ? callThroughNet(tool, parsed.value, ctx, logger) : invalidArguments(name, parsed.problems);
