@@ -384,7 +384,8 @@ function escapeAt(context: Context, node: ts.Expression, known?: Placement): Fin
     const lost = registryEscapeAt(context, node, placement);
     return lost === undefined ? undefined : makeFinding("unverifiable-registration", node, node, undefined, messages.registryTypedAway(lost.type, lost.becomes));
   }
-  const printed = (): string => printType(context, type);
+  // The type a message names is the node's own: `markedTypeAt` may answer with a generic callee's declared return type.
+  const printed = (): string => printType(context, checker.getTypeAtLocation(node));
   for (const wrapper of placement.typed) {
     const wrapperType = checker.getTypeAtLocation(wrapper);
     if (!isMarked(context, wrapperType)) {
