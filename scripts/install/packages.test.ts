@@ -64,8 +64,6 @@ describe.each(workspacePackages().map((pkg) => [pkg.name, pkg] as const))("the %
     expect(manifest.bugs).toEqual({ url: `${REPOSITORY}/issues` });
     for (const [dependency, range] of Object.entries({ ...manifest.dependencies, ...manifest.peerDependencies })) {
       expect(range, dependency).not.toMatch(/^workspace:/);
-      // The registry still pins zod exactly (not yet a range); every other runtime dependency must be one.
-      if (name === "@sourced/registry" && dependency === "zod") continue;
       expect(range, `${dependency} ${range}: an exact pin installs a second copy next to the user's`).not.toMatch(/^\d+\.\d+\.\d+$/);
     }
   });

@@ -1151,11 +1151,12 @@ class ProgramRenderer {
     if (spec.overloads) {
       // Every overload must fit, not only the implementation the decorator sits on.
       const rejectOverload = shape.verdict !== "ok";
-      lines.push(`  ${instance ? "" : "static "}${name}(city: string): DataToolOutput;`);
-      lines.push(`  ${instance ? "" : "static "}${name}(id: number): ${rejectOverload ? "string" : "DataToolOutput"};`);
+      // Arguments a tool without input can be called with (`{}`): typed inputs refuse any other.
+      lines.push(`  ${instance ? "" : "static "}${name}(query: { city?: string }): DataToolOutput;`);
+      lines.push(`  ${instance ? "" : "static "}${name}(query: { id?: number }): ${rejectOverload ? "string" : "DataToolOutput"};`);
       lines.push(`  ${decorator}`);
-      lines.push(`  ${instance ? "" : "static "}${name}(key: string | number): DataToolOutput${rejectOverload ? " | string" : ""} {`);
-      lines.push("    return sample(String(key));", "  }");
+      lines.push(`  ${instance ? "" : "static "}${name}(key: { city?: string } | { id?: number }): DataToolOutput${rejectOverload ? " | string" : ""} {`);
+      lines.push("    return sample(JSON.stringify(key));", "  }");
       nodeLine = rejectOverload ? 2 : 4;
       overloadVerdict = rejectOverload ? "not-data-tool-output" : "ok";
     } else if (spec.sameLine) {

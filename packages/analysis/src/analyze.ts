@@ -6,6 +6,7 @@ import { FINDING_KINDS } from "./kinds.js";
 import { hasAnyType, markedTypeAt, ReferenceScan, referencedSymbol } from "./marked.js";
 import * as messages from "./messages.js";
 import { isConstDeclaration, MAX_HOPS, skipOuterExpressions } from "./syntax.js";
+import { optionProblemsAt } from "./options.js";
 import { registryEscapeAt } from "./registry-escape.js";
 import { servedNameOf, toolNameOf } from "./served.js";
 import { escapePlacementOf, needsTypeQuery, type Placement, placementOf } from "./sites.js";
@@ -161,6 +162,13 @@ function analyzeSite(context: Context, node: ts.Node, placement?: Placement): Si
     }
     if (registration?.finding !== undefined) findings.push(registration.finding);
   }
+  if (ts.isCallExpression(node)) {
+    try {
+      findings.push(...optionFindingsAt(context, node));
+    } catch (error) {
+      findings.push(makeFinding("internal-error", node, node, undefined, messages.internalError(error)));
+    }
+  }
   if (!ts.isDecorator(node)) {
     try {
       const escape = escapeAt(context, node as ts.Expression, placement);
@@ -170,6 +178,21 @@ function analyzeSite(context: Context, node: ts.Node, placement?: Placement): Si
     }
   }
   return registration === undefined && findings.length === 0 ? NOTHING : { ...(registration ? { registration } : {}), findings };
+}
+
+/** The `invalid-option` findings of a call's literal options (options.ts), under the tool's name when it registers one. */
+function optionFindingsAt(context: Context, call: ts.CallExpression): Finding[] {
+  const checked = optionProblemsAt(context, call);
+  if (checked === undefined || checked.problems.length === 0) return [];
+  const { ts } = context;
+  let tool: string | undefined;
+  if (checked.configures === "tool") {
+    let outer: ts.Node = call;
+    while (ts.isParenthesizedExpression(outer.parent)) outer = outer.parent;
+    const applied = ts.isCallExpression(outer.parent) && outer.parent.expression === outer ? outer.parent.arguments[0] : ts.isDecorator(outer.parent) ? outer.parent.parent : undefined;
+    tool = toolNameOf(servedNameOf(context, call), appliedName(context, applied));
+  }
+  return checked.problems.map((problem) => makeFinding("invalid-option", problem.node, call, tool, problem.message(tool)));
 }
 
 function makeFinding(id: FindingId, node: ts.Node, site: ts.Node, tool: string | undefined, message: string, fix?: AnnotationFix): Finding {
@@ -361,7 +384,8 @@ function escapeAt(context: Context, node: ts.Expression, known?: Placement): Fin
     const lost = registryEscapeAt(context, node, placement);
     return lost === undefined ? undefined : makeFinding("unverifiable-registration", node, node, undefined, messages.registryTypedAway(lost.type, lost.becomes));
   }
-  const printed = (): string => printType(context, type);
+  // The type a message names is the node's own: `markedTypeAt` may answer with a generic callee's declared return type.
+  const printed = (): string => printType(context, checker.getTypeAtLocation(node));
   for (const wrapper of placement.typed) {
     const wrapperType = checker.getTypeAtLocation(wrapper);
     if (!isMarked(context, wrapperType)) {

@@ -10,7 +10,7 @@ import type { SyntaxPort } from "./ports.js";
 export type TypeScript = SyntaxPort;
 
 /** Stable finding ids. Each is documented in docs/analysis.md. */
-export type FindingId = "missing-annotation" | "not-data-tool-output" | "unverifiable-registration" | "internal-error";
+export type FindingId = "missing-annotation" | "not-data-tool-output" | "unverifiable-registration" | "invalid-option" | "internal-error";
 
 /** Per finding id: the numeric diagnostic code shared by the transformer (TSnnnnn) and the CLI (SRCnnnnn), a title, and help text. */
 export interface FindingKind {

@@ -29,4 +29,10 @@ export const FINDING_KINDS: Readonly<Record<FindingId, FindingKind>> = Object.fr
     title: "Registration cannot be verified",
     help: "The analysis cannot see which function is registered here (the decorator or the registry escapes, the value is computed or can be reassigned, or the registry's types cannot be resolved). Apply `registry.tool()` directly to a declared function.",
   }),
+  "invalid-option": Object.freeze({
+    id: "invalid-option",
+    code: 92004,
+    title: "Unknown option, or an option of the wrong type",
+    help: "The options object written in `createRegistry({…})` or `registry.tool({…})` has a key its type does not know (a misspelling, such as `requireVerifed`) or a value of the wrong type. The registry refuses such options when the server starts; write the key and the value its type takes.",
+  }),
 });

@@ -49,7 +49,9 @@ const UNMARKED = "unmarked";
 /**
  * What a call of `callee` returns, read from the callee's declared signatures when they settle it
  * whatever the call's arguments: `UNMARKED` when no signature returns a marked or generic type;
- * the marked type itself when there is one signature, not generic (the one the call resolves to);
+ * the marked type itself when there is one signature whose return type is marked whatever its type
+ * arguments (`registry.tool<I>()` returns `ToolDecorator<ToolArgs<I>>`, marked for every input):
+ * the mark is the same, though a message that prints the type asks for the call's own;
  * `undefined` when only resolving the call can tell.
  */
 function declaredReturnOf(context: Context, callee: ts.Expression): ts.Type | typeof UNMARKED | undefined {
@@ -72,7 +74,7 @@ function computeDeclaredReturn(context: Context, symbol: ts.Symbol): ts.Type | t
   const returns = signatures.map((signature) => checker.getReturnTypeOfSignature(signature));
   if (returns.every((returned) => !isOpen(context, returned) && markOf(context, returned) === undefined)) return UNMARKED;
   const only = signatures.length === 1 && members.length === 1 ? signatures[0]! : undefined;
-  if (only !== undefined && (only.getTypeParameters()?.length ?? 0) === 0 && !isOpen(context, returns[0]!)) return returns[0];
+  if (only !== undefined && !isOpen(context, returns[0]!)) return returns[0];
   return undefined;
 }
 

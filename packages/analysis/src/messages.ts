@@ -246,3 +246,22 @@ export function internalError(error: unknown): string {
     `The registration is reported instead of being passed; please report this failure with the code around it.`
   );
 }
+
+/** "a, b and c", each quoted. */
+function quotedList(words: readonly string[]): string {
+  const quoted = words.map((word) => `'${word}'`);
+  return quoted.length <= 1 ? (quoted[0] ?? "") : `${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)!}`;
+}
+
+/** A key the options' type does not have: a misspelling, most often. */
+export function unknownOption(callee: string, tool: string | undefined, key: string, nearest: string | undefined, known: readonly string[]): string {
+  const guess = nearest === undefined ? "." : `: did you mean '${nearest}'?`;
+  const whose = tool === undefined ? callee : `${callee} for ${quoteTool(tool)}`;
+  return `${whose} has no option '${key.length > 80 ? `${key.slice(0, 80)}…` : key}'${guess} It takes ${quotedList(known)}; the registry refuses any other key when the server starts.`;
+}
+
+/** A value the option's type does not take. */
+export function wrongOptionValue(callee: string, tool: string | undefined, key: string, takes: string, given: string): string {
+  const whose = tool === undefined ? callee : `${callee} for ${quoteTool(tool)}`;
+  return `Option '${key}' of ${whose} takes '${takes}', not '${given}'; the registry refuses it when the server starts.`;
+}

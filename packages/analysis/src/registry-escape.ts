@@ -47,7 +47,7 @@ function contextualTypeOf(context: Context, outer: ts.Expression): ts.Type | und
 }
 
 /** Whether values of `type` register through their `tool` member: a registry (or `Registry | undefined`). */
-function isRegistryType(context: Context, type: ts.Type): boolean {
+export function isRegistryType(context: Context, type: ts.Type): boolean {
   const { ts } = context;
   if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return false;
   const members = unionMembers(ts, type).filter((member) => !(member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)));

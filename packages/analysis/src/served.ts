@@ -109,7 +109,8 @@ function mayDefineName(context: Context, spread: ts.Expression): boolean {
   return context.checker.getTypeAtLocation(spread).getProperty("name") !== undefined;
 }
 
-function propertyKey(ts: Context["ts"], name: ts.PropertyName | undefined): string | undefined {
+/** The static key of a property name (`name`, `"name"`, `["name"]`), or `undefined` when computed. */
+export function propertyKey(ts: Context["ts"], name: ts.PropertyName | undefined): string | undefined {
   if (name === undefined) return undefined;
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isPrivateIdentifier(name)) return name.text;
   if (ts.isComputedPropertyName(name) && ts.isStringLiteralLike(name.expression)) return name.expression.text;

@@ -51,6 +51,7 @@ describe("FINDING_KINDS", () => {
       "missing-annotation": 92001,
       "not-data-tool-output": 92002,
       "unverifiable-registration": 92003,
+      "invalid-option": 92004,
     });
     for (const [id, kind] of Object.entries(FINDING_KINDS)) expect(kind.id).toBe(id);
   });
@@ -126,10 +127,27 @@ declare function keep(value: unknown): void;
 keep(registry.tool());
 `);
     expect(findings[0]!.message).toBe(
-      "A tool decorator (of type 'ToolDecorator') is passed as an argument here, so the analysis cannot see which function it registers. " +
+      "A tool decorator (of type 'ToolDecorator<NoArguments>') is passed as an argument here, so the analysis cannot see which function it registers. " +
         "Apply it directly — registry.tool()(fn) or @registry.tool() — or keep it in a const and apply that.",
     );
     expect(findings[0]!.node.getText()).toBe("registry.tool()");
+  });
+
+  it("invalid-option: names the nearest option, every option, the tool when it is known; underlines the key or the value", () => {
+    const { findings } = analyze(`${HEADER}
+import { createRegistry } from "@sourced/registry";
+createRegistry({ name: "n", version: "1", requireVerifed: true });
+registry.tool({ name: "population", ui: "no" })(function population(): DataToolOutput { return sample(); });
+`);
+    expect(findings.map((finding) => [finding.id, finding.tool, finding.node.getText(), finding.message])).toEqual([
+      [
+        "invalid-option",
+        undefined,
+        "requireVerifed",
+        "createRegistry() has no option 'requireVerifed': did you mean 'requireVerified'? It takes 'name', 'version', 'logger', 'requireVerified' and 'ui'; the registry refuses any other key when the server starts.",
+      ],
+      ["invalid-option", "population", '"no"', "Option 'ui' of registry.tool() for tool 'population' takes 'boolean', not '\"no\"'; the registry refuses it when the server starts."],
+    ]);
   });
 });
 

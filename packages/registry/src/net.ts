@@ -3,7 +3,7 @@ import { z } from "zod";
 import { dataToolOutputSchema } from "./contract.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import type { ToolFunction } from "./types.js";
-import { thrownText, toWire, type WirePath } from "./wire.js";
+import { thrownText, toWire } from "./wire.js";
 
 /** How many problems an error result lists; the warning carries the same text. */
 const MAX_PROBLEMS = 3;
@@ -16,9 +16,10 @@ export const ERROR_TEXT_LIMIT = 2_000;
 /** The longest warning the net logs, in characters; a longer one is cut and says so. */
 export const LOG_TEXT_LIMIT = 100_000;
 
-function describePath(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return "the result";
+function describePath(path: readonly PathSegment[], root = "the result"): string {
+  if (path.length === 0) return root;
   const text = path
+    .map((segment) => (typeof segment === "object" ? segment.key : segment))
     .map((key, index) =>
       typeof key === "number"
         ? `[${key}]`
@@ -30,22 +31,31 @@ function describePath(path: readonly PropertyKey[]): string {
   return text.length > 300 ? `${text.slice(0, 150)}…${text.slice(-150)}` : text;
 }
 
-type Issue = z.core.$ZodIssue;
+type PathSegment = PropertyKey | { readonly key: PropertyKey };
+
+/** A problem a schema reports: a zod issue, or a Standard Schema's (`message` and `path` only). */
+export interface Issue {
+  readonly message: string;
+  readonly path?: readonly PathSegment[] | undefined;
+  readonly code?: string;
+  /** zod's `invalid_union`: the issues of each branch. */
+  readonly errors?: readonly (readonly Issue[])[];
+}
 
 /** For a union (a content block), report the branch that came closest rather than "Invalid input". */
 function closestIssue(issue: Issue): Issue {
-  if (issue.code !== "invalid_union" || issue.errors.length === 0) return issue;
+  if (issue.code !== "invalid_union" || issue.errors === undefined || issue.errors.length === 0) return issue;
   const branch = issue.errors.reduce((best, next) => (next.length < best.length ? next : best));
   const inner = branch[0];
-  return inner ? closestIssue({ ...inner, path: [...issue.path, ...inner.path] }) : issue;
+  return inner ? closestIssue({ ...inner, path: [...(issue.path ?? []), ...(inner.path ?? [])] }) : issue;
 }
 
 /** The first problems of a failed parse, one line each: `structuredContent.sources[0]: must be …`. */
-export function describeProblems(error: z.ZodError, max = MAX_PROBLEMS): string[] {
+export function describeProblems(issues: readonly Issue[], max = MAX_PROBLEMS, root?: string): string[] {
   // One value can fail two checks with the same message (a URL that is no string, say).
-  const all = [...new Set(error.issues.map((raw) => {
+  const all = [...new Set(issues.map((raw) => {
     const issue = closestIssue(raw);
-    return `${describePath(issue.path)}: ${issue.message}`;
+    return `${describePath(issue.path ?? [], root)}: ${issue.message}`;
   }))];
   const lines = all.slice(0, max);
   if (all.length > max) lines.push(`… and ${all.length - max} more`);
@@ -90,11 +100,32 @@ function describeThrown(error: unknown): { message: string; detail: string } {
   return { message, detail };
 }
 
-/** What the net calls: a registered tool, as `fn.call(thisArg, args, extra)`. */
-export interface NetTool {
+/** The tool a message is about: its name, and where it was registered (`file:line:col`). */
+export interface NamedTool {
   readonly name: string;
+  readonly site: string;
+}
+
+/** What the net calls: a registered tool, as `fn.call(thisArg, args, extra)`. */
+export interface NetTool extends NamedTool {
   readonly fn: ToolFunction;
   readonly thisArg: unknown;
+}
+
+/**
+ * How a message names the tool: `Tool "list_cities"` in the error result a client receives, and
+ * with its registration site in the server log. The site is a path on the server's machine: a
+ * client has no use for it, and should not learn the server's file layout.
+ */
+function toolLabel(tool: NamedTool, where: "result" | "log"): string {
+  if (where === "result") return `Tool "${tool.name}"`;
+  let site: string;
+  try {
+    site = tool.site;
+  } catch {
+    site = "an unknown place"; // the error path cannot fail
+  }
+  return `Tool "${tool.name}" (registered at ${site})`;
 }
 
 /**
@@ -116,17 +147,17 @@ export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, log
     value = tool.fn.call(tool.thisArg, args, extra);
     if ((typeof value === "object" && value !== null) || typeof value === "function") then = (value as { then?: unknown }).then;
   } catch (error) {
-    return thrownAnswer(tool.name, error, logger);
+    return thrownAnswer(tool, error, logger);
   }
   if (typeof then !== "function") {
     try {
-      return checkedResult(tool.name, value, logger);
+      return checkedResult(tool, value, logger);
     } catch (error) {
-      return netFailure(tool.name, logger, error);
+      return netFailure(tool, logger, error);
     }
   }
-  const settled = (resolved: unknown) => answer(tool.name, logger, () => checkedResult(tool.name, resolved, logger));
-  const failed = (error: unknown) => thrownAnswer(tool.name, error, logger);
+  const settled = (resolved: unknown) => answer(tool, logger, () => checkedResult(tool, resolved, logger));
+  const failed = (error: unknown) => thrownAnswer(tool, error, logger);
   // Adopted into a promise of the net's own, even for a native promise: what `then` returns is
   // built by the promise's species constructor, which the tool controls, so it is never sent.
   return new Promise<unknown>((resolve, reject) => {
@@ -135,7 +166,7 @@ export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, log
 }
 
 /** Builds an answer; if building it throws, a fixed error result and one warning stand in. */
-function answer(tool: string, logger: Logger, build: () => CallToolResult): CallToolResult {
+function answer(tool: NamedTool, logger: Logger, build: () => CallToolResult): CallToolResult {
   try {
     return build();
   } catch (error) {
@@ -144,52 +175,108 @@ function answer(tool: string, logger: Logger, build: () => CallToolResult): Call
 }
 
 /** The fixed answer when building one failed: an error result naming the tool, and one warning. */
-function netFailure(tool: string, logger: Logger, error: unknown): CallToolResult {
-  warn(logger, `tool "${tool}": the net failed while answering the call: ${describeThrown(error).detail}`);
-  return errorResult(`Tool "${tool}" failed, and its failure could not be described; see the server log.`);
+function netFailure(tool: NamedTool, logger: Logger, error: unknown): CallToolResult {
+  warn(logger, `${toolLabel(tool, "log")}: the net failed while answering the call: ${describeThrown(error).detail}`);
+  return errorResult(`${toolLabel(tool, "result")} failed, and its failure could not be described; see the server log.`);
 }
 
 /** The answer to a tool whose own code threw outside its function (its input schema, say): as a throw inside it. */
-export function thrownAnswer(tool: string, error: unknown, logger: Logger): CallToolResult {
+export function thrownAnswer(tool: NamedTool, error: unknown, logger: Logger): CallToolResult {
   return answer(tool, logger, () => thrownResult(tool, error, logger));
 }
 
-function thrownResult(tool: string, error: unknown, logger: Logger): CallToolResult {
+function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallToolResult {
   const { message, detail } = describeThrown(error);
-  const result = errorResult(`Tool "${tool}" failed: ${message}`);
-  warn(logger, `tool "${tool}" threw: ${detail}`);
+  const result = errorResult(`${toolLabel(tool, "result")} failed: ${message}`);
+  warn(logger, `${toolLabel(tool, "log")} threw: ${detail}`);
+  return result;
+}
+
+/** An error result and its warning: one text, the warning's naming the registration site too. */
+function refusedResult(tool: NamedTool, logger: Logger, text: (label: string) => string): CallToolResult {
+  const result = errorResult(text(toolLabel(tool, "result")));
+  warn(logger, text(toolLabel(tool, "log")));
   return result;
 }
 
 /**
- * `dataToolOutputSchema` compiled by zod (`z.compile`): a valid result is checked by generated
- * code, without the interpreter's per-node dispatch; anything else falls back to the interpreter,
- * so the issues and the messages are the same. Compiled at the first call (~10 ms), not when the
- * package loads.
+ * `dataToolOutputSchema` compiled by zod (`z.compile`, zod 4.5 and later): a valid result is
+ * checked by generated code, without the interpreter's per-node dispatch; anything else falls back
+ * to the interpreter, so the issues and the messages are the same. Compiled at the first call
+ * (~10 ms), not when the package loads; an older zod checks with the interpreter alone.
  */
 let compiledSchema: typeof dataToolOutputSchema | undefined;
 
-function refused(tool: string, path: WirePath, problem: string): string {
-  return `Tool "${tool}" returned a result that cannot be sent as JSON, so it was not sent:\n- ${describePath(path)}: ${problem}`;
-}
+/** What every tool returns, in the words messages use. */
+const CONTRACT_SHAPE = "a tool must return { content, structuredContent: { sources } }";
 
-function checkedResult(tool: string, value: unknown, logger: Logger): CallToolResult {
+function checkedResult(tool: NamedTool, value: unknown, logger: Logger): CallToolResult {
   const wire = toWire(value);
   if (!wire.ok) {
-    const message = refused(tool, wire.refusal.path, wire.refusal.problem);
-    const result = errorResult(message);
-    warn(logger, message);
-    return result;
+    const { path, problem } = wire.refusal;
+    return refusedResult(tool, logger, (label) => `${label} returned a result that cannot be sent as JSON, so it was not sent:\n- ${describePath(path)}: ${problem}`);
   }
-  compiledSchema ??= z.compile(dataToolOutputSchema);
-  const parsed = compiledSchema.safeParse(wire.value);
+  const returned = wire.value;
+  if (typeof returned !== "object" || returned === null || Array.isArray(returned)) {
+    return refusedResult(tool, logger, (label) => `${label} returned ${describeReturned(returned)}; ${CONTRACT_SHAPE}.`);
+  }
+  compiledSchema ??= typeof z.compile === "function" ? z.compile(dataToolOutputSchema) : dataToolOutputSchema;
+  const parsed = compiledSchema.safeParse(returned, { error: inPlainWords });
   // The copy is plain JSON and the schema has no transforms: the checked copy itself is sent.
-  if (parsed.success) return wire.value as CallToolResult;
-  const problems = describeProblems(parsed.error);
-  const message = `Tool "${tool}" returned a result that breaks the DataToolOutput contract, so it was not sent:\n${problems
-    .map((line) => `- ${line}`)
-    .join("\n")}`;
-  const result = errorResult(message);
-  warn(logger, message);
-  return result;
+  if (parsed.success) return returned as CallToolResult;
+  const problems = describeProblems(parsed.error.issues);
+  return refusedResult(
+    tool,
+    logger,
+    (label) => `${label} returned a result that breaks the DataToolOutput contract, so it was not sent:\n${problems.map((line) => `- ${line}`).join("\n")}`,
+  );
+}
+
+/** A returned value that is no object, as a message says it: "a string", "nothing (undefined)". */
+function describeReturned(value: unknown): string {
+  if (value === undefined) return "nothing (undefined)";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  return `a ${typeof value}`;
+}
+
+/** What a JSON type is called in messages. */
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  array: "a list",
+  object: "an object",
+  string: "a string",
+  number: "a number",
+  boolean: "true or false",
+  null: "null",
+};
+
+/** A value as messages name what was found: "a string", "a list", "null". */
+function describeFound(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
+ * zod's default messages ("Invalid input: expected array, received string") in plain words,
+ * for the problems the contract's own messages do not word: the error map of one parse, so the
+ * schema's messages still come first and zod's global configuration is left alone.
+ */
+function inPlainWords(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case "invalid_type": {
+      const expected = TYPE_WORDS[issue.expected] ?? issue.expected;
+      return issue.input === undefined ? `is missing: it must be ${expected}` : `must be ${expected}, not ${describeFound(issue.input)}`;
+    }
+    case "too_small":
+      return issue.origin === "number" ? `must be at least ${String(issue.minimum)}` : undefined;
+    case "too_big":
+      return issue.origin === "number" ? `must be at most ${String(issue.maximum)}` : undefined;
+    case "invalid_format":
+      return issue.format === "datetime" ? "must be an ISO 8601 date and time with its offset, e.g. 2026-01-31T12:00:00Z" : undefined;
+    case "invalid_value":
+      return `must be ${issue.values.map((value) => JSON.stringify(value)).join(" or ")}`;
+    default:
+      return undefined;
+  }
 }

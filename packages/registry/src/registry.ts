@@ -1,11 +1,13 @@
-import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { gatewayView } from "./gateway.js";
+import { compileInput, InputRefusal, type CompiledInput } from "./input.js";
 import { stderrLogger, type Logger } from "./logger.js";
+import { describeGiven, listKeys, optionProblems, REGISTRY_OPTIONS, TOOL_ANNOTATIONS, TOOL_OPTIONS } from "./options.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
 import { buildServer, ToolTable } from "./server.js";
 import { assertToolName } from "./tool-name.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
-import type { ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
+import type { ToolArgs, ToolDecorator, ToolFunction, ToolInput, ToolOptions } from "./types.js";
 import { verifiedBy } from "./verified.js";
 
 export interface RegistryOptions {
@@ -28,8 +30,7 @@ export interface RegistryOptions {
   ui?: boolean;
 }
 
-/** The second argument of every tool call: the SDK's request context (`mcpReq.signal`, `http.authInfo`, …). */
-export type ToolCallExtra = ServerContext;
+export type { ToolCallExtra } from "./types.js";
 
 /** A tool as the registry holds it. */
 export interface RegisteredTool {
@@ -50,9 +51,9 @@ export interface Registry {
    * Returns a decorator that registers a function (call form: `registry.tool()(function list_cities() {…})`)
    * or a static method (`@registry.tool() static forecast() {…}`) and gives it back unchanged.
    * Each call receives `(args, extra)`: the input parsed by `options.input` (`{}` without input) and
-   * the SDK's request context.
+   * the SDK's request context; the function's first parameter is typed from `options.input`.
    */
-  tool(options?: ToolOptions): ToolDecorator;
+  tool<I extends ToolInput | undefined = undefined>(options?: ToolOptions<I>): ToolDecorator<ToolArgs<I>>;
   /** The registered tools, in registration order. */
   readonly tools: readonly RegisteredTool[];
   /**
@@ -90,6 +91,7 @@ class Entry implements RegisteredTool {
   constructor(
     readonly name: string,
     readonly options: Readonly<ToolOptions>,
+    readonly input: CompiledInput | undefined,
     readonly fn: ToolFunction,
     readonly verifiedBy: string | undefined,
     private readonly lazySite: LazySite,
@@ -116,14 +118,83 @@ function describeRegistered(fn: ToolFunction, method: { name: string } | undefin
   return fn.name === "" ? "an anonymous function" : `function ${fn.name}`;
 }
 
+/**
+ * The error for options that break their table (options.ts), naming the call and its site:
+ * `createRegistry() at src/registry.ts:3:25: unknown option "requireVerifed": did you mean …`.
+ */
+function optionsError(call: string, site: LazySite, problems: readonly string[], known: string): TypeError {
+  const where = `${call} at ${formatSite(site.get())}`;
+  const sentence = (problem: string): string => (problem.endsWith("?") ? problem : `${problem}.`);
+  const list = problems.length === 1 ? `: ${sentence(problems[0]!)}` : `:\n${problems.map((problem) => `- ${problem}`).join("\n")}\n`;
+  const unknown = problems.some((problem) => problem.startsWith("unknown "));
+  return new TypeError(`${where}${list}${unknown ? `${problems.length === 1 ? " " : ""}${call} takes ${known}.` : ""}`);
+}
+
+/** The problems of `registry.tool()` options, its annotations' keys included. */
+function toolOptionProblems(options: unknown): string[] {
+  if (typeof options !== "object" || options === null) {
+    return [`expects an options object, not ${describeGiven(options)}; write registry.tool({ name: "population", description: "…" })`];
+  }
+  const problems = optionProblems(options, TOOL_OPTIONS, "option");
+  const annotations = (options as ToolOptions).annotations;
+  if (typeof annotations === "object" && annotations !== null) problems.push(...optionProblems(annotations, TOOL_ANNOTATIONS, "annotation"));
+  return problems;
+}
+
+/**
+ * Registries with tools that nothing serves yet. A module that registers tools and never starts
+ * a transport exits 0 without a word, and its client only sees "Connection closed": when Node is
+ * about to exit because nothing is left to do, each such registry says so once.
+ */
+const unserved = new Set<{ readonly describe: () => string | undefined; readonly logger: Logger }>();
+let exitHintInstalled = false;
+
+function hintAtExit(registry: { readonly describe: () => string | undefined; readonly logger: Logger }): void {
+  unserved.add(registry);
+  if (exitHintInstalled || typeof process === "undefined" || typeof process.once !== "function") return;
+  exitHintInstalled = true;
+  process.once("beforeExit", () => {
+    for (const { describe, logger } of unserved) {
+      const hint = describe();
+      if (hint === undefined) continue;
+      try {
+        logger.warn(hint);
+      } catch {
+        stderrLogger.warn(hint);
+      }
+    }
+    unserved.clear();
+  });
+}
+
 export function createRegistry(options: RegistryOptions): Registry {
+  if (typeof options !== "object" || options === null) {
+    throw optionsError("createRegistry()", new LazySite(new Error()), [`expects an options object, not ${describeGiven(options)}; write createRegistry({ name: "cities", version: "1.0.0" })`], listKeys(REGISTRY_OPTIONS));
+  }
+  const problems = optionProblems(options, REGISTRY_OPTIONS, "option");
+  if (problems.length > 0) throw optionsError("createRegistry()", new LazySite(new Error()), problems, listKeys(REGISTRY_OPTIONS));
   const logger = options.logger ?? stderrLogger;
   const entries = new Map<string, Entry>();
   /** Computed at the first server built after a registration; shared by every server until the next one. */
   let table: ToolTable | undefined;
   const view = gatewayView(options.ui, logger);
 
-  function register(fn: unknown, toolOptions: ToolOptions, lazySite: LazySite, method?: StaticMethod): void {
+  /** Whether a server has been asked for (served, or built for a transport of the caller's own). */
+  let served = false;
+  const exitHint = {
+    logger,
+    describe: (): string | undefined => {
+      if (served || entries.size === 0) return undefined;
+      const names = [...entries.keys()];
+      const tools = names.length === 1 ? `tool "${names[0]!}" is` : `${names.length} tools (${names.slice(0, 3).map((name) => `"${name}"`).join(", ")}${names.length > 3 ? ", …" : ""}) are`;
+      return (
+        `registry "${options.name}": ${tools} registered, but the process is exiting without serving them, so no client can call them. ` +
+        "Start a transport once the tools are registered: registry.serveStdio() for a client that starts this process, or registry.serveHttp() for clients that connect to it."
+      );
+    },
+  };
+
+  function register(fn: unknown, toolOptions: ToolOptions, input: CompiledInput | undefined, lazySite: LazySite, method?: StaticMethod): void {
     if (typeof fn !== "function") {
       throw new TypeError(
         `registry.tool() at ${formatSite(lazySite.get())} expects a function, got ${fn === null ? "null" : typeof fn}. ` +
@@ -149,7 +220,7 @@ export function createRegistry(options: RegistryOptions): Registry {
       );
       return;
     }
-    const entry = new Entry(name, { ...toolOptions }, tool, stamp, lazySite, method);
+    const entry = new Entry(name, { ...toolOptions }, input, tool, stamp, lazySite, method);
     const previous = entries.get(name);
     if (previous) {
       throw new Error(
@@ -159,20 +230,36 @@ export function createRegistry(options: RegistryOptions): Registry {
     }
     entries.set(name, entry);
     table = undefined;
+    if (!served && entries.size === 1) hintAtExit(exitHint);
+  }
+
+  /** Asked for a server: no hint at exit, and the registry is no longer held for one. */
+  function markServed(): void {
+    served = true;
+    unserved.delete(exitHint);
   }
 
   const registry: Registry = {
     name: options.name,
     version: options.version,
 
-    tool(toolOptions: ToolOptions = {}): ToolDecorator {
+    tool(toolOptions: ToolOptions = {}): ToolDecorator<never> {
+      const problems = toolOptionProblems(toolOptions);
+      if (problems.length > 0) throw optionsError("registry.tool()", new LazySite(new Error()), problems, listKeys(TOOL_OPTIONS));
+      let input: CompiledInput | undefined;
+      try {
+        input = toolOptions.input === undefined ? undefined : compileInput(toolOptions.input);
+      } catch (error) {
+        if (!(error instanceof InputRefusal)) throw error;
+        throw new TypeError(`registry.tool() at ${formatSite(new LazySite(new Error()).get())}: ${error.message}`);
+      }
       const decorator = (fn: unknown, context?: DecoratorContext): unknown => {
         // Captured in this very frame: a helper would add a frame of its own to every stack.
         const limit = context === undefined ? lowerStackTraceLimit(CALL_FORM_FRAMES) : undefined;
         const site = new LazySite(new Error());
         if (limit !== undefined) Error.stackTraceLimit = limit;
         if (context === undefined) {
-          register(fn, toolOptions, site);
+          register(fn, toolOptions, input, site);
           return fn;
         }
         if (context.kind !== "method") {
@@ -195,10 +282,10 @@ export function createRegistry(options: RegistryOptions): Registry {
         context.addInitializer(function (this: unknown) {
           method.owner = this;
         });
-        register(fn, toolOptions, site, method);
+        register(fn, toolOptions, input, site, method);
         return fn;
       };
-      return decorator as ToolDecorator;
+      return decorator as ToolDecorator<never>;
     },
 
     get tools(): readonly RegisteredTool[] {
@@ -206,12 +293,19 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
 
     createServer(): McpServer {
+      markServed();
       table ??= new ToolTable(entries.values(), view);
       return buildServer(registry, table, logger);
     },
 
-    serveStdio: (stdioOptions) => serveStdio(registry, logger, stdioOptions),
-    serveHttp: (httpOptions) => serveHttp(registry, logger, httpOptions),
+    serveStdio: (stdioOptions) => {
+      markServed();
+      return serveStdio(registry, logger, stdioOptions);
+    },
+    serveHttp: (httpOptions) => {
+      markServed();
+      return serveHttp(registry, logger, httpOptions);
+    },
   };
   return registry;
 }

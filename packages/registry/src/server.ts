@@ -3,22 +3,15 @@ import type { CallToolRequest, CallToolResult, ListToolsResult, ServerContext, T
 import { z } from "zod";
 import { structuredContentSchema } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
+import { JSON_SCHEMA_TARGET, type CompiledInput, type ParsedArguments } from "./input.js";
 import type { Logger } from "./logger.js";
-import { callThroughNet, capText, describeProblems, ERROR_TEXT_LIMIT, thrownAnswer, type NetTool } from "./net.js";
+import { callThroughNet, capText, ERROR_TEXT_LIMIT, thrownAnswer, type NetTool } from "./net.js";
 import type { ToolOptions } from "./types.js";
 
-/** The JSON Schema dialect the SDK converts Standard Schemas to; tools/list carries it. */
-const JSON_SCHEMA_TARGET = "draft-2020-12";
-
-/** What the server needs of a registered tool: the net's view of it plus its options. */
+/** What the server needs of a registered tool: the net's view of it, its options, and its input compiled at registration. */
 export interface ServedTool extends NetTool {
   readonly options: Readonly<ToolOptions>;
-}
-
-/** One tool ready to be called: its parsed input schema and the net's handle on it. */
-interface CompiledTool {
-  readonly tool: ServedTool;
-  readonly input: z.ZodObject | undefined;
+  readonly input: CompiledInput | undefined;
 }
 
 /**
@@ -31,29 +24,21 @@ export class ToolTable {
   readonly list: ListToolsResult;
   /** The data view, when at least one tool declares it: every server built from the table serves it. */
   readonly view: GatewayView | undefined;
-  private readonly byName = new Map<string, CompiledTool>();
+  private readonly byName = new Map<string, ServedTool>();
 
   constructor(tools: Iterable<ServedTool>, view?: GatewayView) {
     const definitions: Tool[] = [];
     const outputSchema = toJsonSchema(structuredContentSchema, "output");
-    // Tools often share one input object: convert each once.
-    const inputs = new WeakMap<object, { schema: z.ZodObject; json: Tool["inputSchema"] }>();
     for (const tool of tools) {
-      const { title, description, input: shape, annotations } = tool.options;
-      let input = shape === undefined ? undefined : inputs.get(shape);
-      if (shape !== undefined && input === undefined) {
-        const schema = isZodObject(shape) ? shape : z.object(shape);
-        input = { schema, json: toJsonSchema(schema, "input") };
-        inputs.set(shape, input);
-      }
-      this.byName.set(tool.name, { tool, input: input?.schema });
+      const { title, description, annotations } = tool.options;
+      this.byName.set(tool.name, tool);
       const _meta = view?.toolMeta(tool.options.ui);
       if (_meta !== undefined) this.view = view;
       definitions.push({
         name: tool.name,
         ...(title === undefined ? {} : { title }),
         ...(description === undefined ? {} : { description }),
-        inputSchema: input === undefined ? { type: "object", properties: {} } : input.json,
+        inputSchema: tool.input === undefined ? { type: "object", properties: {} } : tool.input.json,
         outputSchema,
         ...(annotations === undefined ? {} : { annotations }),
         ...(_meta === undefined ? {} : { _meta }),
@@ -70,46 +55,29 @@ export class ToolTable {
    */
   call(request: CallToolRequest, ctx: ServerContext, logger: Logger): CallToolResult | Promise<CallToolResult> {
     const { name, arguments: args } = request.params;
-    const compiled = this.byName.get(name);
-    if (compiled === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
-    const { tool, input } = compiled;
+    const tool = this.byName.get(name);
+    if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
+    const { input } = tool;
     if (input === undefined) return callThroughNet(tool, {}, ctx, logger);
-    const proceed = (parsed: ReturnType<z.ZodObject["safeParse"]>): CallToolResult | Promise<CallToolResult> =>
-      parsed.success ? callThroughNet(tool, parsed.data, ctx, logger) : invalidArguments(name, parsed.error);
+    const proceed = (parsed: ParsedArguments): CallToolResult | Promise<CallToolResult> =>
+      parsed.ok ? callThroughNet(tool, parsed.value, ctx, logger) : invalidArguments(name, parsed.problems);
+    let parsed: ParsedArguments | Promise<ParsedArguments>;
     try {
-      return proceed(input.safeParse(args ?? {}));
+      parsed = input.parse(args ?? {});
     } catch (error) {
-      if (!isAsyncParseError(error)) return thrownAnswer(name, error, logger);
+      return thrownAnswer(tool, error, logger);
     }
-    return input.safeParseAsync(args ?? {}).then(proceed, (error: unknown) => thrownAnswer(name, error, logger));
+    return parsed instanceof Promise ? parsed.then(proceed, (error: unknown) => thrownAnswer(tool, error, logger)) : proceed(parsed);
   }
 }
 
 /** The error result of arguments that do not match the input schema; capped like every error text. */
-function invalidArguments(name: string, error: z.ZodError): CallToolResult {
-  const problems = describeProblems(error).map((line) => `- ${line}`).join("\n");
+function invalidArguments(name: string, problems: readonly string[]): CallToolResult {
+  const list = problems.map((line) => `- ${line}`).join("\n");
   return {
-    content: [{ type: "text", text: capText(`Input validation error: Invalid arguments for tool ${name}:\n${problems}`, ERROR_TEXT_LIMIT, "not shown") }],
+    content: [{ type: "text", text: capText(`Input validation error: Invalid arguments for tool ${name}:\n${list}`, ERROR_TEXT_LIMIT, "not shown") }],
     isError: true,
   };
-}
-
-/** zod's "async refinement in a synchronous parse", from this zod or the copy the tool's schema came from. */
-function isAsyncParseError(error: unknown): boolean {
-  try {
-    return error instanceof z.core.$ZodAsyncError || (error instanceof Error && error.constructor.name === "$ZodAsyncError");
-  } catch {
-    return false; // a thrown proxy or a throwing getter: a throw like any other
-  }
-}
-
-/**
- * A zod object, whichever copy of zod made it: an ES module project's zod and the CommonJS zod
- * this build loads are two module instances, so `instanceof` would tell them apart.
- */
-function isZodObject(value: z.ZodRawShape | z.ZodObject): value is z.ZodObject {
-  const def = (value as { _zod?: { def?: { type?: unknown } } })._zod?.def;
-  return def?.type === "object";
 }
 
 function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {

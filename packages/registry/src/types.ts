@@ -1,6 +1,8 @@
-import type { ToolAnnotations } from "@modelcontextprotocol/server";
-import type { z } from "zod";
+import type { ServerContext, StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { RegistersTool } from "./brand.js";
+
+/** The second argument of every tool call: the SDK's request context (`mcpReq.signal`, `http.authInfo`, …). */
+export type ToolCallExtra = ServerContext;
 
 /**
  * Any function; `tool()` is typed loosely on purpose: the analysis, not an overload, judges.
@@ -11,16 +13,83 @@ import type { RegistersTool } from "./brand.js";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ToolFunction = (...args: any[]) => unknown;
 
-/** Options of `registry.tool(options?)`. */
-export interface ToolOptions {
+/**
+ * A schema the SDK's `registerTool` takes as a tool's input: a Standard Schema that also converts
+ * itself to JSON Schema (zod 4.2 or later, ArkType, Valibot through `toStandardJsonSchema`, …).
+ */
+export type InputSchema = StandardSchemaWithJSON;
+
+/** A zod field schema: what the SDK wraps in `z.object()` when it is given a raw shape. */
+type ZodField = StandardSchemaWithJSON & { readonly _zod: object };
+
+/** A zod raw shape, `{ city: z.string() }`: the registry wraps it in `z.object()`, as the SDK does. */
+export type InputShape = { readonly [key: string]: ZodField };
+
+/** What `ToolOptions.input` takes. */
+export type ToolInput = InputSchema | InputShape;
+
+/** The arguments of a tool without input: no key at all. */
+export type NoArguments = Record<string, never>;
+
+/**
+ * zod marks a field that may be absent from its object (`.optional()`) on its type: the marker
+ * zod's own object inference reads, so a raw shape infers what `z.object(shape)` would.
+ */
+type OptionalField = { readonly _zod: { readonly optout: "optional" } };
+
+type Output<S> = S extends StandardSchemaWithJSON ? StandardSchemaWithJSON.InferOutput<S> : never;
+
+/** `{ a: X } & { b?: Y }` as one object type, as editors show it. */
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+
+type ShapeOutput<S extends InputShape> = Flatten<
+  { -readonly [K in keyof S as S[K] extends OptionalField ? never : K]: Output<S[K]> } & {
+    -readonly [K in keyof S as S[K] extends OptionalField ? K : never]?: Output<S[K]>;
+  }
+>;
+
+/**
+ * The first argument a tool receives for the input `I`: what the schema parses to, as the SDK's
+ * `registerTool` infers it. No input: no arguments. A schema whose type is not known statically
+ * (options held in a `ToolOptions` variable) leaves them `any`.
+ */
+export type ToolArgs<I> = 0 extends 1 & I
+  ? // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    any
+  : [I] extends [undefined]
+    ? NoArguments
+    : [ToolInput] extends [NonNullable<I>]
+      ? // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        any
+      : I extends StandardSchemaWithJSON
+        ? StandardSchemaWithJSON.InferOutput<I>
+        : I extends InputShape
+          ? ShapeOutput<I>
+          : never;
+
+/**
+ * A function a tool with arguments `Args` can register: called as `fn(args, extra)`. Parameters
+ * left unannotated take these types; an annotation that contradicts them is a type error.
+ */
+export type ToolHandler<Args> = (args: Args, extra: ToolCallExtra) => unknown;
+
+/**
+ * Options of `registry.tool(options?)`. Every key is checked when the options are given: an
+ * unknown one (a misspelling) or a value of the wrong type throws at once.
+ */
+export interface ToolOptions<I extends ToolInput | undefined = ToolInput | undefined> {
   /** The tool's name; defaults to the function's (or method's) name. Required for an anonymous function. */
   name?: string;
   /** A human-readable title for clients' UIs. */
   title?: string;
   /** What the tool does, for the LLM (JSDoc is erased at run time: say it here). */
   description?: string;
-  /** The input: a zod raw shape or a zod object, as the MCP SDK takes it; published as `inputSchema`. */
-  input?: z.ZodRawShape | z.ZodObject;
+  /**
+   * The input, as the MCP SDK takes it: a zod raw shape (`{ city: z.string() }`), a zod object, or
+   * any Standard Schema with JSON Schema (zod 4.2 or later); published as `inputSchema`. The
+   * function's first parameter is typed from it.
+   */
+  input?: I;
   annotations?: ToolAnnotations;
   /** Declare the registry's data view (MCP Apps) on this tool; `false` serves it to hosts as text only. Default `true`. */
   ui?: boolean;
@@ -28,9 +97,11 @@ export interface ToolOptions {
 
 /**
  * What `registry.tool(options?)` returns: applied to a function (call form) or to a static method
- * (TC39 decorator), it registers it and gives the very same function back.
+ * (TC39 decorator), it registers it and gives the very same function back. `Args` is what the
+ * tool's input parses to: the function's first parameter.
  */
-export type ToolDecorator = RegistersTool<{
-  <F extends ToolFunction>(fn: F): F;
-  <F extends ToolFunction>(method: F, context: ClassMethodDecoratorContext): F;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ToolDecorator<Args = any> = RegistersTool<{
+  <F extends ToolHandler<Args>>(fn: F): F;
+  <F extends ToolHandler<Args>>(method: F, context: ClassMethodDecoratorContext): F;
 }>;

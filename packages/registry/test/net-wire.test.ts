@@ -118,7 +118,7 @@ describe.each([
   test("a cut message says so; the log keeps the stack", async () => {
     const text = firstText(received.get("huge_message")!);
     expect(text).toMatch(/ … \[cut: 4,998,\d{3} more characters in the server log\]$/);
-    const [warning] = (await connection.warnings()).filter((line) => line.includes('tool "huge_message" threw: Error: xxx'));
+    const [warning] = (await connection.warnings()).filter((line) => /^Tool "huge_message" \(registered at .+\) threw: Error: xxx/.test(line));
     expect(warning).toMatch(/more characters not logged\]$/);
     expect(warning!.length).toBe(100_000);
   });

@@ -74,10 +74,17 @@ describe("the run-time net over the SDK's Client and InMemoryTransport", () => {
       expect(CallToolResultSchema.parse(result)).toBeTruthy();
       expect(result.isError, name).toBe(true);
       expect(result.structuredContent, name).toBeUndefined();
-      expect(firstText(result)).toContain(`Tool "${name}" returned a result that breaks the DataToolOutput contract, so it was not sent:`);
-      expect(firstText(result)).toContain(tools.FIRST_PROBLEM[name]);
+      const problem = tools.FIRST_PROBLEM[name]!;
+      // A result that is no object at all says so in one sentence; any other names the problem's place.
+      const prefix = problem.startsWith("returned ") ? `Tool "${name}" ` : `Tool "${name}" returned a result that breaks the DataToolOutput contract, so it was not sent:\n- `;
+      expect(firstText(result)).toContain(`${prefix}${problem}`);
+      // Plain words: none of zod's own ("Invalid input: expected array, received string").
+      expect(firstText(result)).not.toMatch(/Invalid input|expected \w+, received/);
       expect(logger.warnings.length - before, `one warning for ${name}`).toBe(1);
-      expect(logger.warnings.at(-1)).toContain(tools.FIRST_PROBLEM[name]);
+      // The warning says it too, and where the tool is registered; the client is not told the server's paths.
+      expect(logger.warnings.at(-1)).toMatch(new RegExp(`^Tool "${name}" \\(registered at .*tools\\.[jt]s:\\d+:\\d+\\) `));
+      expect(logger.warnings.at(-1)).toContain(problem);
+      expect(firstText(result)).not.toContain("registered at");
       const next = await connection.client.callTool({ name: "list_cities" });
       expect(next.isError, `the call after ${name}`).toBeUndefined();
     }
@@ -97,7 +104,8 @@ describe("the run-time net over the SDK's Client and InMemoryTransport", () => {
     expect(result.isError).toBe(true);
     expect(firstText(result)).toBe(text);
     expect(logger.warnings.length - before).toBe(1);
-    expect(logger.warnings.at(-1)).toContain(`tool "${name}" threw: Error: ${text.split(": ").slice(1).join(": ")}`);
+    expect(logger.warnings.at(-1)).toMatch(new RegExp(`^Tool "${name}" \\(registered at .*tools\\.[jt]s:\\d+:\\d+\\) threw: Error: `));
+    expect(logger.warnings.at(-1)).toContain(`threw: Error: ${text.split(": ").slice(1).join(": ")}`);
     expect((await connection.client.callTool({ name: "population", arguments: { city: "Tokyo" } })).isError).toBeUndefined();
   });
 

@@ -54,7 +54,7 @@ describe("tool names are checked when they are registered", () => {
 
   test("a name that is not a string is refused", () => {
     expect(() => createRegistry({ name: "n", version: "1" }).tool({ name: 42 as never })(() => seedResult())).toThrow(
-      /the tool name must be a string, got number/u,
+      /^registry\.tool\(\) at .*tool-name\.test\.ts:\d+:\d+: option "name" takes a string, not a number \(42\)\.$/u,
     );
   });
 

@@ -115,7 +115,7 @@ describe("real transports", () => {
       cleanups.push(() => client.close());
       // A stray write to stdout would corrupt the stream and fail these calls.
       await exerciseClient(client);
-      expect(stderr.join("")).toContain('[sourced] warning: Tool "javascript_source" returned a result that breaks');
+      expect(stderr.join("")).toMatch(/\[sourced\] warning: Tool "javascript_source" \(registered at .*tools\.js:\d+:\d+\) returned a result that breaks/);
     });
 
     test("Streamable HTTP in-process: 127.0.0.1, an ephemeral port, closed after", async () => {

@@ -103,6 +103,7 @@ describe("the error path itself", () => {
     const logger = recordingLogger();
     const tool = {
       name: "cut_fails",
+      site: "src/tools.ts:3:1",
       fn: () => {
         throw new Error("x".repeat(5_000));
       },
@@ -124,7 +125,7 @@ describe("the error path itself", () => {
       isError: true,
     });
     expect(logger.warnings).toHaveLength(1);
-    expect(logger.warnings[0]).toContain('tool "cut_fails": the net failed while answering the call: Error: toLocaleString broke');
+    expect(logger.warnings[0]).toContain('Tool "cut_fails" (registered at src/tools.ts:3:1): the net failed while answering the call: Error: toLocaleString broke');
   });
 
   test("a logger that throws does not lose the warning: it goes to stderr, once", async () => {
@@ -154,7 +155,7 @@ describe("the error path itself", () => {
     }
     const warnings = written.filter((line) => line.startsWith("[sourced] warning: "));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('Tool "unsourced" returned a result that breaks the DataToolOutput contract');
+    expect(warnings[0]).toMatch(/Tool "unsourced" \(registered at .*wire\.test\.ts:\d+:\d+\) returned a result that breaks the DataToolOutput contract/);
     expect(warnings[0]).toContain("(the registry's logger threw: logger down)");
   });
 });

@@ -13,6 +13,7 @@ const findingMessages = {
   "missing-annotation": "{{message}}",
   "not-data-tool-output": "{{message}}",
   "unverifiable-registration": "{{message}}",
+  "invalid-option": "{{message}}",
   "internal-error": "{{message}}",
 } satisfies Record<FindingId, string>;
 

@@ -26,6 +26,14 @@ export const BAD_RESULTS: Record<string, unknown> = {
     structuredContent: { sources, charts: [{ data: { labels: ["Tokyo"], datasets: [{ data: [1] }] } }] },
   },
   not_an_object: "Tokyo, Delhi, Shanghai",
+  returns_nothing: undefined,
+  returns_null: null,
+  returns_a_list: [text("Tokyo")],
+  sources_not_a_list: { content: text("x"), structuredContent: { sources: "https://example.org/cities-data" } },
+  text_left_out: { content: [{ type: "text" }], structuredContent: { sources } },
+  text_not_a_string: { content: [{ type: "text", text: 37400068 }], structuredContent: { sources } },
+  priority_too_big: { content: [{ type: "text", text: "x", annotations: { priority: 2 } }], structuredContent: { sources } },
+  audience_unknown: { content: [{ type: "text", text: "x", annotations: { audience: ["robot"] } }], structuredContent: { sources } },
 };
 
 /** What each bad result's error text must mention (its first problem). */
@@ -40,7 +48,15 @@ export const FIRST_PROBLEM: Record<keyof typeof BAD_RESULTS, string> = {
   empty_content: "content: is empty",
   no_text_block: "content: needs at least one text block",
   chart_without_type: "structuredContent.charts[0].type:",
-  not_an_object: "the result: Invalid input: expected object, received string",
+  not_an_object: "returned a string; a tool must return { content, structuredContent: { sources } }.",
+  returns_nothing: "returned nothing (undefined); a tool must return { content, structuredContent: { sources } }.",
+  returns_null: "returned null; a tool must return { content, structuredContent: { sources } }.",
+  returns_a_list: "returned a list; a tool must return { content, structuredContent: { sources } }.",
+  sources_not_a_list: "structuredContent.sources: must be a list, not a string",
+  text_left_out: "content[0].text: is missing: it must be a string",
+  text_not_a_string: "content[0].text: must be a string, not a number",
+  priority_too_big: "content[0].annotations.priority: must be at most 1",
+  audience_unknown: 'content[0].annotations.audience[0]: must be "user" or "assistant"',
 };
 
 export function buildRegistry(logger?: Logger) {

@@ -1,0 +1,105 @@
+import type * as ts from "typescript";
+import { type Context, isMarked, printType } from "./context.js";
+import { markedTypeAt, typeOfSymbol } from "./marked.js";
+import * as messages from "./messages.js";
+import { isRegistryType } from "./registry-escape.js";
+import { propertyKey } from "./served.js";
+import { closestMatch } from "./suggest.js";
+import { unionMembers } from "./syntax.js";
+
+/*
+ * The options object written as a literal in a call that makes a registry (`createRegistry({…})`)
+ * or a tool decorator (`registry.tool({…})`): a key its parameter's type does not have (a
+ * misspelling: `requireVerifed`, `descripton`), or a value its type does not take. A type check
+ * reports both; ESLint, `sourced check` and a bundler run none, and the registry would refuse the
+ * options only when the server starts. The known keys come from the parameter's own type, so a
+ * new option of the registry (or of a platform's wrapper) is known here without a word.
+ */
+
+/** One problem of an options literal: the node to underline and the message, which quotes the tool when it is known. */
+export interface OptionProblem {
+  readonly node: ts.Node;
+  readonly message: (tool: string | undefined) => string;
+}
+
+/** What the options of a call configure: a registry, or the tools a decorator registers. */
+export type OptionsOf = "registry" | "tool";
+
+/** The problems of `call`'s literal options, and what they configure; `undefined` when there is nothing to check. */
+export function optionProblemsAt(context: Context, call: ts.CallExpression): { readonly configures: OptionsOf; readonly problems: readonly OptionProblem[] } | undefined {
+  const { ts, checker } = context;
+  let literal: ts.Node | undefined = call.arguments[0];
+  while (literal !== undefined && ts.isParenthesizedExpression(literal)) literal = literal.expression;
+  // Only a literal written here: a cast or a variable opts out of the excess-property check in TypeScript too.
+  if (literal === undefined || !ts.isObjectLiteralExpression(literal) || literal.properties.length === 0) return undefined;
+  const configures = optionsOf(context, call);
+  if (configures === undefined) return undefined;
+  const expected = checker.getContextualType(literal);
+  const members = expected === undefined ? [] : unionMembers(ts, expected).filter((member) => !(member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)));
+  if (members.length === 0 || !members.every((member) => isClosedObject(context, member))) return undefined;
+  const known = [...new Set(members.flatMap((member) => checker.getPropertiesOfType(member).map((property) => property.name)))];
+  const callee = calleeText(call);
+  const problems: OptionProblem[] = [];
+  for (const property of literal.properties) {
+    if (ts.isSpreadAssignment(property)) continue;
+    const key = propertyKey(ts, property.name);
+    if (key === undefined) continue; // a computed key: TypeScript does not know it either
+    if (!known.includes(key)) {
+      const nearest = closestMatch(key, known);
+      problems.push({ node: property.name ?? property, message: (tool) => messages.unknownOption(callee, tool, key, nearest, known) });
+      continue;
+    }
+    if (!ts.isPropertyAssignment(property)) continue;
+    const wrong = wrongValue(context, members, key, property.initializer);
+    if (wrong !== undefined) problems.push({ node: property.initializer, message: (tool) => messages.wrongOptionValue(callee, tool, key, wrong.takes, wrong.given) });
+  }
+  return { configures, problems };
+}
+
+/** Whether `call` makes a tool decorator (it returns a marked value) or a registry (its `tool` returns one). */
+function optionsOf(context: Context, call: ts.CallExpression): OptionsOf | undefined {
+  if (markedTypeAt(context, call) !== undefined) return "tool";
+  const { checker } = context;
+  // Only a callee some of whose declared signatures may return a registry is resolved.
+  const symbol = checker.getSymbolAtLocation(call.expression);
+  if (symbol !== undefined && typeof (checker as { getTypeOfSymbol?: unknown }).getTypeOfSymbol === "function") {
+    const signatures = unionMembers(context.ts, typeOfSymbol(context, symbol)).flatMap((member) => member.getCallSignatures());
+    if (!signatures.some((signature) => mayBeRegistry(context, checker.getReturnTypeOfSignature(signature)))) return undefined;
+  }
+  const signature = checker.getResolvedSignature(call);
+  return signature !== undefined && isRegistryType(context, checker.getReturnTypeOfSignature(signature)) ? "registry" : undefined;
+}
+
+function mayBeRegistry(context: Context, type: ts.Type): boolean {
+  const { ts } = context;
+  return (type.flags & (ts.TypeFlags.TypeVariable | ts.TypeFlags.Conditional)) !== 0 || isRegistryType(context, type);
+}
+
+/** An object type whose keys are all known: no index signature, not `object`, `any` or a type parameter. */
+function isClosedObject(context: Context, type: ts.Type): boolean {
+  const { ts, checker } = context;
+  if (!(type.flags & ts.TypeFlags.Object) || isMarked(context, type)) return false;
+  return checker.getIndexTypeOfType(type, ts.IndexKind.String) === undefined && checker.getPropertiesOfType(type).length > 0;
+}
+
+/** The type `key` takes and the value's, when the value is not assignable to it; `undefined` when it is or cannot be told. */
+function wrongValue(context: Context, members: readonly ts.Type[], key: string, value: ts.Expression): { takes: string; given: string } | undefined {
+  const { ts, checker } = context;
+  const given = checker.getTypeAtLocation(value);
+  if (given.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return undefined;
+  for (const member of members) {
+    const property = member.getProperty(key);
+    if (property === undefined) continue;
+    const takes = checker.getTypeOfSymbolAtLocation(property, value);
+    // A generic option (the input schema) is checked by the call's own inference, not here.
+    if (takes.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeVariable) || checker.isTypeAssignableTo(given, takes)) return undefined;
+    return { takes: printType(context, checker.getNonNullableType(takes)), given: printType(context, given) };
+  }
+  return undefined;
+}
+
+/** How messages name the call: `createRegistry()`, `registry.tool()`; a long callee is "this call". */
+function calleeText(call: ts.CallExpression): string {
+  const text = call.expression.getText().replace(/\s+/gu, "");
+  return text.length <= 40 ? `${text}()` : "this call";
+}

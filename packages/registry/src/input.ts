@@ -1,0 +1,205 @@
+import type { Tool } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { describeProblems, type Issue } from "./net.js";
+
+/*
+ * A tool's input, as the SDK's `registerTool` takes it: a zod raw shape (wrapped in `z.object()`),
+ * a zod object, or any Standard Schema that converts itself to JSON Schema. Each input is checked
+ * and converted once, when the first tool using it is registered: a schema the registry cannot
+ * serve (zod 3, zod before 4.2, a library without JSON Schema, a schema that is no object) is
+ * refused there, naming what to install, instead of failing every request later.
+ */
+
+/** The JSON Schema dialect the SDK converts Standard Schemas to; tools/list carries it. */
+export const JSON_SCHEMA_TARGET = "draft-2020-12";
+
+/** The oldest zod whose schemas convert themselves to JSON Schema (`~standard.jsonSchema`): the SDK's own floor. */
+const ZOD_FLOOR = { major: 4, minor: 2 };
+const INSTALL_ZOD = `install zod ${ZOD_FLOOR.major}.${ZOD_FLOOR.minor} or later (npm install zod@^${ZOD_FLOOR.major}.${ZOD_FLOOR.minor}.0) and import z from "zod"`;
+
+/** The outcome of parsing a call's arguments. */
+export type ParsedArguments = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problems: readonly string[] };
+
+/** A tool's input, ready to serve. */
+export interface CompiledInput {
+  /** The `inputSchema` of `tools/list`. */
+  readonly json: Tool["inputSchema"];
+  /**
+   * Parses a call's arguments: at once when the schema is synchronous, else a promise. Throws (or
+   * rejects) when the schema's own code does: a refinement or a transform is the tool author's code.
+   */
+  parse(args: unknown): ParsedArguments | Promise<ParsedArguments>;
+}
+
+/** Why an input was refused: the text follows "registry.tool() at <site>: ". */
+export class InputRefusal extends Error {}
+
+/** Inputs already compiled: tools often share one input object. */
+const compiled = new WeakMap<object, CompiledInput>();
+
+/** The input ready to serve; throws an {@link InputRefusal} that says what is wrong and what to write. */
+export function compileInput(input: unknown): CompiledInput {
+  if ((typeof input !== "object" && typeof input !== "function") || input === null) {
+    throw new InputRefusal(`input is ${describeValue(input)}; ${WHAT_INPUT_TAKES}.`);
+  }
+  let known = compiled.get(input);
+  if (known === undefined) {
+    known = compile(input);
+    compiled.set(input, known);
+  }
+  return known;
+}
+
+const WHAT_INPUT_TAKES =
+  "it takes a zod raw shape ({ city: z.string() }), a zod object (z.object({ city: z.string() })) or another Standard Schema that converts itself to JSON Schema";
+
+interface StandardProps {
+  readonly vendor?: unknown;
+  readonly validate?: unknown;
+  readonly jsonSchema?: { readonly input?: unknown };
+}
+
+interface ZodLike {
+  readonly _zod?: { readonly version?: { readonly major?: unknown; readonly minor?: unknown; readonly patch?: unknown } };
+  readonly _def?: { readonly typeName?: unknown };
+  readonly "~standard"?: StandardProps;
+}
+
+function compile(input: object): CompiledInput {
+  const standard = (input as ZodLike)["~standard"];
+  if (standard === undefined && !isZod3(input)) return compileShape(input);
+  const problem = unusableSchema(input, "input");
+  if (problem !== undefined) throw new InputRefusal(problem);
+  const json = jsonSchemaOf(input);
+  if (isZod(input)) return { json, parse: (args) => parseWithZod(input as z.ZodType, args) };
+  const validate = standard!.validate as (value: unknown) => StandardResult | PromiseLike<StandardResult>;
+  return {
+    json,
+    parse(args) {
+      const result = validate.call(standard!, args);
+      return isThenable(result) ? new Promise<StandardResult>((resolve, reject) => void result.then(resolve, reject)).then(fromStandard) : fromStandard(result);
+    },
+  };
+}
+
+/** A raw shape: every field a zod schema the registry's `z.object()` can wrap. */
+function compileShape(shape: object): CompiledInput {
+  const prototype: unknown = Object.getPrototypeOf(shape);
+  if (prototype !== Object.prototype && prototype !== null) {
+    throw new InputRefusal(`input is ${describeValue(shape)}, which is neither a schema nor a plain object of zod fields; ${WHAT_INPUT_TAKES}.`);
+  }
+  for (const [key, field] of Object.entries(shape) as [string, unknown][]) {
+    const where = `input${/^[A-Za-z_$][\w$]*$/u.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
+    const isObject = (typeof field === "object" || typeof field === "function") && field !== null;
+    if (!isObject || (!isZod(field) && !isZod3(field))) {
+      throw new InputRefusal(
+        isObject && (field as ZodLike)["~standard"] !== undefined
+          ? `${where} is ${withArticle(vendorOf(field as ZodLike))} schema: the fields of a raw shape are zod schemas, which the registry wraps in z.object(). ` +
+              "Pass one schema of that library for the whole input instead."
+          : `${where} is ${describeValue(field)}, not a zod schema; the fields of a raw shape are zod schemas ({ city: z.string() }).`,
+      );
+    }
+    const problem = unusableSchema(field as ZodLike, where);
+    if (problem !== undefined) throw new InputRefusal(problem);
+  }
+  const schema = z.object(shape as z.ZodRawShape);
+  return { json: jsonSchemaOf(schema as ZodLike), parse: (args) => parseWithZod(schema, args) };
+}
+
+/** Why the SDK could not use `schema` (zod 3, zod before 4.2, no JSON Schema), or `undefined`. */
+function unusableSchema(schema: ZodLike, where: string): string | undefined {
+  const standard = schema["~standard"];
+  if (isZod3(schema)) return `${where} is a zod 3 schema, which the MCP SDK cannot use: ${INSTALL_ZOD}.`;
+  const version = schema._zod?.version;
+  if (isZod(schema) && version !== undefined && (version.major !== ZOD_FLOOR.major || Number(version.minor) < ZOD_FLOOR.minor)) {
+    return `${where} is a zod ${String(version.major)}.${String(version.minor)}.${String(version.patch)} schema, which cannot state its JSON Schema: ${INSTALL_ZOD}.`;
+  }
+  if (typeof standard?.validate !== "function") return `${where} is ${describeValue(schema)}, not a Standard Schema; ${WHAT_INPUT_TAKES}.`;
+  if (typeof standard.jsonSchema?.input !== "function") {
+    return (
+      `${where} is ${withArticle(vendorOf(schema))} schema without JSON Schema (StandardJSONSchemaV1, \`~standard.jsonSchema\`), so its tool cannot publish an inputSchema. ` +
+      `Upgrade ${vendorOf(schema)} to a version that provides it${vendorOf(schema) === "zod" ? ` (${INSTALL_ZOD})` : ""}.`
+    );
+  }
+  return undefined;
+}
+
+function isZod(value: object): boolean {
+  return (value as ZodLike)._zod !== undefined;
+}
+
+/** A zod 3 schema (`z` of zod 3.x, or `zod/v3`): its definition names its type, and it has no `_zod`. */
+function isZod3(value: object): boolean {
+  return (value as ZodLike)._zod === undefined && typeof (value as ZodLike)._def?.typeName === "string";
+}
+
+function vendorOf(schema: ZodLike): string {
+  const vendor = schema["~standard"]?.vendor;
+  return typeof vendor === "string" && vendor !== "" ? vendor : "Standard Schema";
+}
+
+/** The schema's own JSON Schema for its input, as the SDK publishes it: an object at the root. */
+function jsonSchemaOf(schema: ZodLike): Tool["inputSchema"] {
+  const convert = schema["~standard"]!.jsonSchema!.input as (options: { target: string }) => Record<string, unknown>;
+  let json: Record<string, unknown>;
+  try {
+    json = convert({ target: JSON_SCHEMA_TARGET });
+  } catch (error) {
+    throw new InputRefusal(`input cannot be published as JSON Schema (${error instanceof Error ? error.message : String(error)}). Describe it with types JSON Schema has.`);
+  }
+  if (json.type !== undefined && json.type !== "object") {
+    throw new InputRefusal(`input describes ${JSON.stringify(json.type)}, not an object: a tool's arguments are an object. Wrap it: z.object({ value: … }).`);
+  }
+  return { ...json, type: "object" };
+}
+
+function parseWithZod(schema: z.ZodType, args: unknown): ParsedArguments | Promise<ParsedArguments> {
+  try {
+    return fromZod(schema.safeParse(args));
+  } catch (error) {
+    if (!isAsyncParseError(error)) throw error;
+  }
+  return schema.safeParseAsync(args).then(fromZod);
+}
+
+function fromZod(parsed: ReturnType<z.ZodType["safeParse"]>): ParsedArguments {
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, problems: describeProblems(parsed.error.issues, undefined, "the arguments") };
+}
+
+interface StandardResult {
+  readonly value?: unknown;
+  readonly issues?: readonly Issue[];
+}
+
+function fromStandard(result: StandardResult): ParsedArguments {
+  return result.issues === undefined ? { ok: true, value: result.value } : { ok: false, problems: describeProblems(result.issues, undefined, "the arguments") };
+}
+
+function isThenable(value: unknown): value is PromiseLike<StandardResult> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/** zod's "async refinement in a synchronous parse", from this zod or the copy the tool's schema came from. */
+function isAsyncParseError(error: unknown): boolean {
+  try {
+    return error instanceof z.core.$ZodAsyncError || (error instanceof Error && error.constructor.name === "$ZodAsyncError");
+  } catch {
+    return false; // a thrown proxy or a throwing getter: a throw like any other
+  }
+}
+
+/** "an arktype", "a valibot": a vendor's name with its article. */
+function withArticle(word: string): string {
+  return `${/^[aeiou]/iu.test(word) ? "an" : "a"} ${word}`;
+}
+
+/** A value as a message names it: `a string`, `null`, `an instance of Date`. */
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") {
+    const name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+    return typeof name === "string" && name !== "" && name !== "Object" ? `an instance of ${name}` : "an object";
+  }
+  return typeof value === "undefined" ? "undefined" : `a ${typeof value}`;
+}

@@ -1,0 +1,143 @@
+import type { RegistryOptions } from "./registry.js";
+import type { ToolOptions } from "./types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/server";
+
+/*
+ * The options of createRegistry() and registry.tool(), checked when they are given. A misspelt key
+ * would otherwise be ignored without a word (`requireVerifed: true` serving unchecked tools in
+ * production), and only a type check catches it: a build without one (tsx, a bare bundler, plain
+ * JavaScript) must hear it too. Each options type has one table, typed against its interface, so a
+ * new option does not compile until its rule is added here. The keys are string keys of object
+ * literals: minifiers keep them, so a bundle checks them alike.
+ */
+
+/** How one option's value is checked. */
+interface OptionRule {
+  /** What the option takes, for messages: "a string", "true or false". */
+  readonly takes: string;
+  readonly accepts: (value: unknown) => boolean;
+  /** A value must be given (not `undefined`). */
+  readonly required?: boolean;
+}
+
+type OptionTable<T> = { readonly [K in keyof Required<T>]: OptionRule };
+
+const isString = (value: unknown): boolean => typeof value === "string";
+const isBoolean = (value: unknown): boolean => typeof value === "boolean";
+const isPlainObject = (value: unknown): boolean => {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+};
+
+const STRING: OptionRule = { takes: "a string", accepts: isString };
+const BOOLEAN: OptionRule = { takes: "true or false", accepts: isBoolean };
+
+export const REGISTRY_OPTIONS: OptionTable<RegistryOptions> = {
+  name: { takes: 'a string, the server\'s name ("cities")', accepts: (value) => typeof value === "string" && value !== "", required: true },
+  version: { takes: 'a string, the server\'s version ("1.0.0")', accepts: (value) => typeof value === "string" && value !== "", required: true },
+  logger: {
+    takes: "an object with a warn(message) method (console fits)",
+    accepts: (value) => typeof value === "object" && value !== null && typeof (value as { warn?: unknown }).warn === "function",
+  },
+  requireVerified: BOOLEAN,
+  ui: BOOLEAN,
+};
+
+export const TOOL_OPTIONS: OptionTable<ToolOptions> = {
+  name: STRING,
+  title: STRING,
+  description: STRING,
+  // What a schema is, and which ones the registry can serve, is checked by compileInput (input.ts).
+  input: { takes: "a zod raw shape, a zod object or a Standard Schema", accepts: (value) => (typeof value === "object" || typeof value === "function") && value !== null },
+  annotations: { takes: "an object ({ readOnlyHint: true })", accepts: isPlainObject },
+  ui: BOOLEAN,
+};
+
+/** The MCP tool annotations: the SDK strips any other key, so a misspelt hint would vanish. */
+export const TOOL_ANNOTATIONS: OptionTable<ToolAnnotations> = {
+  title: STRING,
+  readOnlyHint: BOOLEAN,
+  destructiveHint: BOOLEAN,
+  idempotentHint: BOOLEAN,
+  openWorldHint: BOOLEAN,
+};
+
+/**
+ * What is wrong with `options` by `table`, one sentence each (empty when nothing is): unknown keys
+ * with the nearest known one, values of the wrong type, required values left out. `what` names
+ * the options in messages: "option", "annotation".
+ */
+export function optionProblems(options: object, table: OptionTable<object>, what: string): string[] {
+  const problems: string[] = [];
+  const known = Object.keys(table);
+  for (const key of Object.keys(options)) {
+    const rule = Object.hasOwn(table, key) ? (table as Record<string, OptionRule>)[key] : undefined;
+    if (rule === undefined) {
+      const nearest = closestKey(key, known);
+      problems.push(`unknown ${what} ${JSON.stringify(key)}${nearest === undefined ? "" : `: did you mean ${JSON.stringify(nearest)}?`}`);
+      continue;
+    }
+    const value: unknown = (options as Record<string, unknown>)[key];
+    if (value !== undefined && !rule.accepts(value)) problems.push(`${what} ${JSON.stringify(key)} takes ${rule.takes}, not ${describeGiven(value)}`);
+  }
+  for (const key of known) {
+    const rule = (table as Record<string, OptionRule>)[key]!;
+    if (rule.required && (options as Record<string, unknown>)[key] === undefined) problems.push(`${what} ${JSON.stringify(key)} is missing: it takes ${rule.takes}`);
+  }
+  return problems;
+}
+
+/** "name, title and ui": the keys a table knows, for messages. */
+export function listKeys(table: OptionTable<object>): string {
+  const keys = Object.keys(table);
+  return keys.length === 1 ? keys[0]! : `${keys.slice(0, -1).join(", ")} and ${keys.at(-1)!}`;
+}
+
+/** A given value as a message quotes it: `a string ("yes")`, `a number (1)`, `null`. */
+export function describeGiven(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "string":
+      return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+    case "number":
+    case "boolean":
+    case "bigint":
+      return `a ${typeof value} (${String(value)})`;
+    case "object": {
+      const name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+      return typeof name === "string" && name !== "" && name !== "Object" ? `an instance of ${name}` : "an object";
+    }
+    default:
+      return typeof value === "undefined" ? "undefined" : `a ${typeof value}`;
+  }
+}
+
+/**
+ * The known key nearest to a misspelt one, when it is near enough to be a typo: at most a third
+ * of the key's letters differ (at least one), compared without case. The registry depends on no
+ * other package of ours, so it keeps this small copy of the CLI's suggestion rule.
+ */
+function closestKey(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return bestDistance <= Math.max(1, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+/** Levenshtein distance, one row at a time. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
