@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { chromium, type Browser, type Frame, type Page } from "playwright-core";
+import { chromium, type Browser, type Frame, type Locator, type Page } from "playwright-core";
 import { BIN, REPO } from "./helpers";
 
 /** Screenshots of every case, kept as test artifacts (gitignored). */
@@ -22,8 +22,10 @@ export function chromiumPath(): string {
 }
 
 export function launchChromium(): Promise<Browser> {
-  // --no-sandbox: CI runs as root, where Chromium's own sandbox cannot start.
-  return chromium.launch({ executablePath: chromiumPath(), args: ["--no-sandbox"], headless: true });
+  // --no-sandbox: CI runs as root, where Chromium's own sandbox cannot start. The others keep
+  // Chromium from reaching any network service of its own and from using a GPU a CI machine lacks.
+  const args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+  return chromium.launch({ executablePath: chromiumPath(), args, headless: true });
 }
 
 export interface RunningPreview {
@@ -80,10 +82,13 @@ export async function callTool(page: Page, tool: string, fields: Record<string, 
   return frame!;
 }
 
-/** Writes a screenshot as a test artifact and, when asked, as the docs' image of the same name. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Writes a screenshot (of the whole page, or of one element) as a test artifact and, when asked,
+ * as the docs' image of the same name.
+ */
+export async function screenshot(page: Page, name: string, element?: Locator): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const image = await page.screenshot({ fullPage: true });
+  const image = element === undefined ? await page.screenshot({ fullPage: true }) : await element.screenshot();
   fs.writeFileSync(path.join(ARTIFACTS, `${name}.png`), image);
   if (process.env.SOURCED_UPDATE_SCREENSHOTS === "1") {
     fs.mkdirSync(DOC_IMAGES, { recursive: true });

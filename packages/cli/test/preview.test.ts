@@ -172,11 +172,11 @@ describe("sourced preview on every field of the view (stdio)", () => {
     expect(await frame.$$eval("a .domain", (domains) => domains.map((domain) => domain.textContent))).toEqual(["example.org", "example.com"]);
     await screenshot(page, "charts");
 
-    // The host's container shrinks: it says so (host context), and the charts redraw narrower.
+    // The host's container shrinks: the view fills its narrower frame, and the charts redraw narrower.
     const wide = await frame.$eval("canvas", (canvas) => canvas.clientWidth);
     await page.setViewportSize({ width: 1000, height: 900 });
     const frameWidth = await page.$eval("#view-frame", (iframe) => iframe.clientWidth);
-    await frame.waitForFunction((width) => document.documentElement.style.width === `${width}px`, frameWidth);
+    await frame.waitForFunction((width) => document.documentElement.clientWidth === width, frameWidth);
     await frame.waitForFunction((before) => document.querySelector("canvas")!.clientWidth < before, wide);
     await page.setViewportSize({ width: 1400, height: 900 });
   });
