@@ -34,9 +34,9 @@ export interface RunningPreview {
   stop(): Promise<number | null>;
 }
 
-/** Starts the real `sourced preview` binary and waits for the URL it prints. */
-export async function startPreview(args: readonly string[]): Promise<RunningPreview> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, "preview", ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_OPTIONS: "" } });
+/** Starts the real `sourced preview` binary (with `env` over the test's environment) and waits for the URL it prints. */
+export async function startPreview(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunningPreview> {
+  const child: ChildProcess = spawn(process.execPath, [BIN, "preview", ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_OPTIONS: "", ...env } });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += String(chunk)));
   child.stderr!.on("data", (chunk) => (output += String(chunk)));
