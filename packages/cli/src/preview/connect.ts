@@ -86,9 +86,9 @@ function quote(arg: string): string {
  * offers a data view only to hosts that render one offers it here too. A server started over
  * stdio gets the environment it would get run on its own (`env`, the preview's, with the
  * target's `--env` variables over it), not the SDK's short default list; its stderr goes to
- * `stderr`, which the caller may already listen to.
+ * `stderr`, which the caller listens to from before the start.
  */
-export async function connect(target: PreviewTarget, cwd: string, env: NodeJS.ProcessEnv, stderr: ServerStderr = new ServerStderr()): Promise<Connection> {
+export async function connect(target: PreviewTarget, cwd: string, env: NodeJS.ProcessEnv, stderr: ServerStderr): Promise<Connection> {
   const client = new Client(
     { name: "sourced-preview", version: "1.0.0" },
     { capabilities: { extensions: { [MCP_APPS_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] } } } },
