@@ -4,7 +4,7 @@
 // inlined with its stylesheet; its Content-Security-Policy allows exactly that one script, by hash,
 // and no other origin. Run by `pnpm build` after `tsc -b` (which type-checks the same sources).
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,15 +14,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Each page: its entry and stylesheet, where it goes, and the CSP directives beside its script's hash. */
 const PAGES = [
   {
-    // The data view every registry serves as its MCP Apps resource: no network at all. Written as
-    // a module into both builds of the registry (src/data-view.d.ts), which imports it when asked.
+    // The data view every registry serves as its MCP Apps resource: no network at all. Written
+    // once, as an ES module (esm/data-view.d.ts), which both builds of the registry import when asked.
     package: "packages/registry",
     entry: "view/main.ts",
     stylesheet: "view/view.css",
-    output: [
-      { file: "dist/data-view.js", as: "commonjs" },
-      { file: "esm/data-view.js", as: "module" },
-    ],
+    output: [{ file: "esm/data-view.js", as: "module" }],
+    // Where earlier builds also wrote it: removed, so a package packed from an old checkout still has it once.
+    stale: ["dist/data-view.js"],
     title: "sourced data view",
     csp: ["default-src 'none'", "style-src 'unsafe-inline'", "img-src data:", "base-uri 'none'", "form-action 'none'"],
   },
@@ -100,6 +99,7 @@ ${css}</style>
 </body>
 </html>
 `;
+  for (const file of page.stale ?? []) rmSync(join(packageDir, file), { force: true });
   const written = [];
   for (const { file, as } of page.output) {
     const output = join(packageDir, file);
@@ -107,7 +107,7 @@ ${css}</style>
     const literal = JSON.stringify(html);
     writeFileSync(
       output,
-      as === "html" ? html : as === "commonjs" ? `"use strict";\n// Built by scripts/build-pages.mjs from ${page.entry}.\nexports.html = ${literal};\n` : `// Built by scripts/build-pages.mjs from ${page.entry}.\nexport const html = ${literal};\n`,
+      as === "html" ? html : `// Built by scripts/build-pages.mjs from ${page.entry}.\nexport const html = ${literal};\n`,
     );
     written.push(`${relative(root, output)} (${Math.round(html.length / 1024)} KiB)`);
   }

@@ -69,6 +69,18 @@ describe.each(workspacePackages().map((pkg) => [pkg.name, pkg] as const))("the %
   });
 });
 
+describe("the @sourced/registry tarball", () => {
+  it("carries the data view's page once (esm/data-view.js, which both builds import)", () => {
+    const tarball = packWorkspace()["@sourced/registry"]!;
+    const files = tarballFiles(tarball);
+    expect(files.filter((file) => /(^|\/)data-view\./.test(file)).sort()).toEqual(["esm/data-view.d.ts", "esm/data-view.js"]);
+    // Every file's text, one after the other: the page's title appears in exactly one of them, once.
+    const everything = spawnSync("tar", ["-xzOf", tarball], { encoding: "utf8", maxBuffer: 64 << 20 });
+    expect(everything.status).toBe(0);
+    expect(everything.stdout.split("<title>sourced data view</title>")).toHaveLength(2);
+  });
+});
+
 describe("the documented install lines", () => {
   const documents = ["README.md", ...fs.readdirSync(path.join(REPO, "docs"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".md")).map((file) => `docs/${file}`), ...workspacePackages().map((pkg) => path.relative(REPO, path.join(pkg.directory, "README.md")))];
 

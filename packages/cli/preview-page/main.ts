@@ -182,26 +182,40 @@ async function openView(pane: HTMLElement, url: string, tool: PreviewTool, args:
   iframe.dataset.state = "delivered";
 }
 
-const activity = el("ul", { id: "activity", "aria-label": "Host activity" });
-function log(line: string): void {
-  activity.append(el("li", {}, line));
+/** What the page did as a host (links opened, the view's log) and what the server wrote to stderr. */
+const activity = el("ul", { id: "activity", "aria-label": "Activity" });
+const ACTIVITY_KEPT = 500;
+function log(line: string, kind: "host" | "stderr" = "host"): void {
+  activity.append(el("li", { class: kind }, line));
+  while (activity.childElementCount > ACTIVITY_KEPT) activity.firstElementChild!.remove();
+}
+
+/** The server's stderr, from its first line (start-up warnings, refused tools) as it comes. */
+function followStderr(): void {
+  const events = new EventSource("/api/activity");
+  events.onmessage = (event: MessageEvent<string>) => log(`server: ${JSON.parse(event.data) as string}`, "stderr");
 }
 
 async function start(): Promise<void> {
+  const tools = el("div", { class: "tool-buttons" });
+  toolList.append(el("h2", {}, "Tools"), tools, el("h2", {}, "Activity"), activity);
   try {
-    const { server, target: how, tools } = await api<ToolsResponse>("/api/tools");
-    title.textContent = `sourced preview — ${server.name} ${server.version}`;
-    target.textContent = how;
-    toolList.append(el("h2", {}, `Tools (${tools.length})`));
-    for (const tool of tools) {
+    const listed = await api<ToolsResponse>("/api/tools");
+    title.textContent = `sourced preview — ${listed.server.name} ${listed.server.version}`;
+    target.textContent = listed.target;
+    if (listed.stderr) followStderr();
+    toolList.querySelector("h2")!.textContent = `Tools (${listed.tools.length})`;
+    for (const tool of listed.tools) {
       const button = el("button", { type: "button", "data-tool": tool.name }, tool.name);
       if (tool.uiResourceUri === undefined) button.append(el("span", { class: "badge" }, "text only"));
       button.addEventListener("click", () => selectTool(tool));
-      toolList.append(button);
+      tools.append(button);
     }
-    toolList.append(el("h2", {}, "Activity"), activity);
-    if (tools[0] !== undefined) selectTool(tools[0]);
-    else callPanel.append(el("p", { class: "hint" }, "The server offers no tools."));
+    if (listed.tools[0] !== undefined) selectTool(listed.tools[0]);
+    else {
+      const why = listed.stderr ? " What it wrote to stderr is under Activity: a tool it refused says why there." : "";
+      callPanel.append(el("p", { class: "hint", id: "no-tools" }, `The server offers no tools.${why}`));
+    }
   } catch (error) {
     callPanel.replaceChildren(el("div", { class: "refusal", role: "alert" }, `Cannot list the tools: ${error instanceof Error ? error.message : String(error)}`));
   }

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { chromium, type Browser, type Frame, type Page } from "playwright-core";
+import { chromium, type Browser, type Frame, type Locator, type Page } from "playwright-core";
 import { BIN, REPO } from "./helpers";
 
 /** Screenshots of every case, kept as test artifacts (gitignored). */
@@ -22,8 +22,10 @@ export function chromiumPath(): string {
 }
 
 export function launchChromium(): Promise<Browser> {
-  // --no-sandbox: CI runs as root, where Chromium's own sandbox cannot start.
-  return chromium.launch({ executablePath: chromiumPath(), args: ["--no-sandbox"], headless: true });
+  // --no-sandbox: CI runs as root, where Chromium's own sandbox cannot start. The others keep
+  // Chromium from reaching any network service of its own and from using a GPU a CI machine lacks.
+  const args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+  return chromium.launch({ executablePath: chromiumPath(), args, headless: true });
 }
 
 export interface RunningPreview {
@@ -32,9 +34,9 @@ export interface RunningPreview {
   stop(): Promise<number | null>;
 }
 
-/** Starts the real `sourced preview` binary and waits for the URL it prints. */
-export async function startPreview(args: readonly string[]): Promise<RunningPreview> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, "preview", ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_OPTIONS: "" } });
+/** Starts the real `sourced preview` binary (with `env` over the test's environment) and waits for the URL it prints. */
+export async function startPreview(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunningPreview> {
+  const child: ChildProcess = spawn(process.execPath, [BIN, "preview", ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_OPTIONS: "", ...env } });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += String(chunk)));
   child.stderr!.on("data", (chunk) => (output += String(chunk)));
@@ -80,10 +82,13 @@ export async function callTool(page: Page, tool: string, fields: Record<string, 
   return frame!;
 }
 
-/** Writes a screenshot as a test artifact and, when asked, as the docs' image of the same name. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Writes a screenshot (of the whole page, or of one element) as a test artifact and, when asked,
+ * as the docs' image of the same name.
+ */
+export async function screenshot(page: Page, name: string, element?: Locator): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const image = await page.screenshot({ fullPage: true });
+  const image = element === undefined ? await page.screenshot({ fullPage: true }) : await element.screenshot();
   fs.writeFileSync(path.join(ARTIFACTS, `${name}.png`), image);
   if (process.env.SOURCED_UPDATE_SCREENSHOTS === "1") {
     fs.mkdirSync(DOC_IMAGES, { recursive: true });

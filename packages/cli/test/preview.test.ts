@@ -47,8 +47,8 @@ afterAll(async () => {
   fs.rmSync(CITIES_OUT, { recursive: true, force: true });
 });
 
-async function open(args: readonly string[]): Promise<{ page: Page; preview: RunningPreview }> {
-  const preview = await startPreview(args);
+async function open(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ page: Page; preview: RunningPreview }> {
+  const preview = await startPreview(args, env);
   previews.push(preview);
   const page = await context.newPage();
   page.on("dialog", (dialog) => {
@@ -56,7 +56,7 @@ async function open(args: readonly string[]): Promise<{ page: Page; preview: Run
     void dialog.dismiss();
   });
   await page.goto(preview.url);
-  await page.waitForSelector("#tools button");
+  await page.waitForSelector("#tools button, #no-tools");
   return { page, preview };
 }
 
@@ -172,13 +172,15 @@ describe("sourced preview on every field of the view (stdio)", () => {
     expect(await frame.$$eval("a .domain", (domains) => domains.map((domain) => domain.textContent))).toEqual(["example.org", "example.com"]);
     await screenshot(page, "charts");
 
-    // The host's container shrinks: it says so (host context), and the charts redraw narrower.
-    const wide = await frame.$eval("canvas", (canvas) => canvas.clientWidth);
+    // The host's container changes width (at 1,000 px the panes stack, and the view's gets wider):
+    // the view fills its frame, and the charts redraw to the new width, both ways.
+    const sideBySide = await frame.$eval("canvas", (canvas) => canvas.clientWidth);
     await page.setViewportSize({ width: 1000, height: 900 });
     const frameWidth = await page.$eval("#view-frame", (iframe) => iframe.clientWidth);
-    await frame.waitForFunction((width) => document.documentElement.style.width === `${width}px`, frameWidth);
-    await frame.waitForFunction((before) => document.querySelector("canvas")!.clientWidth < before, wide);
+    await frame.waitForFunction((width) => document.documentElement.clientWidth === width, frameWidth);
+    await frame.waitForFunction((before) => document.querySelector("canvas")!.clientWidth > before, sideBySide);
     await page.setViewportSize({ width: 1400, height: 900 });
+    await frame.waitForFunction((before) => document.querySelector("canvas")!.clientWidth <= before, sideBySide);
   });
 
   it("force: shown exactly as text, marked as not written by the model; no script in it runs", async () => {
@@ -243,6 +245,58 @@ describe("sourced preview on every field of the view (stdio)", () => {
     expect(await callTool(page, "text_only")).toBeUndefined();
     expect(await page.textContent("#view-pane")).toContain("declares no UI resource");
   });
+
+  it.each([900, 420])("at %i px the panes stack: nothing overflows sideways, and the view takes the call's whole width", async (width) => {
+    await page.setViewportSize({ width, height: 900 });
+    try {
+      const frame = (await callTool(page, "city_charts"))!;
+      const layout = await page.evaluate(() => {
+        const box = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
+        return {
+          scrollWidth: document.documentElement.scrollWidth,
+          panes: ["#content-pane", "#view-pane", "#raw-pane"].map((selector) => ({ left: Math.round(box(selector).left), top: box(selector).top })),
+          output: box("#output").width,
+          pane: box("#view-pane").width,
+          tools: box("#tools"),
+          call: box("#call"),
+        };
+      });
+      expect(layout.scrollWidth).toBeLessThanOrEqual(width);
+      // One column: every pane starts at the same left edge, one under the other, as wide as the call.
+      expect(new Set(layout.panes.map((pane) => pane.left)).size).toBe(1);
+      expect(layout.panes.map((pane) => pane.top)).toEqual([...layout.panes.map((pane) => pane.top)].sort((a, b) => a - b));
+      expect(layout.pane).toBeCloseTo(layout.output, 0);
+      // In a phone-sized window the tools sit above the call instead of beside it.
+      if (width < 720) expect(layout.tools.bottom).toBeLessThanOrEqual(layout.call.top);
+      const view = await frame.evaluate(() => ({ width: document.documentElement.clientWidth, scrollWidth: document.documentElement.scrollWidth }));
+      expect(view.scrollWidth).toBeLessThanOrEqual(view.width);
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+  });
+});
+
+describe("sourced preview starts the server in the user's environment, and shows its stderr", () => {
+  const ENV_SERVER = "packages/cli/test/servers/env-server.mjs";
+
+  it("passes the preview's environment and --env to the server; what the server writes to stderr reaches the page's activity and the terminal", async () => {
+    const { page, preview } = await open(["--env", "REGION=eu-west", "--env", "API_KEY=overridden", "--", "node", ENV_SERVER], { API_KEY: "from-the-shell", REGION: "from-the-shell" });
+    await callTool(page, "environment");
+    // --env wins over the shell's variable of the same name; the others come from the shell.
+    expect(await page.textContent("#content-pane pre")).toBe("API_KEY=overridden REGION=eu-west");
+    await page.waitForSelector('#activity li.stderr:text-is("server: environment: called with API_KEY set")');
+    await expect.poll(() => preview.output()).toContain("[server] environment: called with API_KEY set\n");
+  });
+
+  it("NODE_ENV=production reaches the server: its unverified tool is refused, and the page and the terminal say why", async () => {
+    const { page, preview } = await open(["--", "node", ENV_SERVER], { NODE_ENV: "production" });
+    expect(await page.textContent("#no-tools")).toBe(
+      "The server offers no tools. What it wrote to stderr is under Activity: a tool it refused says why there.",
+    );
+    const refusal = /tool "environment" \(.*env-server\.mjs:\d+:\d+\) was not registered: requireVerified is on/;
+    await expect.poll(() => page.$$eval("#activity li.stderr", (items) => items.map((item) => item.textContent).join("\n"))).toMatch(refusal);
+    expect(preview.output()).toMatch(new RegExp(`\\[server\\] .*${refusal.source}`));
+  });
 });
 
 describe("a server without the net (hostile results)", () => {
@@ -287,7 +341,10 @@ describe("sourced preview --url (Streamable HTTP)", () => {
 describe("sourced preview: usage errors", () => {
   it.each([
     [[], /missing server: write 'sourced preview -- node build\/server\.js'/],
-    [["node", "server.js"], /unexpected argument 'node': put the server's command after '--'/],
+    [["node", "server.js"], /unexpected argument 'node': put the server's command after '--', e\.g\. 'sourced preview -- node server\.js'\.$/m],
+    [["build/server.mjs"], /unexpected argument 'build\/server\.mjs': put the server's command after '--', e\.g\. 'sourced preview -- node build\/server\.mjs'\.$/m],
+    [["--env", "API_KEY", "--", "node", "server.js"], /'--env API_KEY' is not KEY=VALUE: write e\.g\. '--env API_KEY=value'/],
+    [["--env", "A=1", "--url", "http://127.0.0.1:9/mcp"], /'--env' sets variables for a server the preview starts/],
     [["--url", "ftp://example.org/mcp"], /must be an http: or https: URL/],
     [["--port", "http"], /'--port http' is not a port/],
     [["--url", "http://127.0.0.1:9/mcp", "--", "node", "server.js"], /give either '--url .*' or a command after '--', not both/],
@@ -297,9 +354,9 @@ describe("sourced preview: usage errors", () => {
     expect(run.status).toBe(2);
   });
 
-  it("a command that is no MCP server: exit 2 and what it wrote", () => {
+  it("a command that is no MCP server: exit 2, what it wrote first, then why the preview stops", () => {
     const run = sourced(["preview", "--", process.execPath, "-e", "console.error('no server here'); process.exit(3)"]);
-    expect(run.stderr).toMatch(/cannot start '.*' as an MCP server over stdio: [^\n]+\nIts stderr:\nno server here/);
+    expect(run.stderr).toMatch(/^\[server\] no server here\nsourced: error: cannot start '.*' as an MCP server over stdio: .+\n$/);
     expect(run.status).toBe(2);
   });
 });

@@ -20,11 +20,13 @@ const LEGACY_RESOURCE_URI_KEY = "ui/resourceUri";
 const DATA_VIEW_UI_META = { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } as const;
 
 /**
- * The built page, as a module beside this one (`scripts/build-pages.mjs` writes it into both
- * builds), loaded at the first `resources/read`: servers that are never asked for it never parse
- * its 600 KiB, and a bundler that bundles the registry bundles the page with it.
+ * The built page, loaded at the first `resources/read`: servers that are never asked for it never
+ * parse its 600 KiB. One module, `esm/data-view.js`, serves both builds: the path is the same from
+ * `dist/` and from `esm/`, and the CommonJS build reaches it through `import()` as the ES module
+ * build does, so the package ships the page once, and a bundler that bundles the registry (either
+ * build) bundles the page with it.
  */
-export const loadDataView = async (): Promise<string> => (await import("./data-view.js")).html;
+export const loadDataView = async (): Promise<string> => (await import("../esm/data-view.js")).html;
 
 export interface GatewayView {
   /** The `_meta` of a tool: the view's URI unless the tool (`registry.tool({ ui: false })`) opted out. */

@@ -4,10 +4,16 @@ import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpServer } from "@modelcontextprotocol/server";
+import { build } from "esbuild";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { gatewayView } from "../dist/gateway.js";
 import { createRegistry, DATA_VIEW_URI, MCP_APP_MIME_TYPE, type Registry } from "../dist/index.js";
-import { connectInMemory, recordingLogger, seedResult } from "./helpers";
+import { connectInMemory, PACKAGE_DIR, recordingLogger, seedResult } from "./helpers";
 
 // The gateway view as MCP Apps hosts find it: the tool's _meta names a ui:// resource that
 // resources/list lists and resources/read returns as text/html;profile=mcp-app.
@@ -146,6 +152,67 @@ describe("the data view (MCP Apps resource)", () => {
       expect(client.getServerCapabilities()?.resources).toBeUndefined();
     } finally {
       await close();
+    }
+  });
+});
+
+/** The page as a registry serves it. */
+async function servedPage(registry: Pick<Registry, "createServer">): Promise<string> {
+  const { client, close } = await connectInMemory(registry);
+  try {
+    const { contents } = await client.readResource({ uri: DATA_VIEW_URI });
+    return (contents[0] as { text: string }).text;
+  } finally {
+    await close();
+  }
+}
+
+describe("the page, shipped once", () => {
+  it("the CommonJS and the ES module builds serve the same page, from the one module both import", async () => {
+    const esm = await import("../esm/index.js");
+    const { html } = await import("../esm/data-view.js");
+    expect(html).toMatch(/^<!doctype html>/);
+    const commonjs = createRegistry({ name: "cities", version: "1.0.0", logger: recordingLogger() });
+    commonjs.tool()(function list_cities() {
+      return seedResult();
+    });
+    const module = esm.createRegistry({ name: "cities", version: "1.0.0", logger: recordingLogger() });
+    module.tool()(function list_cities() {
+      return seedResult();
+    });
+    expect(await servedPage(commonjs)).toBe(html);
+    // The same SDK classes, typed through their ES module declarations here.
+    expect(await servedPage(module as unknown as Registry)).toBe(html);
+    expect(readdirSync(join(PACKAGE_DIR, "dist")).filter((file) => file.startsWith("data-view"))).toEqual([]);
+  });
+
+  it.each(["esm", "cjs"] as const)("a server bundled by esbuild (%s) carries the page and serves it, with no node_modules beside it", async (format) => {
+    const { html } = await import("../esm/data-view.js");
+    const out = mkdtempSync(join(tmpdir(), `sourced-bundled-view-${format}-`));
+    try {
+      const serve = `
+        const registry = createRegistry({ name: "bundled", version: "1.0.0" });
+        registry.tool()(function list_cities() {
+          return { content: [{ type: "text", text: "Tokyo" }], structuredContent: { sources: ["https://example.org/cities-data"] } };
+        });
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await registry.createServer().connect(serverSide);
+        const client = new Client({ name: "bundle-test", version: "1.0.0" });
+        await client.connect(clientSide);
+        const { contents } = await client.readResource({ uri: "ui://sourced/data-view.html" });
+        process.stdout.write(contents[0].text);
+        await client.close();`;
+      const contents =
+        format === "esm"
+          ? `import { createRegistry } from "@sourced/registry";\nimport { Client, InMemoryTransport } from "@modelcontextprotocol/client";\n${serve}`
+          : `const { createRegistry } = require("@sourced/registry");\nconst { Client, InMemoryTransport } = require("@modelcontextprotocol/client");\n(async () => {${serve}})();`;
+      const outfile = join(out, format === "esm" ? "server.mjs" : "server.cjs");
+      await build({ stdin: { contents, resolveDir: __dirname, loader: "js" }, bundle: true, platform: "node", format, target: "node22", outfile, logLevel: "silent" });
+      expect(readdirSync(out)).toEqual([format === "esm" ? "server.mjs" : "server.cjs"]);
+      const { stdout } = await promisify(execFile)(process.execPath, [outfile], { cwd: out, maxBuffer: 16 << 20 });
+      expect(stdout).toBe(html);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
     }
   });
 });

@@ -10,31 +10,63 @@ import { renderCharts, renderError, renderForce, renderSources, renderTable, vie
 
 const root = document.getElementById("root")!;
 const app = new App({ name: "sourced data view", version: "1.0.0" }, {}, { autoResize: true });
-let charts: Array<{ update(): void; destroy(): void }> = [];
+let charts: Array<ReturnType<DrawChart>> = [];
 
-const drawChart: DrawChart = (canvas, config) => new Chart(canvas, config);
+/**
+ * Draws a chart, and draws it anew for a theme change: an existing chart keeps the defaults it
+ * resolved (text, grid and border colours), whatever `update()` is asked.
+ */
+const drawChart: DrawChart = (canvas, config) => {
+  let chart = new Chart(canvas, structuredClone(config));
+  return {
+    redraw() {
+      chart.destroy();
+      chart = new Chart(canvas, structuredClone(config));
+    },
+    destroy: () => chart.destroy(),
+  };
+};
 
+/**
+ * Text, grid lines and slice borders in the theme's colours. Only these element defaults are set:
+ * a dataset's own colours come from the palette or from the tool (charts.ts), never from here.
+ */
 function applyChartTheme(): void {
   const styles = getComputedStyle(document.documentElement);
-  Chart.defaults.color = styles.getPropertyValue("--text-secondary").trim() || Chart.defaults.color;
-  Chart.defaults.borderColor = styles.getPropertyValue("--border").trim() || Chart.defaults.borderColor;
+  const variable = (name: string) => styles.getPropertyValue(name).trim();
+  const text = variable("--text-secondary");
+  const border = variable("--border");
+  const background = variable("--background");
+  if (text) Chart.defaults.color = text;
+  if (border) {
+    Chart.defaults.set("scale", { grid: { color: border }, border: { color: border } });
+    Chart.defaults.set("scales.radialLinear", { angleLines: { color: border } });
+  }
+  if (background) {
+    // Slices are separated by the background, and a radial scale's tick labels sit on it.
+    Chart.defaults.set("elements.arc", { borderColor: background });
+    Chart.defaults.set("scale", { ticks: { backdropColor: background } });
+  }
 }
 
+/**
+ * The host's theme, style variables and container. The view always fills its frame's width (a
+ * fixed `width` is the frame's own); a `maxWidth` caps it, and a fixed `height` is kept, with the
+ * document scrolling inside it.
+ */
 function applyHostContext(context: McpUiHostContext | undefined): void {
   if (context === undefined) return;
   if (context.theme !== undefined) applyDocumentTheme(context.theme);
   if (context.styles?.variables !== undefined) applyHostStyleVariables(context.styles.variables);
-  const dimensions = context.containerDimensions as { width?: number; maxWidth?: number; height?: number; maxHeight?: number } | undefined;
+  const dimensions = context.containerDimensions as { maxWidth?: number; height?: number } | undefined;
   if (dimensions !== undefined) {
     const style = document.documentElement.style;
-    style.width = dimensions.width !== undefined ? `${dimensions.width}px` : "";
     style.maxWidth = dimensions.maxWidth !== undefined ? `${dimensions.maxWidth}px` : "";
     style.height = dimensions.height !== undefined ? `${dimensions.height}px` : "";
-    style.maxHeight = dimensions.maxHeight !== undefined ? `${dimensions.maxHeight}px` : "";
   }
-  if (context.theme !== undefined) {
+  if (context.theme !== undefined || context.styles?.variables !== undefined) {
     applyChartTheme();
-    for (const chart of charts) chart.update();
+    for (const chart of charts) chart.redraw();
   }
 }
 

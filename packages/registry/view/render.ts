@@ -1,4 +1,6 @@
 import type { ChartConfiguration } from "chart.js";
+import { prepareChart } from "./charts";
+import { isRecord } from "./values";
 
 /*
  * What the user sees of a tool result: `structuredContent` rendered field by field, exactly as
@@ -29,10 +31,6 @@ function textOf(content: unknown): string {
     .filter((block): block is { type: "text"; text: string } => isRecord(block) && block.type === "text" && typeof block.text === "string")
     .map((block) => block.text)
     .join("\n");
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -95,7 +93,8 @@ export function renderSources(document: Document, sources: readonly unknown[], o
       item.className = "refused";
       item.textContent = `Not a web link, not opened: ${typeof source === "string" ? source : JSON.stringify(source)}`;
     } else {
-      const link = element(document, "a", { href: url.href, rel: "noopener noreferrer", target: "_blank" });
+      // The title shows the whole URL on hover; the stylesheet unfolds a long one on hover and focus.
+      const link = element(document, "a", { href: url.href, rel: "noopener noreferrer", target: "_blank", title: url.href });
       link.append(element(document, "span", { class: "domain" }, url.hostname), element(document, "span", { class: "url" }, url.href));
       // The view runs in a sandboxed frame: the host opens the link, after its own checks.
       link.addEventListener("click", (event) => {
@@ -145,17 +144,17 @@ export function renderTable(document: Document, rows: readonly (readonly unknown
   return region;
 }
 
-/** Draws one Chart.js configuration on a canvas; returns what can redraw it. */
-export type DrawChart = (canvas: HTMLCanvasElement, config: ChartConfiguration) => { update(): void; destroy(): void };
+/** Draws one Chart.js configuration on a canvas; returns what can draw it again (in the theme's new colours) or remove it. */
+export type DrawChart = (canvas: HTMLCanvasElement, config: ChartConfiguration) => { redraw(): void; destroy(): void };
 
 /** `charts`: one canvas per configuration, each drawn by Chart.js from a copy of its type/data/options. */
 export function renderCharts(
   document: Document,
   charts: readonly unknown[],
   draw: DrawChart,
-): { section: HTMLElement; drawn: Array<{ update(): void; destroy(): void }> } {
+): { section: HTMLElement; drawn: Array<ReturnType<DrawChart>> } {
   const section = element(document, "section", { class: "charts", "aria-label": "Charts" });
-  const drawn: Array<{ update(): void; destroy(): void }> = [];
+  const drawn: Array<ReturnType<DrawChart>> = [];
   charts.forEach((chart, index) => {
     const figure = element(document, "figure", { class: "chart" });
     const frame = element(document, "div", { class: "chart-frame" });
@@ -169,7 +168,10 @@ export function renderCharts(
     }
     try {
       // Chart.js writes into the configuration it is given: draw a copy, keep the result as sent.
-      drawn.push(draw(canvas, structuredClone(chart) as unknown as ChartConfiguration));
+      const config = structuredClone(chart);
+      const shape = prepareChart(config);
+      if (shape !== undefined) frame.classList.add(shape);
+      drawn.push(draw(canvas, config as unknown as ChartConfiguration));
     } catch (error) {
       figure.replaceChildren(
         element(document, "p", { class: "refused" }, `Chart ${index + 1} could not be drawn: ${error instanceof Error ? error.message : String(error)}`),

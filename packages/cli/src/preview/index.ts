@@ -1,10 +1,12 @@
 import { UsageError } from "../errors";
 import { parsePreviewArgs, PREVIEW_HELP } from "./args";
-import { connect } from "./connect";
+import { connect, ServerStderr } from "./connect";
 import { startPreviewServer } from "./server";
 
 export interface PreviewIo {
   readonly cwd: string;
+  /** The environment a server started over stdio runs in (before `--env`). */
+  readonly env: NodeJS.ProcessEnv;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
 }
@@ -29,9 +31,13 @@ export async function preview(argv: readonly string[], io: PreviewIo, stop: Abor
     io.stdout(PREVIEW_HELP);
     return 0;
   }
+  // The server's stderr goes to the terminal as it comes, from its first line: a server that
+  // refuses its tools at start-up says why before the preview prints anything.
+  const stderr = new ServerStderr();
+  stderr.listen((line) => io.stderr(`[server] ${line.text}\n`));
   let connection;
   try {
-    connection = await connect(command.target, io.cwd);
+    connection = await connect(command.target, io.cwd, io.env, stderr);
   } catch (error) {
     io.stderr(`sourced: error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
@@ -65,7 +71,7 @@ export function runPreview(argv: readonly string[]): void {
   const stop = () => controller.abort();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  preview(argv, { cwd: process.cwd(), stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) }, controller.signal)
+  preview(argv, { cwd: process.cwd(), env: process.env, stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) }, controller.signal)
     .then(
       (code) => (process.exitCode = code),
       (error: unknown) => {

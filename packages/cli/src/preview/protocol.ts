@@ -28,6 +28,8 @@ export interface ToolsResponse {
   readonly server: { readonly name: string; readonly version: string };
   /** How the preview reaches the server: `stdio: node build/server.js` or the URL. */
   readonly target: string;
+  /** Whether the preview started the server, and so shows its stderr (`GET /api/activity`). */
+  readonly stderr: boolean;
   readonly tools: readonly PreviewTool[];
 }
 

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
-import type { Connection } from "./connect";
+import type { Connection, ServerStderr, StderrLine } from "./connect";
 import { MCP_APP_MIME_TYPE } from "./connect";
 import type { CallRequest, CallResponse, CallToolResultJson, JsonSchema, PreviewTool, ToolsResponse, ViewFrame } from "./protocol";
 
@@ -96,6 +96,18 @@ async function readBody(req: IncomingMessage, limit = 1 << 20): Promise<string> 
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/**
+ * `GET /api/activity`: the server's stderr as server-sent events, one line each (its text as a
+ * JSON string), the kept lines first. A reconnecting EventSource resumes after the last line it got.
+ */
+function streamStderr(req: IncomingMessage, res: ServerResponse, stderr: ServerStderr): void {
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" });
+  const send = (line: StderrLine) => void res.write(`id: ${line.id}\ndata: ${JSON.stringify(line.text)}\n\n`);
+  for (const line of stderr.since(Number(req.headers["last-event-id"]) || 0)) send(line);
+  const stop = stderr.listen(send);
+  res.on("close", stop);
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -114,6 +126,7 @@ export async function startPreviewServer(connection: Connection, port: number): 
   const toolsResponse: ToolsResponse = {
     server: { name: server?.name ?? "(unnamed server)", version: server?.version ?? "" },
     target: connection.description,
+    stderr: connection.started,
     tools: listed.tools.map((tool): PreviewTool => {
       const uiResourceUri = uiResourceUriOf(tool._meta);
       return {
@@ -162,8 +175,8 @@ export async function startPreviewServer(connection: Connection, port: number): 
     try {
       result = (await client.callTool({ name: request.name, arguments: request.arguments ?? {} })) as CallToolResultJson;
     } catch (error) {
-      const stderr = connection.stderr().trim();
-      return { kind: "failed", error: `${describe(error)}${stderr ? `\nServer stderr:\n${stderr.split("\n").slice(-10).join("\n")}` : ""}` };
+      const stderr = connection.stderr.tail(10);
+      return { kind: "failed", error: `${describe(error)}${stderr ? `\nServer stderr:\n${stderr}` : ""}` };
     }
     const resourceUri = uiResourceUriOf(tool._meta);
     return { kind: "result", result, view: resourceUri === undefined ? undefined : await viewFor(resourceUri) };
@@ -180,6 +193,8 @@ export async function startPreviewServer(connection: Connection, port: number): 
       send(res, 200, "text/html; charset=utf-8", page.html, { "content-security-policy": page.csp, "x-frame-options": "DENY" });
     } else if (req.method === "GET" && pathname === "/api/tools") {
       sendJson(res, 200, toolsResponse);
+    } else if (req.method === "GET" && pathname === "/api/activity") {
+      streamStderr(req, res, connection.stderr);
     } else if (req.method === "POST" && pathname === "/api/call") {
       if (!(req.headers["content-type"] ?? "").startsWith("application/json")) {
         send(res, 415, "text/plain; charset=utf-8", "POST /api/call takes application/json");
