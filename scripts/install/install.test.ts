@@ -136,7 +136,7 @@ describe.each(MATRIX)("the packed packages installed with %s next to %s", (manag
 
   if (toolchain === "ts6") {
     it("type-checks the sources a server runs from, `.ts` specifiers and all, with the README quick start's tsconfig", () => {
-      expect(readmeBlock("README.md", "json")).toBe(`// tsconfig.json\n${fs.readFileSync(path.join(FROM_SOURCE, "tsconfig.json"), "utf8")}`);
+      expect(readmeBlock("README.md", "jsonc")).toBe(`// tsconfig.json\n${fs.readFileSync(path.join(FROM_SOURCE, "tsconfig.json"), "utf8")}`);
       const directory = project.caseDirectory("from-source-types", fromSourceFiles());
       const check = project.bin("tsc", ["--noEmit", "-p", "tsconfig.json"], directory);
       expect(check.status, describeRun(check)).toBe(0);
