@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 
-// The README's first command must keep working: the demo checks its own four steps and exits
+// The contributor's first command in the README must keep working: the demo checks its own four steps and exits
 // non-zero when any of them misbehaves.
 it("pnpm demo: the three front-ends report forecast, the built server serves only the verified tools", () => {
   const demo = spawnSync(process.execPath, [join(__dirname, "demo.mjs")], { encoding: "utf8" });

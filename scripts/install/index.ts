@@ -6,5 +6,5 @@
 export { cleanEnv, packWorkspace, removePackedTarballs, REPO, tarballFiles, tarballName, workspacePackages } from "./pack";
 export type { PackedPackage, Tarballs } from "./pack";
 export { installProject, MANAGERS, PACKED, removeInstalledProjects } from "./project";
-export type { InstalledProject, InstallSpec, Manager, Run } from "./project";
+export type { InstalledProject, InstallSpec, Manager, ProjectRunner, Run } from "./project";
 export { MCP_CLIENT, SOURCED, TOOLCHAINS } from "./recipes";

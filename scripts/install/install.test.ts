@@ -2,14 +2,17 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installProject, MANAGERS, MCP_CLIENT, packWorkspace, removeInstalledProjects, removePackedTarballs, REPO, SOURCED, TOOLCHAINS, type InstalledProject, type Manager, type Run } from "./index";
+import { describeNode, NODE_LINES, nodeBinary, type NodeBinary } from "../node-lines";
+import { installProject, MANAGERS, MCP_CLIENT, packWorkspace, removeInstalledProjects, removePackedTarballs, REPO, SOURCED, TOOLCHAINS, type InstalledProject, type Manager, type ProjectRunner, type Run } from "./index";
 
 /*
  * The packed tarballs, installed into a fresh project outside the workspace with npm and with pnpm,
- * and every front-end run there on fixtures/install: as an ES module package and as CommonJS.
+ * and every front-end run there on fixtures/install, as an ES module package and as CommonJS, on
+ * every supported Node line: one install per manager and toolchain serves the three lines.
  */
 
 const TEMPLATE = path.join(REPO, "fixtures", "install");
+const FROM_SOURCE = path.join(TEMPLATE, "from-source");
 const RULE = "sourced/require-data-tool-output";
 
 interface Expected {
@@ -38,6 +41,30 @@ function templateFiles(type: PackageType): Record<string, string> {
   for (const name of ["tsconfig.json", "client.mjs", eslintConfig]) files[name] = fs.readFileSync(path.join(TEMPLATE, name), "utf8");
   for (const name of fs.readdirSync(path.join(TEMPLATE, "src"))) files[`src/${name}`] = fs.readFileSync(path.join(TEMPLATE, "src", name), "utf8");
   return files;
+}
+
+/** fixtures/install/from-source: an ES module server whose sources import each other as `.ts`, run by `node src/server.ts`. */
+function fromSourceFiles(): Record<string, string> {
+  const files: Record<string, string> = {
+    "package.json": `${JSON.stringify({ type: "module" }, null, 2)}\n`,
+    "client.mjs": fs.readFileSync(path.join(TEMPLATE, "client.mjs"), "utf8"),
+    "tsconfig.json": fs.readFileSync(path.join(FROM_SOURCE, "tsconfig.json"), "utf8"),
+  };
+  for (const name of fs.readdirSync(path.join(FROM_SOURCE, "src"))) files[`src/${name}`] = fs.readFileSync(path.join(FROM_SOURCE, "src", name), "utf8");
+  return files;
+}
+
+interface ServerCall {
+  readonly node: string;
+  readonly tools: string[];
+  readonly result: { isError?: boolean; structuredContent?: { sources: string[] } };
+}
+
+/** `client.mjs` on `runner`'s Node: it starts `server` on the same Node, lists the tools and calls `tool`. */
+function callServer(runner: ProjectRunner, directory: string, server: string, tool: string): ServerCall {
+  const call = runner.node(["client.mjs", server, tool], directory);
+  expect(call.status, describeRun(call)).toBe(0);
+  return JSON.parse(call.stdout) as ServerCall;
 }
 
 /** The first fenced block of `language` in a document of the repository. */
@@ -80,6 +107,12 @@ const MATRIX: ReadonlyArray<readonly [Manager, Toolchain, readonly PackageType[]
   ["npm", "ts5", ["commonjs"]],
 ];
 
+/** Each supported line's binary, named in the test titles (found or installed at collection). */
+const LINES: ReadonlyArray<readonly [string, NodeBinary]> = NODE_LINES.map((line) => {
+  const binary = nodeBinary(line);
+  return [describeNode(binary), binary] as const;
+});
+
 describe.each(MATRIX)("the packed packages installed with %s next to %s", (manager, toolchain, types) => {
   let project: InstalledProject;
   const typescriptVersion = TOOLCHAINS[toolchain].typescript;
@@ -101,45 +134,74 @@ describe.each(MATRIX)("the packed packages installed with %s next to %s", (manag
     }
   });
 
-  describe.each(types)("in a %s package", (type) => {
-    let directory: string;
+  if (toolchain === "ts6") {
+    it("type-checks the sources a server runs from, `.ts` specifiers and all, with the README quick start's tsconfig", () => {
+      expect(readmeBlock("README.md", "jsonc")).toBe(`// tsconfig.json\n${fs.readFileSync(path.join(FROM_SOURCE, "tsconfig.json"), "utf8")}`);
+      const directory = project.caseDirectory("from-source-types", fromSourceFiles());
+      const check = project.bin("tsc", ["--noEmit", "-p", "tsconfig.json"], directory);
+      expect(check.status, describeRun(check)).toBe(0);
+    });
+  }
+
+  describe.each(LINES)("on %s", (_title, binary) => {
+    let runner: ProjectRunner;
     beforeAll(() => {
-      directory = project.caseDirectory(type, templateFiles(type));
+      runner = project.on(binary);
     });
 
-    it("ESLint with the plugin's recommended config reports the tool without DataToolOutput", () => {
-      // The ES module config is the one the plugin's README shows.
-      expect(readmeBlock("packages/eslint-plugin/README.md", "js")).toBe(`// eslint.config.mjs\n${fs.readFileSync(path.join(TEMPLATE, "eslint.config.mjs"), "utf8")}`);
-      const run = project.bin("eslint", ["--format", "json", "src"], directory);
-      expect(run.status, describeRun(run)).toBe(1);
-      const results = JSON.parse(run.stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string | null; messageId?: string; line: number; message: string }> }>;
-      const reported = results.flatMap((result) =>
-        result.messages.map((message) => ({ file: path.relative(directory, result.filePath), line: message.line, id: message.ruleId === RULE ? message.messageId : message.message })),
-      );
-      expect(reported).toEqual(EXPECTED);
-    });
+    if (toolchain === "ts6") {
+      it("runs the server from source (`node src/server.ts`): the SDK's client lists and calls its tools", () => {
+        const directory = project.caseDirectory(`from-source-${binary.line}`, fromSourceFiles());
+        const call = callServer(runner, directory, "src/server.ts", "population");
+        expect(call.node).toBe(binary.version);
+        expect(call.tools).toEqual(["list_cities", "population"]);
+        expect(call.result.isError).toBeUndefined();
+        expect(call.result.structuredContent?.sources).toEqual(["https://example.org/cities-data"]);
+      });
+    }
 
-    it("sourced check reports it, with the project's TypeScript", () => {
-      const text = project.bin("sourced", ["check", "-p", "tsconfig.json"], directory);
-      expect(text.status, describeRun(text)).toBe(1);
-      expect(reportedLines(text.stdout, "SRC")).toEqual(EXPECTED);
-      expect(text.stdout.endsWith(` with TypeScript ${typescriptVersion} (classic).\n`), text.stdout).toBe(true);
-      // The example of the CLI's README is this very run.
-      if (toolchain === "ts6") expect(readmeBlock("packages/cli/README.md", "text")).toBe(text.stdout);
-    });
+    describe.each(types)("in a %s package", (type) => {
+      let directory: string;
+      beforeAll(() => {
+        directory = project.caseDirectory(`${type}-${binary.line}`, templateFiles(type));
+      });
 
-    it("tspc with the transformer reports it and strips it; the built server answers a call over stdio", () => {
-      const build = project.bin("tspc", ["-p", "tsconfig.json"], directory);
-      expect(reportedLines(build.stdout, "TS"), describeRun(build)).toEqual(EXPECTED);
-      expect(build.status).not.toBe(0);
+      it("ESLint with the plugin's recommended config reports the tool without DataToolOutput", () => {
+        // The ES module config is the one the plugin's README shows.
+        expect(readmeBlock("packages/eslint-plugin/README.md", "js")).toBe(`// eslint.config.mjs\n${fs.readFileSync(path.join(TEMPLATE, "eslint.config.mjs"), "utf8")}`);
+        const run = runner.bin("eslint", ["--format", "json", "src"], directory);
+        expect(run.status, describeRun(run)).toBe(1);
+        const results = JSON.parse(run.stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string | null; messageId?: string; line: number; message: string }> }>;
+        const reported = results.flatMap((result) =>
+          result.messages.map((message) => ({ file: path.relative(directory, result.filePath), line: message.line, id: message.ruleId === RULE ? message.messageId : message.message })),
+        );
+        expect(reported).toEqual(EXPECTED);
+      });
 
-      // requireVerified: the server starts only with the registrations the transformer stamped.
-      const call = project.node(["client.mjs", "dist/server.js", "list_cities"], directory);
-      expect(call.status, describeRun(call)).toBe(0);
-      const { tools, result } = JSON.parse(call.stdout) as { tools: string[]; result: { isError?: boolean; structuredContent?: { sources: string[] } } };
-      expect(tools).toEqual(["list_cities"]);
-      expect(result.isError).toBeUndefined();
-      expect(result.structuredContent?.sources).toEqual(["https://example.org/cities-data"]);
+      it("sourced check reports it, with the project's TypeScript", () => {
+        const text = runner.bin("sourced", ["check", "-p", "tsconfig.json"], directory);
+        expect(text.status, describeRun(text)).toBe(1);
+        expect(reportedLines(text.stdout, "SRC")).toEqual(EXPECTED);
+        expect(text.stdout.endsWith(` with TypeScript ${typescriptVersion} (classic).\n`), text.stdout).toBe(true);
+        // The example of the CLI's README is this very run.
+        if (toolchain === "ts6") expect(readmeBlock("packages/cli/README.md", "text")).toBe(text.stdout);
+      });
+
+      // sourced-tspc, the transformer's bin, is ts-patch's tspc after a TypeScript version check:
+      // on TypeScript 5, with ts-patch 3.3.0, it must build exactly as tspc does on 6.
+      const tspc = toolchain === "ts5" ? "sourced-tspc" : "tspc";
+      it(`${tspc} with the transformer reports it and strips it; the built server answers a call over stdio`, () => {
+        const build = runner.bin(tspc, ["-p", "tsconfig.json"], directory);
+        expect(reportedLines(build.stdout, "TS"), describeRun(build)).toEqual(EXPECTED);
+        expect(build.status).not.toBe(0);
+
+        // requireVerified: the server starts only with the registrations the transformer stamped.
+        const call = callServer(runner, directory, "dist/server.js", "list_cities");
+        expect(call.node).toBe(binary.version);
+        expect(call.tools).toEqual(["list_cities"]);
+        expect(call.result.isError).toBeUndefined();
+        expect(call.result.structuredContent?.sources).toEqual(["https://example.org/cities-data"]);
+      });
     });
   });
 });

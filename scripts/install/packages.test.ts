@@ -13,6 +13,10 @@ import { spawnSync } from "node:child_process";
 /** The repository every package, README and doc link names (a placeholder until the project is published). */
 export const REPOSITORY = "https://github.com/sourced-dev/sourced";
 
+/** The supported Node lines, as `engines` writes them and as the READMEs and docs say them. */
+const ENGINES = "^22.18.0 || ^24.0.0 || >=26.0.0";
+const SUPPORTED_NODE = "Node.js 22.18+, 24 or 26";
+
 interface Manifest {
   name: string;
   license?: string;
@@ -21,6 +25,7 @@ interface Manifest {
   bugs?: { url: string };
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  engines?: Record<string, string>;
 }
 
 function packedFile(tarball: string, file: string): string {
@@ -55,6 +60,12 @@ describe.each(workspacePackages().map((pkg) => [pkg.name, pkg] as const))("the %
     expect(links.filter((link) => link.startsWith("https://github.com/") && !link.startsWith(`${REPOSITORY}/`) && !link.startsWith("https://github.com/nonara/"))).toEqual([]);
   });
 
+  it(`supports the maintained Node lines only: engines ${ENGINES}, and the README says "${SUPPORTED_NODE}"`, () => {
+    const manifest = JSON.parse(packedFile(tarball(), "package.json")) as Manifest;
+    expect(manifest.engines).toEqual({ node: ENGINES });
+    expect(packedFile(tarball(), "README.md")).toContain(SUPPORTED_NODE);
+  });
+
   it("names the repository, its docs page and its issues; ranges, never workspace links or exact pins", () => {
     const manifest = JSON.parse(packedFile(tarball(), "package.json")) as Manifest;
     expect(manifest.license).toBe("MIT");
@@ -83,6 +94,17 @@ describe("the @sourced/registry tarball", () => {
 
 describe("the documented install lines", () => {
   const documents = ["README.md", ...fs.readdirSync(path.join(REPO, "docs"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".md")).map((file) => `docs/${file}`), ...workspacePackages().map((pkg) => path.relative(REPO, path.join(pkg.directory, "README.md")))];
+
+  it("support or target no Node line older than 22 (Node 20 reached its end of life on 2026-04-30)", () => {
+    // `Node.js ≥ 20.19`, `Node 20`, `target: "node20"`; a measurement's record (`Node v20.20.2`) may say what it ran on.
+    const stale = documents.flatMap((document) =>
+      fs
+        .readFileSync(path.join(REPO, document), "utf8")
+        .split("\n")
+        .flatMap((line, index) => (/\bnode(\.js)? ?(≥ ?|>= ?)?(1\d|20|21)\b|\bnode(1\d|20|21)\b/i.test(line) ? [`${document}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    expect(stale).toEqual([]);
+  });
 
   it("pin TypeScript and ts-patch wherever they install them: a bare `typescript` is TypeScript 7", () => {
     const lines = documents.flatMap((document) =>

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { envWithNode, type NodeBinary } from "../node-lines";
 import { cleanEnv, type Tarballs } from "./pack";
 
 export type Manager = "npm" | "pnpm";
@@ -27,7 +28,15 @@ export interface Run {
   readonly stderr: string;
 }
 
-export interface InstalledProject {
+/** Runs the project's bins and scripts on one Node binary. */
+export interface ProjectRunner {
+  /** Runs `node_modules/.bin/<bin>` in `cwd` (default: the project). */
+  readonly bin: (bin: string, args: readonly string[], cwd?: string, timeoutMs?: number) => Run;
+  /** Runs `node <args>` in `cwd` (default: the project). */
+  readonly node: (args: readonly string[], cwd?: string) => Run;
+}
+
+export interface InstalledProject extends ProjectRunner {
   readonly directory: string;
   readonly manager: Manager;
   /** What the install printed (npm's engine warnings, pnpm's summary). */
@@ -37,10 +46,11 @@ export interface InstalledProject {
    * TypeScript resolve packages from the project's `node_modules` above it.
    */
   readonly caseDirectory: (name: string, files: Readonly<Record<string, string>>) => string;
-  /** Runs `node_modules/.bin/<bin>` in `cwd` (default: the project). */
-  readonly bin: (bin: string, args: readonly string[], cwd?: string, timeoutMs?: number) => Run;
-  /** Runs `node <args>` in `cwd` (default: the project). */
-  readonly node: (args: readonly string[], cwd?: string) => Run;
+  /**
+   * The same runs on another Node binary (`bin` and `node` run on this process's): one install
+   * serves every supported line, as `node_modules` does not depend on the Node that runs it.
+   */
+  readonly on: (node: NodeBinary) => ProjectRunner;
 }
 
 const installs = new Map<string, InstalledProject>();
@@ -84,6 +94,10 @@ export function installProject(spec: InstallSpec): InstalledProject {
   if (install.status !== 0) throw new Error(`${spec.manager} install failed in ${directory} (exit ${install.status}):\n${installOutput}`);
 
   let cases = 0;
+  const runner = (node: string, env: NodeJS.ProcessEnv): ProjectRunner => ({
+    bin: (bin, binArgs, cwd = directory, timeoutMs = 120_000) => run(path.join(directory, "node_modules", ".bin", bin), binArgs, cwd, timeoutMs, env),
+    node: (nodeArgs, cwd = directory) => run(node, nodeArgs, cwd, 120_000, env),
+  });
   const project: InstalledProject = {
     directory,
     manager: spec.manager,
@@ -96,9 +110,8 @@ export function installProject(spec: InstallSpec): InstalledProject {
       }
       return target;
     },
-    bin: (bin, binArgs, cwd = directory, timeoutMs = 120_000) =>
-      run(path.join(directory, "node_modules", ".bin", bin), binArgs, cwd, timeoutMs),
-    node: (nodeArgs, cwd = directory) => run(process.execPath, nodeArgs, cwd, 120_000),
+    ...runner(process.execPath, cleanEnv()),
+    on: (node) => runner(node.path, envWithNode(node, cleanEnv())),
   };
   installs.set(key, project);
   return project;
@@ -116,8 +129,8 @@ function tarballSpec(tarballs: Tarballs, name: string): string {
   return `file:${tarball}`;
 }
 
-function run(command: string, args: readonly string[], cwd: string, timeout: number): Run {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: cleanEnv(), timeout });
+function run(command: string, args: readonly string[], cwd: string, timeout: number, env: NodeJS.ProcessEnv): Run {
+  const result = spawnSync(command, args, { cwd, encoding: "utf8", env, timeout });
   if (result.error) throw result.error;
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

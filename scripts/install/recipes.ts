@@ -5,7 +5,7 @@ import { PACKED } from "./project";
  * (`typescript@6.0`, `ts-patch@4`, …): a bare `typescript` is TypeScript 7.
  */
 export const TOOLCHAINS = {
-  /** TypeScript 6.0 with ts-patch 4 (its engines say Node.js >= 22.15; it runs on 20). */
+  /** TypeScript 6.0 with ts-patch 4 (its engines say Node.js >= 22.15: every supported line). */
   ts6: {
     typescript: "6.0.3",
     "ts-patch": "4.0.1",

@@ -10,3 +10,5 @@ export type { BuildOptions, OptionCheck, OptionProblem, ParseBuildOptionsSetting
 export { functionPropertiesCall, planEdits, stampingDecorator, writeTextEdits } from "./edit-plan.js";
 export type { EditPlanOptions, FunctionProperties, RegistrationEdit, TextSink, VerifiedStamp } from "./edit-plan.js";
 export { VERIFIED_STAMP_KEY } from "./stamp.js";
+export { typescript7Problem } from "./typescript-7.js";
+export type { ClassicFrontEnd } from "./typescript-7.js";

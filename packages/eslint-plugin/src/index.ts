@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 
+// First: on TypeScript 7, say so before the parser fails to load.
+import "./util/refuseTypeScript7";
 import * as parserBase from "@typescript-eslint/parser";
 import type { FlatConfig } from "@typescript-eslint/utils/ts-eslint";
 import type { Linter, Rule } from "eslint";

@@ -59,7 +59,7 @@ function options(directory: string, extra: SourcedPluginOptions = {}) {
     entryPoints: ["src/server.ts"],
     bundle: true,
     platform: "node" as const,
-    target: "node20",
+    target: "node22",
     format: "cjs" as const,
     packages: "external" as const,
     outfile: path.join(directory, "dist/server.cjs"),

@@ -99,7 +99,7 @@ export async function bundle(request: BuildRequest): Promise<BuildReport> {
           entryPoints: [entry],
           bundle: true,
           platform: "node",
-          target: "node20",
+          target: "node22",
           format,
           packages: "external",
           outfile: bundleFile,
@@ -155,7 +155,7 @@ export async function bundle(request: BuildRequest): Promise<BuildReport> {
           onLog,
           plugins: [
             ...(options === undefined ? [] : [sourcedRollup(options)]),
-            esbuildForRollup({ target: "node20", minify: request.minify ?? false }),
+            esbuildForRollup({ target: "node22", minify: request.minify ?? false }),
             ...(request.commonjsInput ? [commonjs({ extensions: [".js"] })] : []),
           ],
         });
@@ -191,7 +191,7 @@ export async function bundle(request: BuildRequest): Promise<BuildReport> {
       const config: RspackOptions = {
         context: CITIES,
         entry: entry,
-        target: "node20",
+        target: "node22",
         mode: "none",
         devtool: "source-map",
         output: { path: directory, filename: path.basename(bundleFile), library: { type: "commonjs2" } },
