@@ -1,4 +1,4 @@
-import { PassThrough, type Readable, type Writable } from "node:stream";
+import { PassThrough, Writable, type Readable } from "node:stream";
 import { parseJSONRPCMessage, type McpServer } from "@modelcontextprotocol/server";
 import { serveStdio as sdkServeStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { Logger } from "./logger.js";
@@ -169,21 +169,78 @@ class LineGuard {
 }
 
 /**
+ * `process.stdout.write` while connections are served on the process's own stdout: it writes to
+ * stderr, so that what a tool prints (`console.log`, `console.info`, `console.debug`,
+ * `console.table`, a stray `process.stdout.write`) never corrupts the protocol. The transports
+ * write through `protocolWrite`, the `write` stdout had before. Undone when the last such
+ * connection ends.
+ */
+let stdoutRouting: { readonly protocolWrite: Writable["write"]; readonly routed: Writable["write"]; readonly hadOwnWrite: boolean; connections: number } | undefined;
+
+function routeStdoutToStderr(): { protocolWrite: Writable["write"]; release(): void } {
+  if (stdoutRouting === undefined) {
+    const stdout = process.stdout;
+    const routed = function write(...args: unknown[]): boolean {
+      return (process.stderr.write as (...args: unknown[]) => boolean).apply(process.stderr, args);
+    } as Writable["write"];
+    // Kept unbound: called on stdout (ProtocolOutput), and put back as it was.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    stdoutRouting = { protocolWrite: stdout.write, routed, hadOwnWrite: Object.hasOwn(stdout, "write"), connections: 0 };
+    stdout.write = routed;
+  }
+  const routing = stdoutRouting;
+  routing.connections++;
+  let released = false;
+  return {
+    protocolWrite: routing.protocolWrite,
+    release() {
+      if (released) return;
+      released = true;
+      if (--routing.connections > 0) return;
+      stdoutRouting = undefined;
+      // Someone who replaced it since keeps theirs.
+      if (process.stdout.write !== routing.routed) return;
+      if (routing.hadOwnWrite) process.stdout.write = routing.protocolWrite;
+      else delete (process.stdout as { write?: unknown }).write;
+    },
+  };
+}
+
+/** What the transport writes to: the real stdout, through the `write` given (stdout's own while console output is routed away from it). */
+class ProtocolOutput extends Writable {
+  constructor(
+    private readonly target: Writable,
+    private readonly targetWrite: Writable["write"],
+  ) {
+    super({ decodeStrings: false });
+  }
+
+  override _write(chunk: unknown, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    const write = this.targetWrite as (chunk: unknown, encoding: BufferEncoding, callback?: (error?: Error | null) => void) => boolean;
+    write.call(this.target, chunk, encoding, callback);
+  }
+}
+
+/**
  * The SDK's `serveStdio` (the client's opening message selects the era; one server per connection)
- * over a guarded stdin. A closed stdout ends the connection instead of crashing the process.
+ * over a guarded stdin and a stdout that carries the protocol only. A closed stdout ends the
+ * connection instead of crashing the process.
  */
 // eslint-disable-next-line @typescript-eslint/require-await -- async so that a failure while setting up is a rejected promise, as for serveHttp
 export async function serveStdioLines(createServer: () => McpServer, logger: Logger, options: StdioServeOptions = {}): Promise<StdioServing> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const routing = stdout === process.stdout ? routeStdoutToStderr() : undefined;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- ProtocolOutput calls it on stdout
+  const output = new ProtocolOutput(stdout, routing?.protocolWrite ?? stdout.write);
   const lines = new PassThrough();
   let server: McpServer | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
 
   const reply = (line: string): void => {
-    if (!stdout.writableEnded && !stdout.destroyed) stdout.write(line);
+    if (!output.writableEnded && !output.destroyed) output.write(line);
   };
   const guard = new LineGuard(maxLineBytes, (message) => lines.write(`${message}\n`), reply, (problem) => logger.warn(`stdio: ${problem}`));
   const onData = (chunk: Buffer | string): void => guard.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
@@ -193,7 +250,7 @@ export async function serveStdioLines(createServer: () => McpServer, logger: Log
   stdin.once("close", onEnd);
 
   // The transport's own limit only has to hold one guarded line.
-  const transport = new StdioServerTransport(lines, stdout, { maxBufferSize: maxLineBytes + 1024 });
+  const transport = new StdioServerTransport(lines, output, { maxBufferSize: maxLineBytes + 1024 });
   let ended = false;
   const end = (): void => {
     if (ended) return;
@@ -204,6 +261,7 @@ export async function serveStdioLines(createServer: () => McpServer, logger: Log
     // Nothing more will be read: let the process exit once stdin is its only handle.
     if ("pause" in stdin && typeof stdin.pause === "function") stdin.pause();
     if (stdin === process.stdin) process.stdin.unref?.();
+    routing?.release();
     resolveClosed();
   };
   const handle = sdkServeStdio(
