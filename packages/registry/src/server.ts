@@ -134,7 +134,13 @@ export interface ServerIdentity {
 export function buildServer(identity: ServerIdentity, table: ToolTable, logger: Logger): McpServer {
   // The list is the same for every caller and fixed once served: a 2026-07-28 client may keep it
   // (it reads each tool's outputSchema from it), instead of asking again before every tools/call.
-  const server = new McpServer({ name: identity.name, version: identity.version }, { cacheHints: { "tools/list": TOOLS_LIST_CACHE } });
+  // Strict capabilities: a tool's request the client did not declare it can answer (sampling,
+  // elicitation, roots) fails in the tool, with the SDK's error naming the capability, and is
+  // never sent.
+  const server = new McpServer(
+    { name: identity.name, version: identity.version },
+    { cacheHints: { "tools/list": TOOLS_LIST_CACHE }, enforceStrictCapabilities: true },
+  );
   const lowLevel = server.server;
   lowLevel.registerCapabilities({ tools: { listChanged: false } });
   lowLevel.setRequestHandler("tools/list", () => table.list);
