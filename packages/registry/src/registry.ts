@@ -1,8 +1,9 @@
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { gatewayView } from "./gateway.js";
 import { stderrLogger, type Logger } from "./logger.js";
+import { DEFAULT_CALL_TIMEOUT_MS, deadlineOption } from "./net.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
-import { buildServer, ToolTable } from "./server.js";
+import { buildServer, ToolTable, type ServingContext } from "./server.js";
 import { assertToolName } from "./tool-name.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
 import type { ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
@@ -26,6 +27,13 @@ export interface RegistryOptions {
    * with `registry.tool({ ui: false })`.
    */
   ui?: boolean;
+  /**
+   * Every call's deadline, in ms (`Infinity` for none), unless its tool sets `timeoutMs`: a call
+   * still running then is answered with an error result naming the tool, and its signal
+   * (`extra.mcpReq.signal`) aborted. Default 50 s, under the 60 s after which the MCP SDK's
+   * clients give up waiting.
+   */
+  callTimeoutMs?: number;
 }
 
 /** The second argument of every tool call: the SDK's request context (`mcpReq.signal`, `http.authInfo`, …). */
@@ -118,6 +126,7 @@ function describeRegistered(fn: ToolFunction, method: { name: string } | undefin
 
 export function createRegistry(options: RegistryOptions): Registry {
   const logger = options.logger ?? stderrLogger;
+  const callTimeoutMs = options.callTimeoutMs === undefined ? DEFAULT_CALL_TIMEOUT_MS : deadlineOption(options.callTimeoutMs, "callTimeoutMs", "createRegistry()");
   const entries = new Map<string, Entry>();
   /** Computed at the first server built after a registration; shared by every server until the next one. */
   let table: ToolTable | undefined;
@@ -141,6 +150,7 @@ export function createRegistry(options: RegistryOptions): Registry {
       );
     }
     assertToolName(name, () => formatSite(lazySite.get()));
+    if (toolOptions.timeoutMs !== undefined) deadlineOption(toolOptions.timeoutMs, "timeoutMs", `registry.tool() at ${formatSite(lazySite.get())}`);
     const stamp = verifiedBy(tool);
     if (options.requireVerified && stamp === undefined) {
       logger.warn(
@@ -205,9 +215,10 @@ export function createRegistry(options: RegistryOptions): Registry {
       return [...entries.values()].map(({ name, options, fn, site, verifiedBy }) => ({ name, options, fn, site, verifiedBy }));
     },
 
-    createServer(): McpServer {
-      table ??= new ToolTable(entries.values(), view);
-      return buildServer(registry, table, logger);
+    // A serving layer passes what it asks of its servers; the public signature takes nothing.
+    createServer(serving?: ServingContext): McpServer {
+      table ??= new ToolTable(entries.values(), view, callTimeoutMs);
+      return buildServer(registry, table, logger, serving);
     },
 
     serveStdio: (stdioOptions) => serveStdio(registry, logger, stdioOptions),

@@ -4,13 +4,14 @@ import { hostname as machineName, networkInterfaces } from "node:os";
 import { createMcpHandler, type AuthInfo, type McpServer } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import type { Logger } from "./logger.js";
+import type { ServingContext } from "./server.js";
 import { serveStdioLines, type StdioServeOptions, type StdioServing } from "./stdio.js";
 
 export type { StdioServeOptions, StdioServing } from "./stdio.js";
 
-/** What serves a registry: anything that can build an `McpServer` with its tools. */
+/** What serves a registry: anything that can build an `McpServer` with its tools (for a serving layer, as it asks). */
 export interface ServerFactory {
-  createServer(): McpServer;
+  createServer(serving?: ServingContext): McpServer;
 }
 
 /** What `authenticate` is given: the request's method, URL and headers. */
@@ -70,8 +71,9 @@ export interface HttpServing {
   /** The endpoint to give a Streamable HTTP client, e.g. `http://127.0.0.1:52314/mcp`. */
   readonly url: URL;
   /**
-   * Stops accepting connections, lets requests in flight finish (up to `graceMs`, default 10 s),
-   * then closes every connection; calling it again returns the same promise.
+   * Stops accepting connections; lets requests in flight finish (up to `graceMs`, default 10 s);
+   * answers tool calls still running then with an error result (their signal aborted); then
+   * closes every connection. Calling it again returns the same promise.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -87,6 +89,9 @@ const DEFAULT_LIMITS: Required<HttpLimits> = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 65_000,
 };
+
+/** How long `close()` waits, once the calls still running have been answered, for those answers to be written. */
+const ANSWER_FLUSH_MS = 1_000;
 
 /** The first protocol revision without JSON-RPC batches; revisions compare as ISO dates. */
 const NO_BATCH_REVISION = "2025-06-18";
@@ -223,7 +228,9 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
     );
   }
 
-  const mcp = createMcpHandler(() => registry.createServer(), {
+  const shutdown = new AbortController();
+  const serving: ServingContext = { shutdown: shutdown.signal };
+  const mcp = createMcpHandler(() => registry.createServer(serving), {
     maxRequestBodySize: limits.maxBodyBytes,
     onerror: (error) => logger.warn(`HTTP request failed: ${error.stack ?? error.message}`),
   });
@@ -328,6 +335,15 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
   const { port } = httpServer.address() as AddressInfo;
   const url = new URL(`http://${normalizeHost(host)}:${port}${path}`);
   let drained: (() => void) | undefined;
+  /** Settles once no request is in flight, or after `ms`. */
+  const drainedWithin = (ms: number): Promise<void> => {
+    if (inFlight.size === 0) return Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([
+      new Promise<void>((resolve) => (drained = resolve)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+    ]).finally(() => clearTimeout(timer));
+  };
   let closed: Promise<void> | undefined;
   return {
     host,
@@ -340,13 +356,11 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
         for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         httpServer.closeIdleConnections();
+        await drainedWithin(graceMs);
         if (inFlight.size > 0) {
-          let timer: NodeJS.Timeout | undefined;
-          await Promise.race([
-            new Promise<void>((resolve) => (drained = resolve)),
-            new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
-          ]);
-          clearTimeout(timer);
+          // Tool calls still running are answered now, with an error result, rather than cut.
+          shutdown.abort();
+          await drainedWithin(ANSWER_FLUSH_MS);
         }
         httpServer.closeAllConnections();
         await stopped;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { structuredContentSchema } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
 import type { Logger } from "./logger.js";
-import { callThroughNet, capText, describeProblems, ERROR_TEXT_LIMIT, thrownAnswer, type NetTool } from "./net.js";
+import { callThroughNet, callWithinBounds, capText, describeProblems, ERROR_TEXT_LIMIT, thrownAnswer, type NetTool } from "./net.js";
 import type { ToolOptions } from "./types.js";
 
 /** The JSON Schema dialect the SDK converts Standard Schemas to; tools/list carries it. */
@@ -15,10 +15,17 @@ export interface ServedTool extends NetTool {
   readonly options: Readonly<ToolOptions>;
 }
 
-/** One tool ready to be called: its parsed input schema and the net's handle on it. */
+/** One tool ready to be called: its parsed input schema, its deadline and the net's handle on it. */
 interface CompiledTool {
   readonly tool: ServedTool;
   readonly input: z.ZodObject | undefined;
+  readonly timeoutMs: number;
+}
+
+/** What a serving layer (stdio, Streamable HTTP) asks of the servers it builds. */
+export interface ServingContext {
+  /** Aborted when the serving shuts down past its grace: calls still running are answered then. */
+  readonly shutdown?: AbortSignal;
 }
 
 /**
@@ -33,7 +40,8 @@ export class ToolTable {
   readonly view: GatewayView | undefined;
   private readonly byName = new Map<string, CompiledTool>();
 
-  constructor(tools: Iterable<ServedTool>, view?: GatewayView) {
+  /** `callTimeoutMs`: the deadline of a tool that sets no `timeoutMs` of its own. */
+  constructor(tools: Iterable<ServedTool>, view: GatewayView | undefined, callTimeoutMs: number) {
     const definitions: Tool[] = [];
     const outputSchema = toJsonSchema(structuredContentSchema, "output");
     // Tools often share one input object: convert each once.
@@ -46,7 +54,7 @@ export class ToolTable {
         input = { schema, json: toJsonSchema(schema, "input") };
         inputs.set(shape, input);
       }
-      this.byName.set(tool.name, { tool, input: input?.schema });
+      this.byName.set(tool.name, { tool, input: input?.schema, timeoutMs: tool.options.timeoutMs ?? callTimeoutMs });
       const _meta = view?.toolMeta(tool.options.ui);
       if (_meta !== undefined) this.view = view;
       definitions.push({
@@ -64,24 +72,29 @@ export class ToolTable {
 
   /**
    * Answers one `tools/call`: the arguments checked against the tool's input (an invalid call is an
-   * error result, as the SDK's own tools answer it), then the call through the net. The input
-   * schema is the tool author's code too: a refinement or transform that throws is answered as a
-   * throwing tool is (named, capped, logged), and one that is async is awaited.
+   * error result, as the SDK's own tools answer it), then the call through the net, within the
+   * tool's deadline (and the serving's `shutdown`). The input schema is the tool author's code
+   * too: a refinement or transform that throws is answered as a throwing tool is (named, capped,
+   * logged), and one that is async is awaited.
    */
-  call(request: CallToolRequest, ctx: ServerContext, logger: Logger): CallToolResult | Promise<CallToolResult> {
+  call(request: CallToolRequest, ctx: ServerContext, logger: Logger, shutdown?: AbortSignal): CallToolResult | Promise<CallToolResult> {
     const { name, arguments: args } = request.params;
     const compiled = this.byName.get(name);
     if (compiled === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
-    const { tool, input } = compiled;
-    if (input === undefined) return callThroughNet(tool, {}, ctx, logger);
-    const proceed = (parsed: ReturnType<z.ZodObject["safeParse"]>): CallToolResult | Promise<CallToolResult> =>
-      parsed.success ? callThroughNet(tool, parsed.data, ctx, logger) : invalidArguments(name, parsed.error);
-    try {
-      return proceed(input.safeParse(args ?? {}));
-    } catch (error) {
-      if (!isAsyncParseError(error)) return thrownAnswer(name, error, logger);
-    }
-    return input.safeParseAsync(args ?? {}).then(proceed, (error: unknown) => thrownAnswer(name, error, logger));
+    const { tool, input, timeoutMs } = compiled;
+    return callWithinBounds(name, ctx.mcpReq.signal, { timeoutMs, shutdown }, logger, (signal, stopped) => {
+      // The SDK's own idiom for a derived context (its buildContext spreads `mcpReq` the same way).
+      const extra: ServerContext = { ...ctx, mcpReq: { ...ctx.mcpReq, signal } };
+      if (input === undefined) return callThroughNet(tool, {}, extra, logger, stopped);
+      const proceed = (parsed: ReturnType<z.ZodObject["safeParse"]>): CallToolResult | Promise<CallToolResult> =>
+        parsed.success ? callThroughNet(tool, parsed.data, extra, logger, stopped) : invalidArguments(name, parsed.error);
+      try {
+        return proceed(input.safeParse(args ?? {}));
+      } catch (error) {
+        if (!isAsyncParseError(error)) return thrownAnswer(name, error, logger);
+      }
+      return input.safeParseAsync(args ?? {}).then(proceed, (error: unknown) => thrownAnswer(name, error, logger));
+    });
   }
 }
 
@@ -131,7 +144,7 @@ export interface ServerIdentity {
  * are answered from the table. Anything else a server offers (resources, prompts) is registered
  * here too, on the returned `McpServer`, through the SDK's own `register*` methods.
  */
-export function buildServer(identity: ServerIdentity, table: ToolTable, logger: Logger): McpServer {
+export function buildServer(identity: ServerIdentity, table: ToolTable, logger: Logger, serving: ServingContext = {}): McpServer {
   // The list is the same for every caller and fixed once served: a 2026-07-28 client may keep it
   // (it reads each tool's outputSchema from it), instead of asking again before every tools/call.
   // Strict capabilities: a tool's request the client did not declare it can answer (sampling,
@@ -144,7 +157,7 @@ export function buildServer(identity: ServerIdentity, table: ToolTable, logger: 
   const lowLevel = server.server;
   lowLevel.registerCapabilities({ tools: { listChanged: false } });
   lowLevel.setRequestHandler("tools/list", () => table.list);
-  lowLevel.setRequestHandler("tools/call", (request, ctx) => table.call(request, ctx, logger));
+  lowLevel.setRequestHandler("tools/call", (request, ctx) => table.call(request, ctx, logger, serving.shutdown));
   table.view?.serve(server);
   return server;
 }

@@ -1,8 +1,8 @@
 // The registry as a host meets it around the results: a tool that prints, tools that ask the
 // client for sampling or elicitation, one that never settles, one with a large answer.
-// Over stdio by default; `--http` serves Streamable HTTP and prints the URL. Once the stdio
-// connection has ended, the process prints "console restored" with console.log: it must reach
-// stdout again.
+// Over stdio by default; `--http` serves Streamable HTTP and prints the URL. A call timeout comes
+// from SOURCED_CALL_TIMEOUT_MS. Once the stdio connection has ended, the process prints
+// "console restored" with console.log: it must reach stdout again.
 import { createRegistry, type DataToolOutput, type ToolCallExtra } from "@sourced/registry";
 import { z } from "zod";
 
@@ -10,7 +10,12 @@ const sources = ["https://example.org/protocol"];
 const answer = (text: string): DataToolOutput => ({ content: [{ type: "text", text }], structuredContent: { sources } });
 const failure = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-export const registry = createRegistry({ name: "protocol-test", version: "1.0.0" });
+const callTimeoutMs = process.env["SOURCED_CALL_TIMEOUT_MS"];
+export const registry = createRegistry({
+  name: "protocol-test",
+  version: "1.0.0",
+  ...(callTimeoutMs === undefined ? {} : { callTimeoutMs: Number(callTimeoutMs) }),
+});
 
 registry.tool({ description: "Return the top city by population." })(function list_cities(): DataToolOutput {
   return answer("The most populated city is Tokyo (37,400,068).");
