@@ -23,6 +23,8 @@ export interface HttpLimits {
   maxBodyBytes?: number;
   /** Requests handled at once: one more is answered 503 (with `Retry-After`) before its body is read. Default 1,024. */
   maxConcurrentRequests?: number;
+  /** Deepest nesting of objects and arrays in a request's JSON: a deeper one is answered 400 (-32600) and logged. Default 128. */
+  maxJsonDepth?: number;
   /** Time to receive a request's headers, in ms: a slower client gets 408. Default 10 s. */
   headersTimeoutMs?: number;
   /** Time to receive a whole request (headers and body), in ms: a slower client gets 408. Default 30 s. */
@@ -85,6 +87,7 @@ export function serveStdio(registry: ServerFactory, logger: Logger, options?: St
 const DEFAULT_LIMITS: Required<HttpLimits> = {
   maxBodyBytes: 1024 * 1024,
   maxConcurrentRequests: 1024,
+  maxJsonDepth: 128,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 65_000,
@@ -169,14 +172,40 @@ function normalizeOrigin(entry: string): string {
   }
 }
 
-function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, id: string | number | null = null): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }));
 }
+
+/** Whether JSON text nests objects and arrays deeper than `max` (strings skipped); never recurses. */
+function nestsDeeperThan(json: Buffer, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < json.length; index++) {
+    const byte = json[index];
+    if (inString) {
+      if (byte === 0x5c) index++; // a backslash escapes the next byte
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b || byte === 0x5b) {
+      if (++depth > max) return true;
+    } else if (byte === 0x7d || byte === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** The method and id of a JSON-RPC request body; `undefined` for anything else (a batch, say). */
+function requestOf(body: unknown): { method: string; id: string | number | null } | undefined {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const { method, id } = body as { method?: unknown; id?: unknown };
+  if (typeof method !== "string") return undefined;
+  return { method, id: typeof id === "string" || Number.isInteger(id) ? (id as string | number) : null };
+}
+
 
 /** Why a body could not be read: too large (413) or cut off (the client went away). */
 class BodyError extends Error {
@@ -212,8 +241,8 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
  * registry (which holds no per-tool work). In front of the SDK, in this order and before the
  * body is read: the endpoint path (404), the Host allowlist (403), the Origin allowlist (403),
  * the method (405), the concurrency limit (503), authentication (401), the body size (413); then
- * the body is parsed and a JSON-RPC batch refused (400) unless the client speaks a revision
- * older than 2025-06-18.
+ * the body is parsed, a JSON-RPC batch refused (400) unless the client speaks a revision older
+ * than 2025-06-18, and JSON nested deeper than `maxJsonDepth` refused (400).
  */
 export async function serveHttp(registry: ServerFactory, logger: Logger, options: HttpServeOptions = {}): Promise<HttpServing> {
   const host = options.host ?? "127.0.0.1";
@@ -234,7 +263,10 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
     maxRequestBodySize: limits.maxBodyBytes,
     onerror: (error) => logger.warn(`HTTP request failed: ${error.stack ?? error.message}`),
   });
-  const toSdk = toNodeHandler(mcp, { maxRequestBodySize: limits.maxBodyBytes });
+  const toSdk = toNodeHandler(mcp, {
+    maxRequestBodySize: limits.maxBodyBytes,
+    onerror: (error) => logger.warn(`HTTP request failed: ${error.stack ?? error.message}`),
+  });
   const inFlight = new Set<ServerResponse>();
   let closing = false;
 
@@ -275,9 +307,10 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
       sendError(res, 413, -32000, `Payload too large: the request body exceeds ${limits.maxBodyBytes} bytes`, { connection: "close" });
       return;
     }
+    let raw: Buffer;
     let body: unknown;
     try {
-      const raw = await readBody(req, limits.maxBodyBytes);
+      raw = await readBody(req, limits.maxBodyBytes);
       body = JSON.parse(raw.toString("utf8"));
     } catch (error) {
       if (error instanceof BodyError) sendError(res, error.status, -32000, error.message, error.status === 413 ? { connection: "close" } : {});
@@ -290,6 +323,13 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
         sendError(res, 400, -32600, `Invalid request: JSON-RPC batches are not part of MCP since revision ${NO_BATCH_REVISION}; send one message per request`);
         return;
       }
+    }
+    const request = requestOf(body);
+    // The SDK re-serialises the parsed body, which overflows the stack past a few thousand levels.
+    if (nestsDeeperThan(raw, limits.maxJsonDepth)) {
+      logger.warn(`HTTP request refused: its JSON nests deeper than ${limits.maxJsonDepth} levels (maxJsonDepth)${request ? ` (${request.method})` : ""}`);
+      sendError(res, 400, -32600, `Invalid request: the JSON is nested deeper than ${limits.maxJsonDepth} levels`, {}, request?.id ?? null);
+      return;
     }
     await toSdk(req, res, body);
   };

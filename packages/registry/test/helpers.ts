@@ -194,3 +194,19 @@ export function rawStdioProcesses(): { start(file: string, args?: string[], env?
     },
   };
 }
+
+/** The `_meta` envelope of a 2026-07-28 request from a raw client that declares no capabilities. */
+export const MODERN_ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+} as const;
+
+/** The headers of a raw 2026-07-28 POST of `method` (for `tools/call`, of the tool `name`). */
+export const modernHeaders = (method: string, name?: string): Record<string, string> => ({
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": method,
+  ...(name === undefined ? {} : { "mcp-name": name }),
+});
