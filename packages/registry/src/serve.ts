@@ -23,6 +23,11 @@ export interface HttpLimits {
   maxBodyBytes?: number;
   /** Requests handled at once: one more is answered 503 (with `Retry-After`) before its body is read. Default 1,024. */
   maxConcurrentRequests?: number;
+  /**
+   * How long an answer may wait on a client that does not read it — the connection's buffers full,
+   * nothing drained — in ms: then the connection is closed and its slot freed. Default 30 s.
+   */
+  sendTimeoutMs?: number;
   /** Deepest nesting of objects and arrays in a request's JSON: a deeper one is answered 400 (-32600) and logged. Default 128. */
   maxJsonDepth?: number;
   /** Time to receive a request's headers, in ms: a slower client gets 408. Default 10 s. */
@@ -87,6 +92,7 @@ export function serveStdio(registry: ServerFactory, logger: Logger, options?: St
 const DEFAULT_LIMITS: Required<HttpLimits> = {
   maxBodyBytes: 1024 * 1024,
   maxConcurrentRequests: 1024,
+  sendTimeoutMs: 30_000,
   maxJsonDepth: 128,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
@@ -268,6 +274,8 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
     onerror: (error) => logger.warn(`HTTP request failed: ${error.stack ?? error.message}`),
   });
   const inFlight = new Set<ServerResponse>();
+  /** Since when an answer has been waiting on a client that does not read it. */
+  const waiting = new Map<ServerResponse, number>();
   let closing = false;
 
   const handle = async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<void> => {
@@ -353,7 +361,9 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
         return;
       }
       inFlight.add(res);
+      res.on("drain", () => waiting.delete(res));
       res.once("close", () => {
+        waiting.delete(res);
         inFlight.delete(res);
         if (closing && inFlight.size === 0) drained?.();
       });
@@ -363,6 +373,30 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
       });
     },
   );
+  // An answer the client does not read fills the connection's buffers and would hold its slot
+  // for as long as the client likes: past sendTimeoutMs without draining, the connection goes.
+  const waitsOnClient = (res: ServerResponse): boolean => res.writableNeedDrain || (res.writableEnded && !res.writableFinished);
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const res of inFlight) {
+        if (!waitsOnClient(res)) {
+          waiting.delete(res);
+          continue;
+        }
+        const since = waiting.get(res);
+        if (since === undefined) waiting.set(res, now);
+        else if (now - since >= limits.sendTimeoutMs) {
+          waiting.delete(res);
+          logger.warn(`HTTP: a client did not read its answer for ${limits.sendTimeoutMs} ms (sendTimeoutMs); its connection was closed`);
+          res.destroy();
+        }
+      }
+    },
+    Math.max(50, Math.min(1000, limits.sendTimeoutMs / 4)),
+  );
+  sweep.unref();
+
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
     // A burst of new connections waits in the accept queue rather than being dropped (a dropped
@@ -371,6 +405,9 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
       httpServer.off("error", reject);
       resolve();
     });
+  }).catch((error: unknown) => {
+    clearInterval(sweep);
+    throw error;
   });
   const { port } = httpServer.address() as AddressInfo;
   const url = new URL(`http://${normalizeHost(host)}:${port}${path}`);
@@ -402,6 +439,7 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
           shutdown.abort();
           await drainedWithin(ANSWER_FLUSH_MS);
         }
+        clearInterval(sweep);
         httpServer.closeAllConnections();
         await stopped;
         await mcp.close();

@@ -1,3 +1,4 @@
+import { connect, type Socket } from "node:net";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -8,8 +9,9 @@ import { compileServers, firstText, recordingLogger, seedResult } from "./helper
 
 /*
  * Every call is answered in bounded time: a tool that never settles is answered at its deadline
- * (an error result; its signal aborted), and close(grace) answers the calls still running at the
- * end of the grace instead of cutting them.
+ * (an error result; its signal aborted), close(grace) answers the calls still running at the end
+ * of the grace instead of cutting them, and a client that never reads its answer does not keep
+ * its request slot.
  */
 
 const servings: HttpServing[] = [];
@@ -154,4 +156,38 @@ describe("close(grace)", () => {
       expect(logger.warnings).toEqual(['tool "hang" was still running at the end of the shutdown grace: the call was answered with an error result and its signal aborted.']);
     });
   }
+});
+
+describe("a client that never reads its answer", () => {
+  test("does not keep its request slot: past sendTimeoutMs its connection is closed, and the slot serves the next request", async () => {
+    const { registry, logger } = deadlineRegistry();
+    const serving = await serve(registry, { maxConcurrentRequests: 1, sendTimeoutMs: 500 });
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "big", arguments: {} } });
+    const socket: Socket = connect(serving.port, "127.0.0.1");
+    cleanups.push(() => void socket.destroy());
+    socket.on("error", () => {});
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${serving.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+        `MCP-Protocol-Version: 2025-06-18\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    socket.pause(); // never read: the 24 MB answer fills the connection's buffers
+    const list = () =>
+      fetch(serving.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      }).then(async (response) => (await response.text(), response.status));
+    // While the answer waits on the client, its request holds the only slot…
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await list()).toBe(503);
+    // …until sendTimeoutMs after the client stopped reading (the paused client itself never notices).
+    const started = Date.now();
+    let status = await list();
+    while (status === 503 && Date.now() - started < 10_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = await list();
+    }
+    expect(status).toBe(200);
+    expect(logger.warnings).toContain("HTTP: a client did not read its answer for 500 ms (sendTimeoutMs); its connection was closed");
+  });
 });
