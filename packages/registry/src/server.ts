@@ -155,9 +155,14 @@ export function buildServer(identity: ServerIdentity, table: ToolTable, logger: 
     { cacheHints: { "tools/list": TOOLS_LIST_CACHE }, enforceStrictCapabilities: true },
   );
   const lowLevel = server.server;
+  // Nothing changes while serving: no list_changed, so hosts open no subscriptions/listen
+  // stream that would never carry a notification.
   lowLevel.registerCapabilities({ tools: { listChanged: false } });
   lowLevel.setRequestHandler("tools/list", () => table.list);
   lowLevel.setRequestHandler("tools/call", (request, ctx) => table.call(request, ctx, logger, serving.shutdown));
-  table.view?.serve(server);
+  if (table.view !== undefined) {
+    lowLevel.registerCapabilities({ resources: { listChanged: false } });
+    table.view.serve(server);
+  }
   return server;
 }
