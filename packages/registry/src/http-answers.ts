@@ -1,9 +1,34 @@
 import { SUBSCRIPTION_ID_META_KEY } from "@modelcontextprotocol/server";
+import { spliceToolsList } from "./server.js";
 
 /*
- * What serveHttp does to the SDK's answers on their way to the client: a `subscriptions/listen`
- * stream is bounded by the idle policy and ended gracefully on shutdown.
+ * What serveHttp does to the SDK's answers on their way to the client: a `tools/list` answer gets
+ * the tools serialised once per tool table, and a `subscriptions/listen` stream is bounded by
+ * the idle policy and ended gracefully on shutdown.
  */
+
+/**
+ * A `tools/list` answer as the SDK wrote it — with the table's placeholder in place of the tools
+ * — and the serialised tools put back (`spliceToolsList`). Any other answer (an error, say)
+ * passes unchanged.
+ */
+export async function withSerialisedTools(response: Response): Promise<Response> {
+  if (response.body === null) return response;
+  const text = await response.text();
+  const chunks = spliceToolsList(text);
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  const body =
+    chunks === undefined
+      ? text
+      : new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+            controller.close();
+          },
+        });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
 
 const COLON = 0x3a;
 /** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days). */

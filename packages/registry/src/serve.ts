@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { hostname as machineName, networkInterfaces } from "node:os";
 import { createMcpHandler, type AuthInfo, type McpHandlerRequestOptions, type McpServer } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import { ListenStreams } from "./http-answers.js";
+import { ListenStreams, withSerialisedTools } from "./http-answers.js";
 import type { Logger } from "./logger.js";
 import type { ServingContext } from "./server.js";
 import { serveStdioLines, type StdioServeOptions, type StdioServing } from "./stdio.js";
@@ -99,7 +99,7 @@ export interface HttpServing {
 }
 
 export function serveStdio(registry: ServerFactory, logger: Logger, options?: StdioServeOptions): Promise<StdioServing> {
-  return serveStdioLines(() => registry.createServer(), logger, options);
+  return serveStdioLines((serving) => registry.createServer(serving), logger, options);
 }
 
 const DEFAULT_LIMITS: Required<HttpLimits> = {
@@ -280,7 +280,7 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
   }
 
   const shutdown = new AbortController();
-  const serving: ServingContext = { shutdown: shutdown.signal };
+  const serving: ServingContext = { shutdown: shutdown.signal, serialisedLists: true };
   const mcp = createMcpHandler(() => registry.createServer(serving), {
     maxRequestBodySize: limits.maxBodyBytes,
     maxSubscriptions: limits.maxListenStreams,
@@ -295,6 +295,7 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
         const response = await mcp.fetch(request, requestOptions);
         const body = requestOptions?.parsedBody;
         const exchange = typeof body === "object" && body !== null ? requests.get(body) : undefined;
+        if (exchange?.method === "tools/list") return withSerialisedTools(response);
         if (exchange?.method === "subscriptions/listen" && exchange.id !== null) return listens.bound(response, exchange.id);
         return response;
       },

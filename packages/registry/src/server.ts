@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { CallToolRequest, CallToolResult, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
@@ -26,7 +27,17 @@ interface CompiledTool {
 export interface ServingContext {
   /** Aborted when the serving shuts down past its grace: calls still running are answered then. */
   readonly shutdown?: AbortSignal;
+  /**
+   * The serving layer writes each `tools/list` answer itself, through `spliceToolsList`: the
+   * server answers with the table's placeholder, and the tools are sent as serialised once.
+   */
+  readonly serialisedLists?: boolean;
 }
+
+/** How a placeholder starts; the rest is random, so no tool or client can forge one. */
+const PLACEHOLDER_PREFIX = "sourced:tools-list:";
+/** The tables whose placeholders a serving layer may meet, by placeholder (kept only while a table lives). */
+const tablesByPlaceholder = new Map<string, WeakRef<ToolTable>>();
 
 /**
  * Every tool's definition, computed once per set of registrations: the `tools/list` answer (JSON
@@ -39,6 +50,8 @@ export class ToolTable {
   /** The data view, when at least one tool declares it: every server built from the table serves it. */
   readonly view: GatewayView | undefined;
   private readonly byName = new Map<string, CompiledTool>();
+  private placeholder: string | undefined;
+  private serialised: Buffer | undefined;
 
   /** `callTimeoutMs`: the deadline of a tool that sets no `timeoutMs` of its own. */
   constructor(tools: Iterable<ServedTool>, view: GatewayView | undefined, callTimeoutMs: number) {
@@ -71,6 +84,25 @@ export class ToolTable {
   }
 
   /**
+   * What a server built for a serving layer answers `tools/list` with: the list with a placeholder
+   * in place of its tools, which the serving layer replaces with `serialisedTools` as it writes
+   * the answer (`spliceToolsList`). A placeholder left in an answer is no list a client accepts.
+   */
+  listPlaceholder(): ListToolsResult {
+    if (this.placeholder === undefined) {
+      this.placeholder = `${PLACEHOLDER_PREFIX}${randomUUID()}`;
+      for (const [key, table] of tablesByPlaceholder) if (table.deref() === undefined) tablesByPlaceholder.delete(key);
+      tablesByPlaceholder.set(this.placeholder, new WeakRef(this));
+    }
+    return { tools: this.placeholder as unknown as Tool[] };
+  }
+
+  /** The list's tools as JSON, serialised once per table (the first time a serving layer sends them). */
+  get serialisedTools(): Buffer {
+    return (this.serialised ??= Buffer.from(JSON.stringify(this.list.tools)));
+  }
+
+  /**
    * Answers one `tools/call`: the arguments checked against the tool's input (an invalid call is an
    * error result, as the SDK's own tools answer it), then the call through the net, within the
    * tool's deadline (and the serving's `shutdown`). The input schema is the tool author's code
@@ -96,6 +128,23 @@ export class ToolTable {
       return input.safeParseAsync(args ?? {}).then(proceed, (error: unknown) => thrownAnswer(name, error, logger));
     });
   }
+}
+
+/**
+ * A serialised JSON-RPC message (a `tools/list` answer) with the serialised tools put in place
+ * of its table's placeholder, as the chunks to write in order (the tools' chunk is the table's
+ * own, never copied); `undefined` when it carries none. Only the start of the message is
+ * searched (the result comes first, its tools first in it), so any other message costs nothing.
+ */
+export function spliceToolsList(message: string): Buffer[] | undefined {
+  const head = message.slice(0, 256);
+  const start = head.indexOf(`"tools":"${PLACEHOLDER_PREFIX}`);
+  if (start === -1) return undefined;
+  const valueStart = start + '"tools":'.length;
+  const valueEnd = head.indexOf('"', valueStart + 1) + 1;
+  const table = valueEnd === 0 ? undefined : tablesByPlaceholder.get(head.slice(valueStart + 1, valueEnd - 1))?.deref();
+  if (table === undefined) return undefined;
+  return [Buffer.from(message.slice(0, valueStart)), table.serialisedTools, Buffer.from(message.slice(valueEnd))];
 }
 
 /** The error result of arguments that do not match the input schema; capped like every error text. */
@@ -130,8 +179,11 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSch
   return { ...json, type: "object" };
 }
 
-/** How long a client may keep the tools/list answer. */
-const TOOLS_LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: "public" } as const;
+/**
+ * How long a client may keep a list (2026-07-28 cache hints): the tools and the resources a
+ * registry serves are the same for every caller and fixed once served.
+ */
+const LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: "public" } as const;
 
 export interface ServerIdentity {
   readonly name: string;
@@ -145,20 +197,21 @@ export interface ServerIdentity {
  * here too, on the returned `McpServer`, through the SDK's own `register*` methods.
  */
 export function buildServer(identity: ServerIdentity, table: ToolTable, logger: Logger, serving: ServingContext = {}): McpServer {
-  // The list is the same for every caller and fixed once served: a 2026-07-28 client may keep it
-  // (it reads each tool's outputSchema from it), instead of asking again before every tools/call.
+  // The lists are the same for every caller and fixed once served: a 2026-07-28 client may keep
+  // them (it reads each tool's outputSchema from the list) instead of asking before every call.
   // Strict capabilities: a tool's request the client did not declare it can answer (sampling,
   // elicitation, roots) fails in the tool, with the SDK's error naming the capability, and is
   // never sent.
   const server = new McpServer(
     { name: identity.name, version: identity.version },
-    { cacheHints: { "tools/list": TOOLS_LIST_CACHE }, enforceStrictCapabilities: true },
+    { cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE }, enforceStrictCapabilities: true },
   );
   const lowLevel = server.server;
   // Nothing changes while serving: no list_changed, so hosts open no subscriptions/listen
   // stream that would never carry a notification.
   lowLevel.registerCapabilities({ tools: { listChanged: false } });
-  lowLevel.setRequestHandler("tools/list", () => table.list);
+  const list = serving.serialisedLists ? table.listPlaceholder() : table.list;
+  lowLevel.setRequestHandler("tools/list", () => list);
   lowLevel.setRequestHandler("tools/call", (request, ctx) => table.call(request, ctx, logger, serving.shutdown));
   if (table.view !== undefined) {
     lowLevel.registerCapabilities({ resources: { listChanged: false } });

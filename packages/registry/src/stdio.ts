@@ -2,6 +2,7 @@ import { PassThrough, Writable, type Readable } from "node:stream";
 import { parseJSONRPCMessage, type McpServer } from "@modelcontextprotocol/server";
 import { serveStdio as sdkServeStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { Logger } from "./logger.js";
+import { spliceToolsList, type ServingContext } from "./server.js";
 
 export interface StdioServeOptions {
   /** Longest message line, in bytes: a longer one is discarded and answered with a JSON-RPC error. Default 4 MiB. */
@@ -206,7 +207,12 @@ function routeStdoutToStderr(): { protocolWrite: Writable["write"]; release(): v
   };
 }
 
-/** What the transport writes to: the real stdout, through the `write` given (stdout's own while console output is routed away from it). */
+/**
+ * What the transport writes to: the real stdout, through the `write` given (stdout's own while
+ * console output is routed away from it). A `tools/list` answer gets its serialised tools here,
+ * in place of the table's placeholder (see `spliceToolsList`): the list is serialised once, not
+ * per request.
+ */
 class ProtocolOutput extends Writable {
   constructor(
     private readonly target: Writable,
@@ -217,7 +223,13 @@ class ProtocolOutput extends Writable {
 
   override _write(chunk: unknown, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     const write = this.targetWrite as (chunk: unknown, encoding: BufferEncoding, callback?: (error?: Error | null) => void) => boolean;
-    write.call(this.target, chunk, encoding, callback);
+    const chunks = typeof chunk === "string" ? spliceToolsList(chunk) : undefined;
+    if (chunks === undefined) {
+      write.call(this.target, chunk, encoding, callback);
+      return;
+    }
+    // In order; done when the last is.
+    chunks.forEach((piece, index) => write.call(this.target, piece, encoding, index === chunks.length - 1 ? callback : undefined));
   }
 }
 
@@ -227,7 +239,7 @@ class ProtocolOutput extends Writable {
  * connection instead of crashing the process.
  */
 // eslint-disable-next-line @typescript-eslint/require-await -- async so that a failure while setting up is a rejected promise, as for serveHttp
-export async function serveStdioLines(createServer: () => McpServer, logger: Logger, options: StdioServeOptions = {}): Promise<StdioServing> {
+export async function serveStdioLines(createServer: (serving: ServingContext) => McpServer, logger: Logger, options: StdioServeOptions = {}): Promise<StdioServing> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -266,7 +278,7 @@ export async function serveStdioLines(createServer: () => McpServer, logger: Log
   };
   const handle = sdkServeStdio(
     () => {
-      server = createServer();
+      server = createServer({ serialisedLists: true });
       return server;
     },
     {
