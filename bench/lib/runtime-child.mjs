@@ -165,15 +165,25 @@ async function http(count, reps, concurrent) {
     }
     return (now() - started) / lists;
   };
-  // The same tools/list as raw HTTP (a 2025-era POST, the answer's JSON parsed): the server's own
-  // cost and the payload, without the v2 Client's validation of every listed tool.
-  const rawList = async (url, tools) => {
+  // The same tools/list as raw HTTP (the answer's JSON parsed): the server's own cost and the
+  // payload, without the v2 Client's validation of every listed tool. As a 2025-era POST, and as a
+  // 2026-07-28 one (the per-request envelope and headers the v2 Client sends).
+  const envelope = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const rawList = async (url, tools, era = "2025") => {
+    const headers =
+      era === "2026"
+        ? { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" }
+        : { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
     const started = now();
     for (let i = 0; i < lists; i++) {
       const response = await globalThis.fetch(url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/list", params: {} }),
+        headers,
+        body: JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/list", params: era === "2026" ? { _meta: envelope } : {} }),
       });
       const text = await response.text();
       const json = text.startsWith("{") ? text : text.split("\n").find((line) => line.startsWith("data: "))?.slice(6);
@@ -190,14 +200,18 @@ async function http(count, reps, concurrent) {
   const call = { 1: [], 1000: [] };
   const list = { 10: [], 1000: [] };
   const raw = { 10: [], 1000: [] };
+  const rawModern = { 10: [], 1000: [] };
   await rawList(servings[10].url, 10);
   await rawList(servings[1000].url, 1000);
+  await rawList(servings[10].url, 10, "2026");
+  await rawList(servings[1000].url, 1000, "2026");
   for (let rep = 0; rep < reps; rep++) {
     const order = rep % 2 === 0 ? [1, 1000] : [1000, 1];
     for (const tools of order) call[tools].push(await timeCalls(clients[tools]));
     for (const tools of rep % 2 === 0 ? [10, 1000] : [1000, 10]) {
       list[tools].push(await timeLists(listClients[tools], tools));
       raw[tools].push(await rawList(servings[tools].url, tools));
+      rawModern[tools].push(await rawList(servings[tools].url, tools, "2026"));
     }
   }
   for (const client of [...Object.values(clients), ...Object.values(listClients)]) await client.close();
@@ -235,6 +249,7 @@ async function http(count, reps, concurrent) {
     callMs: call,
     listMs: list,
     rawListMs: raw,
+    rawModernListMs: rawModern,
     concurrent: { calls: concurrent, lost, problems: Object.fromEntries(problems), p50Ms: at(0.5), p99Ms: at(0.99), maxMs: latencies.at(-1) ?? NaN, totalMs },
   };
 }

@@ -140,7 +140,7 @@ function toolLabel(tool: NamedTool, where: "result" | "log"): string {
  * net's own; any other result is checked at once, without the promise and the microtask an
  * `async` function would cost.
  */
-export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, logger: Logger): CallToolResult | Promise<CallToolResult> {
+export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, logger: Logger, stopped?: AbortSignal): CallToolResult | Promise<CallToolResult> {
   let value: unknown;
   let then: unknown;
   try {
@@ -156,8 +156,11 @@ export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, log
       return netFailure(tool, logger, error);
     }
   }
-  const settled = (resolved: unknown) => answer(tool, logger, () => checkedResult(tool, resolved, logger));
-  const failed = (error: unknown) => thrownAnswer(tool, error, logger);
+  // Once the call has been answered for it (its deadline, a shutdown), what the tool settles with
+  // is never sent, so it is not checked or logged either: a rejection caused by its aborted
+  // signal is no second failure.
+  const settled = (resolved: unknown) => (stopped?.aborted ? STOPPED : answer(tool, logger, () => checkedResult(tool, resolved, logger)));
+  const failed = (error: unknown) => (stopped?.aborted ? STOPPED : thrownAnswer(tool, error, logger));
   // Adopted into a promise of the net's own, even for a native promise: what `then` returns is
   // built by the promise's species constructor, which the tool controls, so it is never sent.
   return new Promise<unknown>((resolve, reject) => {
@@ -279,4 +282,82 @@ function inPlainWords(issue: z.core.$ZodRawIssue): string | undefined {
     default:
       return undefined;
   }
+}
+
+// -------------------------------------------------------------------------------------------
+// Deadlines: every call is answered in bounded time.
+
+/** The default of `RegistryOptions.callTimeoutMs`: under the 60 s after which the SDK's clients give up, so they get the answer. */
+export const DEFAULT_CALL_TIMEOUT_MS = 50_000;
+/** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** What a stopped call's own late outcome resolves to; never sent. */
+const STOPPED: CallToolResult = Object.freeze({ content: [], isError: true });
+
+/** What bounds one call: its deadline, and the shutdown of the serving that received it. */
+export interface CallBounds {
+  /** Milliseconds; `Infinity` for none. */
+  readonly timeoutMs: number;
+  readonly shutdown: AbortSignal | undefined;
+}
+
+/**
+ * Runs one call — `start`, from its argument check on — so that it is answered in bounded time.
+ * `start` gets the signal the tool must see: the request's own, also aborted when the call is
+ * stopped, and the signal that says it was stopped. A call that settles at once is answered at
+ * once; one still running at its deadline, or when the serving shuts down past its grace, is
+ * answered then with an error result naming the tool (and one warning), and its signal aborted.
+ */
+export function callWithinBounds(
+  tool: NamedTool,
+  requestSignal: AbortSignal,
+  bounds: CallBounds,
+  logger: Logger,
+  start: (signal: AbortSignal, stopped: AbortSignal) => CallToolResult | Promise<CallToolResult>,
+): CallToolResult | Promise<CallToolResult> {
+  const stop = new AbortController();
+  const outcome = start(AbortSignal.any([requestSignal, stop.signal]), stop.signal);
+  if (!(outcome instanceof Promise)) return outcome;
+  const { timeoutMs, shutdown } = bounds;
+  if (timeoutMs === Infinity && shutdown === undefined) return outcome;
+  return new Promise<CallToolResult>((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    let answered = false;
+    const finish = (result: CallToolResult): void => {
+      if (answered) return;
+      answered = true;
+      clearTimeout(timer);
+      shutdown?.removeEventListener("abort", onShutdown);
+      resolve(result);
+    };
+    const stopWith = (reason: DOMException, text: string, warning: string): void => {
+      if (answered) return;
+      warn(logger, warning);
+      finish(errorResult(text));
+      stop.abort(reason);
+    };
+    const { name } = tool;
+    const onShutdown = (): void =>
+      stopWith(
+        new DOMException(`the server shut down while tool "${name}" was running`, "AbortError"),
+        `Tool "${name}" was still running when the server shut down, so the call was stopped.`,
+        `tool "${name}" was still running at the end of the shutdown grace: the call was answered with an error result and its signal aborted.`,
+      );
+    if (timeoutMs !== Infinity) {
+      const ms = timeoutMs.toLocaleString("en-US");
+      timer = setTimeout(
+        () =>
+          stopWith(
+            new DOMException(`tool "${name}" did not answer within ${ms} ms`, "TimeoutError"),
+            `Tool "${name}" did not answer within ${ms} ms, so the call was stopped.`,
+            `tool "${name}" did not answer within ${ms} ms: the call was answered with an error result and its signal aborted. ` +
+              "If it needs longer, raise its limit: registry.tool({ timeoutMs }) or createRegistry({ callTimeoutMs }).",
+          ),
+        Math.min(timeoutMs, MAX_TIMER_MS),
+      );
+    }
+    if (shutdown?.aborted) onShutdown();
+    else shutdown?.addEventListener("abort", onShutdown, { once: true });
+    outcome.then(finish, (error: unknown) => finish(netFailure(tool, logger, error)));
+  });
 }

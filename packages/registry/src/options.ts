@@ -32,6 +32,11 @@ const isPlainObject = (value: unknown): boolean => {
 
 const STRING: OptionRule = { takes: "a string", accepts: isString };
 const BOOLEAN: OptionRule = { takes: "true or false", accepts: isBoolean };
+/** A call's deadline: milliseconds, `Infinity` for none. */
+const DEADLINE: OptionRule = {
+  takes: "a positive number of milliseconds, or Infinity for no deadline",
+  accepts: (value) => typeof value === "number" && value > 0,
+};
 
 export const REGISTRY_OPTIONS: OptionTable<RegistryOptions> = {
   name: { takes: 'a string, the server\'s name ("cities")', accepts: (value) => typeof value === "string" && value !== "", required: true },
@@ -42,6 +47,7 @@ export const REGISTRY_OPTIONS: OptionTable<RegistryOptions> = {
   },
   requireVerified: BOOLEAN,
   ui: BOOLEAN,
+  callTimeoutMs: DEADLINE,
 };
 
 export const TOOL_OPTIONS: OptionTable<ToolOptions> = {
@@ -52,6 +58,7 @@ export const TOOL_OPTIONS: OptionTable<ToolOptions> = {
   input: { takes: "a zod raw shape, a zod object or a Standard Schema", accepts: (value) => (typeof value === "object" || typeof value === "function") && value !== null },
   annotations: { takes: "an object ({ readOnlyHint: true })", accepts: isPlainObject },
   ui: BOOLEAN,
+  timeoutMs: DEADLINE,
 };
 
 /** The MCP tool annotations: the SDK strips any other key, so a misspelt hint would vanish. */

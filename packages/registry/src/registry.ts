@@ -3,8 +3,9 @@ import { gatewayView } from "./gateway.js";
 import { compileInput, InputRefusal, type CompiledInput } from "./input.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, REGISTRY_OPTIONS, TOOL_ANNOTATIONS, TOOL_OPTIONS } from "./options.js";
+import { DEFAULT_CALL_TIMEOUT_MS } from "./net.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
-import { buildServer, ToolTable } from "./server.js";
+import { buildServer, ToolTable, type ServingContext } from "./server.js";
 import { assertToolName } from "./tool-name.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
 import type { ToolArgs, ToolDecorator, ToolFunction, ToolInput, ToolOptions } from "./types.js";
@@ -28,6 +29,13 @@ export interface RegistryOptions {
    * with `registry.tool({ ui: false })`.
    */
   ui?: boolean;
+  /**
+   * Every call's deadline, in ms (`Infinity` for none), unless its tool sets `timeoutMs`: a call
+   * still running then is answered with an error result naming the tool, and its signal
+   * (`extra.mcpReq.signal`) aborted. Default 50 s, under the 60 s after which the MCP SDK's
+   * clients give up waiting.
+   */
+  callTimeoutMs?: number;
 }
 
 export type { ToolCallExtra } from "./types.js";
@@ -174,6 +182,8 @@ export function createRegistry(options: RegistryOptions): Registry {
   const problems = optionProblems(options, REGISTRY_OPTIONS, "option");
   if (problems.length > 0) throw optionsError("createRegistry()", new LazySite(new Error()), problems, listKeys(REGISTRY_OPTIONS));
   const logger = options.logger ?? stderrLogger;
+  // Checked with the other options (options.ts).
+  const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const entries = new Map<string, Entry>();
   /** Computed at the first server built after a registration; shared by every server until the next one. */
   let table: ToolTable | undefined;
@@ -292,10 +302,11 @@ export function createRegistry(options: RegistryOptions): Registry {
       return [...entries.values()].map(({ name, options, fn, site, verifiedBy }) => ({ name, options, fn, site, verifiedBy }));
     },
 
-    createServer(): McpServer {
+    // A serving layer passes what it asks of its servers; the public signature takes nothing.
+    createServer(serving?: ServingContext): McpServer {
       markServed();
-      table ??= new ToolTable(entries.values(), view);
-      return buildServer(registry, table, logger);
+      table ??= new ToolTable(entries.values(), view, callTimeoutMs);
+      return buildServer(registry, table, logger, serving);
     },
 
     serveStdio: (stdioOptions) => {

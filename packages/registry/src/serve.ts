@@ -1,16 +1,18 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname as machineName, networkInterfaces } from "node:os";
-import { createMcpHandler, type AuthInfo, type McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, type AuthInfo, type McpHandlerRequestOptions, type McpServer } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
+import { ListenStreams, withSerialisedTools } from "./http-answers.js";
 import type { Logger } from "./logger.js";
+import type { ServingContext } from "./server.js";
 import { serveStdioLines, type StdioServeOptions, type StdioServing } from "./stdio.js";
 
 export type { StdioServeOptions, StdioServing } from "./stdio.js";
 
-/** What serves a registry: anything that can build an `McpServer` with its tools. */
+/** What serves a registry: anything that can build an `McpServer` with its tools (for a serving layer, as it asks). */
 export interface ServerFactory {
-  createServer(): McpServer;
+  createServer(serving?: ServingContext): McpServer;
 }
 
 /** What `authenticate` is given: the request's method, URL and headers. */
@@ -20,8 +22,26 @@ export type AuthenticationRequest = Pick<IncomingMessage, "method" | "url" | "he
 export interface HttpLimits {
   /** Largest request body, in bytes: a larger one is answered 413 before it is parsed. Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Requests handled at once: one more is answered 503 (with `Retry-After`) before its body is read. Default 1,024. */
+  /**
+   * Requests handled at once: one more is answered 503 (with `Retry-After`) before its body is
+   * read. `subscriptions/listen` streams do not count: they have `maxListenStreams`. Default 1,024.
+   */
   maxConcurrentRequests?: number;
+  /** `subscriptions/listen` streams open at once: one more is answered 503 (with `Retry-After`). Default 1,024. */
+  maxListenStreams?: number;
+  /**
+   * How long a `subscriptions/listen` stream stays open without carrying a notification, in ms:
+   * then it ends gracefully (the listen request's result) and frees its slot. A registry's lists
+   * do not change while it serves, so its streams never carry one. Default 5 minutes.
+   */
+  listenIdleTimeoutMs?: number;
+  /**
+   * How long an answer may wait on a client that does not read it — the connection's buffers full,
+   * nothing drained — in ms: then the connection is closed and its slot freed. Default 30 s.
+   */
+  sendTimeoutMs?: number;
+  /** Deepest nesting of objects and arrays in a request's JSON: a deeper one is answered 400 (-32600) and logged. Default 128. */
+  maxJsonDepth?: number;
   /** Time to receive a request's headers, in ms: a slower client gets 408. Default 10 s. */
   headersTimeoutMs?: number;
   /** Time to receive a whole request (headers and body), in ms: a slower client gets 408. Default 30 s. */
@@ -70,23 +90,32 @@ export interface HttpServing {
   /** The endpoint to give a Streamable HTTP client, e.g. `http://127.0.0.1:52314/mcp`. */
   readonly url: URL;
   /**
-   * Stops accepting connections, lets requests in flight finish (up to `graceMs`, default 10 s),
-   * then closes every connection; calling it again returns the same promise.
+   * Stops accepting connections and ends every `subscriptions/listen` stream gracefully; lets
+   * requests in flight finish (up to `graceMs`, default 10 s); answers tool calls still running
+   * then with an error result (their signal aborted); then closes every connection. Calling it
+   * again returns the same promise.
    */
   close(graceMs?: number): Promise<void>;
 }
 
 export function serveStdio(registry: ServerFactory, logger: Logger, options?: StdioServeOptions): Promise<StdioServing> {
-  return serveStdioLines(() => registry.createServer(), logger, options);
+  return serveStdioLines((serving) => registry.createServer(serving), logger, options);
 }
 
 const DEFAULT_LIMITS: Required<HttpLimits> = {
   maxBodyBytes: 1024 * 1024,
   maxConcurrentRequests: 1024,
+  maxListenStreams: 1024,
+  listenIdleTimeoutMs: 5 * 60_000,
+  sendTimeoutMs: 30_000,
+  maxJsonDepth: 128,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 65_000,
 };
+
+/** How long `close()` waits, once the calls still running have been answered, for those answers to be written. */
+const ANSWER_FLUSH_MS = 1_000;
 
 /** The first protocol revision without JSON-RPC batches; revisions compare as ISO dates. */
 const NO_BATCH_REVISION = "2025-06-18";
@@ -164,13 +193,38 @@ function normalizeOrigin(entry: string): string {
   }
 }
 
-function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, id: string | number | null = null): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }));
+}
+
+/** Whether JSON text nests objects and arrays deeper than `max` (strings skipped); never recurses. */
+function nestsDeeperThan(json: Buffer, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < json.length; index++) {
+    const byte = json[index];
+    if (inString) {
+      if (byte === 0x5c) index++; // a backslash escapes the next byte
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b || byte === 0x5b) {
+      if (++depth > max) return true;
+    } else if (byte === 0x7d || byte === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** The method and id of a JSON-RPC request body; `undefined` for anything else (a batch, say). */
+function requestOf(body: unknown): { method: string; id: string | number | null } | undefined {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const { method, id } = body as { method?: unknown; id?: unknown };
+  if (typeof method !== "string") return undefined;
+  return { method, id: typeof id === "string" || Number.isInteger(id) ? (id as string | number) : null };
 }
 
 /** Why a body could not be read: too large (413) or cut off (the client went away). */
@@ -201,14 +255,16 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   });
 }
 
+
 /**
  * Streamable HTTP through the SDK's `createMcpHandler`: 2026-07-28 clients on the modern path,
  * 2025-era clients through its stateless fallback, one server instance per request from the
  * registry (which holds no per-tool work). In front of the SDK, in this order and before the
  * body is read: the endpoint path (404), the Host allowlist (403), the Origin allowlist (403),
  * the method (405), the concurrency limit (503), authentication (401), the body size (413); then
- * the body is parsed and a JSON-RPC batch refused (400) unless the client speaks a revision
- * older than 2025-06-18.
+ * the body is parsed, a JSON-RPC batch refused (400) unless the client speaks a revision older
+ * than 2025-06-18, and JSON nested deeper than `maxJsonDepth` refused (400). A
+ * `subscriptions/listen` stream then leaves the requests' slots for one of its own.
  */
 export async function serveHttp(registry: ServerFactory, logger: Logger, options: HttpServeOptions = {}): Promise<HttpServing> {
   const host = options.host ?? "127.0.0.1";
@@ -223,13 +279,40 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
     );
   }
 
-  const mcp = createMcpHandler(() => registry.createServer(), {
+  const shutdown = new AbortController();
+  const serving: ServingContext = { shutdown: shutdown.signal, serialisedLists: true };
+  const mcp = createMcpHandler(() => registry.createServer(serving), {
     maxRequestBodySize: limits.maxBodyBytes,
+    maxSubscriptions: limits.maxListenStreams,
     onerror: (error) => logger.warn(`HTTP request failed: ${error.stack ?? error.message}`),
   });
-  const toSdk = toNodeHandler(mcp, { maxRequestBodySize: limits.maxBodyBytes });
+  const listens = new ListenStreams(limits.listenIdleTimeoutMs);
+  /** The request each body parsed here belongs to (the SDK hands the body back to `fetch`). */
+  const requests = new WeakMap<object, { method: string; id: string | number | null }>();
+  const toSdk = toNodeHandler(
+    {
+      fetch: async (request: Request, requestOptions?: McpHandlerRequestOptions) => {
+        const response = await mcp.fetch(request, requestOptions);
+        const body = requestOptions?.parsedBody;
+        const exchange = typeof body === "object" && body !== null ? requests.get(body) : undefined;
+        if (exchange?.method === "tools/list") return withSerialisedTools(response);
+        if (exchange?.method === "subscriptions/listen" && exchange.id !== null) return listens.bound(response, exchange.id);
+        return response;
+      },
+    },
+    {
+      maxRequestBodySize: limits.maxBodyBytes,
+      onerror: (error) => logger.warn(`HTTP request failed: ${error.stack ?? error.message}`),
+    },
+  );
+  /** Requests holding a slot of `maxConcurrentRequests`: every one but the listen streams. */
   const inFlight = new Set<ServerResponse>();
+  /** `subscriptions/listen` streams, each holding a slot of `maxListenStreams`. */
+  const streams = new Set<ServerResponse>();
+  /** Since when an answer has been waiting on a client that does not read it. */
+  const waiting = new Map<ServerResponse, number>();
   let closing = false;
+  let drained: (() => void) | undefined;
 
   const handle = async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<void> => {
     if (pathnameOf(req.url) !== path) {
@@ -268,9 +351,10 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
       sendError(res, 413, -32000, `Payload too large: the request body exceeds ${limits.maxBodyBytes} bytes`, { connection: "close" });
       return;
     }
+    let raw: Buffer;
     let body: unknown;
     try {
-      const raw = await readBody(req, limits.maxBodyBytes);
+      raw = await readBody(req, limits.maxBodyBytes);
       body = JSON.parse(raw.toString("utf8"));
     } catch (error) {
       if (error instanceof BodyError) sendError(res, error.status, -32000, error.message, error.status === 413 ? { connection: "close" } : {});
@@ -284,7 +368,35 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
         return;
       }
     }
+    const request = requestOf(body);
+    // The SDK re-serialises the parsed body, which overflows the stack past a few thousand levels.
+    if (nestsDeeperThan(raw, limits.maxJsonDepth)) {
+      logger.warn(`HTTP request refused: its JSON nests deeper than ${limits.maxJsonDepth} levels (maxJsonDepth)${request ? ` (${request.method})` : ""}`);
+      sendError(res, 400, -32600, `Invalid request: the JSON is nested deeper than ${limits.maxJsonDepth} levels`, {}, request?.id ?? null);
+      return;
+    }
+    if (request !== undefined) requests.set(body as object, request);
+    if (request?.method === "subscriptions/listen") {
+      // A stream may stay open for long: it gives back its request slot and takes a stream slot.
+      release(res);
+      if (closing || streams.size >= limits.maxListenStreams) {
+        const why = closing ? "the server is shutting down" : `${limits.maxListenStreams} subscriptions/listen streams are open`;
+        sendError(res, 503, -32000, `Service unavailable: ${why}; retry shortly`, { "retry-after": "1", connection: "close" }, request.id);
+        return;
+      }
+      streams.add(res);
+      res.once("close", () => {
+        streams.delete(res);
+        if (closing && inFlight.size === 0 && streams.size === 0) drained?.();
+      });
+    }
     await toSdk(req, res, body);
+  };
+
+  /** Gives back a request's slot; the last one of a closing server lets `close()` go on. */
+  const release = (res: ServerResponse): void => {
+    if (!inFlight.delete(res)) return;
+    if (closing && inFlight.size === 0 && streams.size === 0) drained?.();
   };
 
   const httpServer: HttpServer = createHttpServer(
@@ -306,9 +418,10 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
         return;
       }
       inFlight.add(res);
+      res.on("drain", () => waiting.delete(res));
       res.once("close", () => {
-        inFlight.delete(res);
-        if (closing && inFlight.size === 0) drained?.();
+        waiting.delete(res);
+        release(res);
       });
       handle(req, res).catch((error: unknown) => {
         logger.warn(`HTTP request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -316,6 +429,33 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
       });
     },
   );
+
+  // An answer the client does not read fills the connection's buffers and would hold its slot
+  // for as long as the client likes: past sendTimeoutMs without draining, the connection goes.
+  const waitsOnClient = (res: ServerResponse): boolean => res.writableNeedDrain || (res.writableEnded && !res.writableFinished);
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const slots of [inFlight, streams]) {
+        for (const res of slots) {
+          if (!waitsOnClient(res)) {
+            waiting.delete(res);
+            continue;
+          }
+          const since = waiting.get(res);
+          if (since === undefined) waiting.set(res, now);
+          else if (now - since >= limits.sendTimeoutMs) {
+            waiting.delete(res);
+            logger.warn(`HTTP: a client did not read its answer for ${limits.sendTimeoutMs} ms (sendTimeoutMs); its connection was closed`);
+            res.destroy();
+          }
+        }
+      }
+    },
+    Math.max(50, Math.min(1000, limits.sendTimeoutMs / 4)),
+  );
+  sweep.unref();
+
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
     // A burst of new connections waits in the accept queue rather than being dropped (a dropped
@@ -324,10 +464,21 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
       httpServer.off("error", reject);
       resolve();
     });
+  }).catch((error: unknown) => {
+    clearInterval(sweep);
+    throw error;
   });
   const { port } = httpServer.address() as AddressInfo;
   const url = new URL(`http://${normalizeHost(host)}:${port}${path}`);
-  let drained: (() => void) | undefined;
+  /** Settles once no request or stream holds a slot, or after `ms`. */
+  const drainedWithin = (ms: number): Promise<void> => {
+    if (inFlight.size === 0 && streams.size === 0) return Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([
+      new Promise<void>((resolve) => (drained = resolve)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+    ]).finally(() => clearTimeout(timer));
+  };
   let closed: Promise<void> | undefined;
   return {
     host,
@@ -336,18 +487,20 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
     close: (graceMs = 10_000) =>
       (closed ??= (async () => {
         closing = true;
+        listens.endAll();
         // Answers still to be sent end their connection: a client does not reuse a closing server's socket.
         for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         httpServer.closeIdleConnections();
+        // The streams, ended above, only need to write their last event: they do not wait for the grace.
+        if (inFlight.size === 0) await drainedWithin(ANSWER_FLUSH_MS);
+        else await drainedWithin(graceMs);
         if (inFlight.size > 0) {
-          let timer: NodeJS.Timeout | undefined;
-          await Promise.race([
-            new Promise<void>((resolve) => (drained = resolve)),
-            new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
-          ]);
-          clearTimeout(timer);
+          // Tool calls still running are answered now, with an error result, rather than cut.
+          shutdown.abort();
+          await drainedWithin(ANSWER_FLUSH_MS);
         }
+        clearInterval(sweep);
         httpServer.closeAllConnections();
         await stopped;
         await mcp.close();

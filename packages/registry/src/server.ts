@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { CallToolRequest, CallToolResult, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
@@ -5,7 +6,7 @@ import { structuredContentSchema } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
 import { JSON_SCHEMA_TARGET, type CompiledInput, type ParsedArguments } from "./input.js";
 import type { Logger } from "./logger.js";
-import { callThroughNet, capText, ERROR_TEXT_LIMIT, thrownAnswer, type NetTool } from "./net.js";
+import { callThroughNet, callWithinBounds, capText, ERROR_TEXT_LIMIT, thrownAnswer, type NetTool } from "./net.js";
 import type { ToolOptions } from "./types.js";
 
 /** What the server needs of a registered tool: the net's view of it, its options, and its input compiled at registration. */
@@ -13,6 +14,28 @@ export interface ServedTool extends NetTool {
   readonly options: Readonly<ToolOptions>;
   readonly input: CompiledInput | undefined;
 }
+
+/** One tool ready to be called: the tool and its deadline. */
+interface CallableTool {
+  readonly tool: ServedTool;
+  readonly timeoutMs: number;
+}
+
+/** What a serving layer (stdio, Streamable HTTP) asks of the servers it builds. */
+export interface ServingContext {
+  /** Aborted when the serving shuts down past its grace: calls still running are answered then. */
+  readonly shutdown?: AbortSignal;
+  /**
+   * The serving layer writes each `tools/list` answer itself, through `spliceToolsList`: the
+   * server answers with the table's placeholder, and the tools are sent as serialised once.
+   */
+  readonly serialisedLists?: boolean;
+}
+
+/** How a placeholder starts; the rest is random, so no tool or client can forge one. */
+const PLACEHOLDER_PREFIX = "sourced:tools-list:";
+/** The tables whose placeholders a serving layer may meet, by placeholder (kept only while a table lives). */
+const tablesByPlaceholder = new Map<string, WeakRef<ToolTable>>();
 
 /**
  * Every tool's definition, computed once per set of registrations: the `tools/list` answer (JSON
@@ -24,14 +47,17 @@ export class ToolTable {
   readonly list: ListToolsResult;
   /** The data view, when at least one tool declares it: every server built from the table serves it. */
   readonly view: GatewayView | undefined;
-  private readonly byName = new Map<string, ServedTool>();
+  private readonly byName = new Map<string, CallableTool>();
+  private placeholder: string | undefined;
+  private serialised: Buffer | undefined;
 
-  constructor(tools: Iterable<ServedTool>, view?: GatewayView) {
+  /** `callTimeoutMs`: the deadline of a tool that sets no `timeoutMs` of its own. */
+  constructor(tools: Iterable<ServedTool>, view: GatewayView | undefined, callTimeoutMs: number) {
     const definitions: Tool[] = [];
     const outputSchema = toJsonSchema(structuredContentSchema, "output");
     for (const tool of tools) {
       const { title, description, annotations } = tool.options;
-      this.byName.set(tool.name, tool);
+      this.byName.set(tool.name, { tool, timeoutMs: tool.options.timeoutMs ?? callTimeoutMs });
       const _meta = view?.toolMeta(tool.options.ui);
       if (_meta !== undefined) this.view = view;
       definitions.push({
@@ -48,27 +74,69 @@ export class ToolTable {
   }
 
   /**
-   * Answers one `tools/call`: the arguments checked against the tool's input (an invalid call is an
-   * error result, as the SDK's own tools answer it), then the call through the net. The input
-   * schema is the tool author's code too: a refinement or transform that throws is answered as a
-   * throwing tool is (named, capped, logged), and one that is async is awaited.
+   * What a server built for a serving layer answers `tools/list` with: the list with a placeholder
+   * in place of its tools, which the serving layer replaces with `serialisedTools` as it writes
+   * the answer (`spliceToolsList`). A placeholder left in an answer is no list a client accepts.
    */
-  call(request: CallToolRequest, ctx: ServerContext, logger: Logger): CallToolResult | Promise<CallToolResult> {
-    const { name, arguments: args } = request.params;
-    const tool = this.byName.get(name);
-    if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
-    const { input } = tool;
-    if (input === undefined) return callThroughNet(tool, {}, ctx, logger);
-    const proceed = (parsed: ParsedArguments): CallToolResult | Promise<CallToolResult> =>
-      parsed.ok ? callThroughNet(tool, parsed.value, ctx, logger) : invalidArguments(name, parsed.problems);
-    let parsed: ParsedArguments | Promise<ParsedArguments>;
-    try {
-      parsed = input.parse(args ?? {});
-    } catch (error) {
-      return thrownAnswer(tool, error, logger);
+  listPlaceholder(): ListToolsResult {
+    if (this.placeholder === undefined) {
+      this.placeholder = `${PLACEHOLDER_PREFIX}${randomUUID()}`;
+      for (const [key, table] of tablesByPlaceholder) if (table.deref() === undefined) tablesByPlaceholder.delete(key);
+      tablesByPlaceholder.set(this.placeholder, new WeakRef(this));
     }
-    return parsed instanceof Promise ? parsed.then(proceed, (error: unknown) => thrownAnswer(tool, error, logger)) : proceed(parsed);
+    return { tools: this.placeholder as unknown as Tool[] };
   }
+
+  /** The list's tools as JSON, serialised once per table (the first time a serving layer sends them). */
+  get serialisedTools(): Buffer {
+    return (this.serialised ??= Buffer.from(JSON.stringify(this.list.tools)));
+  }
+
+  /**
+   * Answers one `tools/call`: the arguments checked against the tool's input (an invalid call is an
+   * error result, as the SDK's own tools answer it), then the call through the net, within the
+   * tool's deadline (and the serving's `shutdown`). The input schema is the tool author's code
+   * too: a refinement or transform that throws is answered as a throwing tool is (named, capped,
+   * logged), and one that is async is awaited.
+   */
+  call(request: CallToolRequest, ctx: ServerContext, logger: Logger, shutdown?: AbortSignal): CallToolResult | Promise<CallToolResult> {
+    const { name, arguments: args } = request.params;
+    const callable = this.byName.get(name);
+    if (callable === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
+    const { tool, timeoutMs } = callable;
+    const { input } = tool;
+    return callWithinBounds(tool, ctx.mcpReq.signal, { timeoutMs, shutdown }, logger, (signal, stopped) => {
+      // The SDK's own idiom for a derived context (its buildContext spreads `mcpReq` the same way).
+      const extra: ServerContext = { ...ctx, mcpReq: { ...ctx.mcpReq, signal } };
+      if (input === undefined) return callThroughNet(tool, {}, extra, logger, stopped);
+      const proceed = (parsed: ParsedArguments): CallToolResult | Promise<CallToolResult> =>
+        parsed.ok ? callThroughNet(tool, parsed.value, extra, logger, stopped) : invalidArguments(name, parsed.problems);
+      let parsed: ParsedArguments | Promise<ParsedArguments>;
+      try {
+        parsed = input.parse(args ?? {});
+      } catch (error) {
+        return thrownAnswer(tool, error, logger);
+      }
+      return parsed instanceof Promise ? parsed.then(proceed, (error: unknown) => thrownAnswer(tool, error, logger)) : proceed(parsed);
+    });
+  }
+}
+
+/**
+ * A serialised JSON-RPC message (a `tools/list` answer) with the serialised tools put in place
+ * of its table's placeholder, as the chunks to write in order (the tools' chunk is the table's
+ * own, never copied); `undefined` when it carries none. Only the start of the message is
+ * searched (the result comes first, its tools first in it), so any other message costs nothing.
+ */
+export function spliceToolsList(message: string): Buffer[] | undefined {
+  const head = message.slice(0, 256);
+  const start = head.indexOf(`"tools":"${PLACEHOLDER_PREFIX}`);
+  if (start === -1) return undefined;
+  const valueStart = start + '"tools":'.length;
+  const valueEnd = head.indexOf('"', valueStart + 1) + 1;
+  const table = valueEnd === 0 ? undefined : tablesByPlaceholder.get(head.slice(valueStart + 1, valueEnd - 1))?.deref();
+  if (table === undefined) return undefined;
+  return [Buffer.from(message.slice(0, valueStart)), table.serialisedTools, Buffer.from(message.slice(valueEnd))];
 }
 
 /** The error result of arguments that do not match the input schema; capped like every error text. */
@@ -85,8 +153,11 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSch
   return { ...json, type: "object" };
 }
 
-/** How long a client may keep the tools/list answer. */
-const TOOLS_LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: "public" } as const;
+/**
+ * How long a client may keep a list (2026-07-28 cache hints): the tools and the resources a
+ * registry serves are the same for every caller and fixed once served.
+ */
+const LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: "public" } as const;
 
 export interface ServerIdentity {
   readonly name: string;
@@ -99,14 +170,26 @@ export interface ServerIdentity {
  * are answered from the table. Anything else a server offers (resources, prompts) is registered
  * here too, on the returned `McpServer`, through the SDK's own `register*` methods.
  */
-export function buildServer(identity: ServerIdentity, table: ToolTable, logger: Logger): McpServer {
-  // The list is the same for every caller and fixed once served: a 2026-07-28 client may keep it
-  // (it reads each tool's outputSchema from it), instead of asking again before every tools/call.
-  const server = new McpServer({ name: identity.name, version: identity.version }, { cacheHints: { "tools/list": TOOLS_LIST_CACHE } });
+export function buildServer(identity: ServerIdentity, table: ToolTable, logger: Logger, serving: ServingContext = {}): McpServer {
+  // The lists are the same for every caller and fixed once served: a 2026-07-28 client may keep
+  // them (it reads each tool's outputSchema from the list) instead of asking before every call.
+  // Strict capabilities: a tool's request the client did not declare it can answer (sampling,
+  // elicitation, roots) fails in the tool, with the SDK's error naming the capability, and is
+  // never sent.
+  const server = new McpServer(
+    { name: identity.name, version: identity.version },
+    { cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE }, enforceStrictCapabilities: true },
+  );
   const lowLevel = server.server;
+  // Nothing changes while serving: no list_changed, so hosts open no subscriptions/listen
+  // stream that would never carry a notification.
   lowLevel.registerCapabilities({ tools: { listChanged: false } });
-  lowLevel.setRequestHandler("tools/list", () => table.list);
-  lowLevel.setRequestHandler("tools/call", (request, ctx) => table.call(request, ctx, logger));
-  table.view?.serve(server);
+  const list = serving.serialisedLists ? table.listPlaceholder() : table.list;
+  lowLevel.setRequestHandler("tools/list", () => list);
+  lowLevel.setRequestHandler("tools/call", (request, ctx) => table.call(request, ctx, logger, serving.shutdown));
+  if (table.view !== undefined) {
+    lowLevel.registerCapabilities({ resources: { listChanged: false } });
+    table.view.serve(server);
+  }
   return server;
 }

@@ -93,6 +93,12 @@ export interface ToolOptions<I extends ToolInput | undefined = ToolInput | undef
   annotations?: ToolAnnotations;
   /** Declare the registry's data view (MCP Apps) on this tool; `false` serves it to hosts as text only. Default `true`. */
   ui?: boolean;
+  /**
+   * This tool's call deadline, in ms (`Infinity` for none); defaults to the registry's
+   * `callTimeoutMs`. A call still running then is answered with an error result and its signal
+   * (`extra.mcpReq.signal`) aborted.
+   */
+  timeoutMs?: number;
 }
 
 /**

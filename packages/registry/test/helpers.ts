@@ -1,8 +1,9 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import type { DataToolOutput, Registry } from "../dist/index.js";
@@ -103,3 +104,109 @@ export function consumerProjects(prefix: string): { project(type: "module" | "co
     },
   };
 }
+
+/** A server process spoken to in raw JSON-RPC lines over its stdin and stdout. */
+export interface RawStdio {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** Every line the server wrote to stdout, in order. */
+  readonly stdout: string[];
+  readonly stderr: string[];
+  /** Settles with the exit code. */
+  readonly exited: Promise<number | null>;
+  send(message: unknown): void;
+  sendLine(text: string): void;
+  /**
+   * The first stdout message from line `from` on (already written or still to come) that
+   * `matches`; rejects after `timeoutMs`, saying what it waited for.
+   */
+  waitFor(matches: (message: Record<string, unknown>) => boolean, what: string, timeoutMs?: number, from?: number): Promise<Record<string, unknown>>;
+  /** The answer to the request with this id. */
+  answer(id: unknown, timeoutMs?: number): Promise<Record<string, unknown>>;
+}
+
+/** The 2025 handshake of a raw client declaring `capabilities`. */
+export const rawInitialize = (id: number, capabilities: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities, clientInfo: { name: "raw", version: "1" } },
+});
+
+/** Starts `node file ...args` and speaks raw JSON-RPC lines to it; `stopAll` kills what is still running. */
+export function rawStdioProcesses(): { start(file: string, args?: string[], env?: NodeJS.ProcessEnv): RawStdio; stopAll(): void } {
+  const started: ChildProcessWithoutNullStreams[] = [];
+  return {
+    start(file, args = [], env = process.env) {
+      const child = spawn(process.execPath, [file, ...args], { env });
+      started.push(child);
+      const stdout: string[] = [];
+      const stderr: string[] = [];
+      const waiters = new Set<() => void>();
+      child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
+      createInterface({ input: child.stdout }).on("line", (line) => {
+        stdout.push(line);
+        for (const waiter of [...waiters]) waiter();
+      });
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      const parsed = (line: string): Record<string, unknown> | undefined => {
+        try {
+          const value: unknown = JSON.parse(line);
+          return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+        } catch {
+          return undefined;
+        }
+      };
+      const waitFor: RawStdio["waitFor"] = (matches, what, timeoutMs = 10_000, from = 0) =>
+        new Promise((resolve, reject) => {
+          let seen = from;
+          const check = (): void => {
+            for (; seen < stdout.length; seen++) {
+              const message = parsed(stdout[seen]!);
+              if (message !== undefined && matches(message)) {
+                waiters.delete(check);
+                clearTimeout(timer);
+                resolve(message);
+                return;
+              }
+            }
+          };
+          const timer = setTimeout(() => {
+            waiters.delete(check);
+            reject(new Error(`no ${what} within ${timeoutMs} ms; stdout:\n${stdout.join("\n").slice(0, 2000)}\nstderr:\n${stderr.join("").slice(0, 2000)}`));
+          }, timeoutMs);
+          waiters.add(check);
+          check();
+        });
+      return {
+        child,
+        stdout,
+        stderr,
+        exited,
+        send: (message) => void child.stdin.write(`${JSON.stringify(message)}\n`),
+        sendLine: (text) => void child.stdin.write(`${text}\n`),
+        waitFor,
+        answer: (id, timeoutMs) =>
+          waitFor((message) => message["id"] === id && ("result" in message || "error" in message), `answer to id ${JSON.stringify(id)}`, timeoutMs),
+      };
+    },
+    stopAll() {
+      for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill();
+    },
+  };
+}
+
+/** The `_meta` envelope of a 2026-07-28 request from a raw client that declares no capabilities. */
+export const MODERN_ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+} as const;
+
+/** The headers of a raw 2026-07-28 POST of `method` (for `tools/call`, of the tool `name`). */
+export const modernHeaders = (method: string, name?: string): Record<string, string> => ({
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": method,
+  ...(name === undefined ? {} : { "mcp-name": name }),
+});
