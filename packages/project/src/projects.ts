@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as ts from "typescript";
+import { stripJsonComments } from "./config-files";
 import { UsageError } from "./errors";
 import type { TypeScript } from "./typescript";
 
@@ -166,28 +167,6 @@ function referencesOf(text: string): string[] {
     const referencePath = (reference as { path?: unknown } | null)?.path;
     return typeof referencePath === "string" ? [referencePath] : [];
   });
-}
-
-/** JSON with comments and trailing commas, as tsconfig files allow, made plain JSON (strings kept intact). */
-function stripJsonComments(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (char === '"') {
-      const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-      out += text.slice(start, i + 1);
-    } else if (char === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else if (char === "/" && text[i + 1] === "*") {
-      const close = text.indexOf("*/", i + 2);
-      i = close < 0 ? text.length : close + 1;
-    } else {
-      out += char;
-    }
-  }
-  return out.replace(/,(\s*[}\]])/g, "$1");
 }
 
 function canonicalPath(file: string): string {

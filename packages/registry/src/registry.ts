@@ -2,7 +2,8 @@ import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { gatewayView } from "./gateway.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
-import { buildServer, ToolTable } from "./server.js";
+import { buildServer, ToolTable, type TableSource } from "./server.js";
+import { hintAtDecoratorSyntaxErrors, isCheckableFile, judge, unjudgedWarning, WAYS_OUT, type StartupCheckMode, type Verdict } from "./startup.js";
 import { assertToolName } from "./tool-name.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
 import type { ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
@@ -15,11 +16,25 @@ export interface RegistryOptions {
   /** Receives refusals and failed results. Defaults to stderr (stdout carries the stdio transport). */
   logger?: Logger;
   /**
-   * Refuse every registration whose function carries no verified stamp (see `VERIFIED_STAMP`):
-   * one warning, the function returned unchanged, the tool absent from `tools/list`.
-   * Turn it on for production builds made with the `@sourced/transformer`.
+   * Refuse every registration that is not verified (see `VERIFIED_STAMP`): one warning, the
+   * function returned unchanged, the tool absent from `tools/list`. Verified means stamped by a
+   * build step (`@sourced/transformer`, `@sourced/unplugin`) or, run from source, judged
+   * compliant by the start-up check. Turn it on for production builds.
    */
   requireVerified?: boolean;
+  /**
+   * The start-up check, for servers run from their TypeScript sources (`node src/server.ts`,
+   * tsx, vitest), where no build step checked and stamped the tools: when serving starts, every
+   * registration without a verified stamp made from a TypeScript source (or checked JavaScript, or
+   * JavaScript whose source map leads to one) is judged by `@sourced/analysis`, through
+   * `@sourced/project` resolved from your project, off the main thread: a tool the build would
+   * strip is not served (one warning each, with the build's message and file:line:col), and
+   * `tools/list` waits for the verdicts. Default `"auto"`: when it cannot run (no
+   * `@sourced/project` or `typescript` installed, no tsconfig holds the file, no sources), one
+   * warning says so and those tools are served unchecked. `"require"`: they are refused
+   * instead. `false`: no check.
+   */
+  startupCheck?: StartupCheckMode;
   /**
    * Declare the data view (MCP Apps) on every tool and serve it, so hosts that render MCP Apps
    * show each result's sources, table, charts and force. Default `true`; a tool opts out alone
@@ -39,7 +54,7 @@ export interface RegisteredTool {
   readonly fn: ToolFunction;
   /** Where it was registered. */
   readonly site: string;
-  /** The verifier named by its stamp, if any. */
+  /** The verifier named by its stamp, or `@sourced/project@<version>` once the start-up check verified it; `undefined` otherwise. */
   readonly verifiedBy: string | undefined;
 }
 
@@ -83,6 +98,12 @@ interface StaticMethod {
 const CALL_FORM_FRAMES = 2;
 
 /**
+ * Stack frames kept for an unstamped registration the start-up check may judge: a registration
+ * made through a platform's wrapper is found at the wrapper's call, a few frames out.
+ */
+const STARTUP_CHECK_FRAMES = 10;
+
+/**
  * A tool as the registry holds it. `label` and `site` are read only by messages: computing them
  * for every tool would cost more than the registration itself, so they are prototype getters.
  */
@@ -91,8 +112,8 @@ class Entry implements RegisteredTool {
     readonly name: string,
     readonly options: Readonly<ToolOptions>,
     readonly fn: ToolFunction,
-    readonly verifiedBy: string | undefined,
-    private readonly lazySite: LazySite,
+    public verifiedBy: string | undefined,
+    readonly lazySite: LazySite,
     private readonly method: StaticMethod | undefined,
   ) {}
 
@@ -122,6 +143,12 @@ export function createRegistry(options: RegistryOptions): Registry {
   /** Computed at the first server built after a registration; shared by every server until the next one. */
   let table: ToolTable | undefined;
   const view = gatewayView(options.ui, logger);
+  const checkMode: StartupCheckMode = options.startupCheck ?? "auto";
+  /** Unstamped registrations the start-up check has not been asked about yet. */
+  const unjudged: Entry[] = [];
+  /** The check in flight: settles once its verdicts are applied. */
+  let checking: Promise<void> | undefined;
+  if (checkMode !== false) hintAtDecoratorSyntaxErrors();
 
   function register(fn: unknown, toolOptions: ToolOptions, lazySite: LazySite, method?: StaticMethod): void {
     if (typeof fn !== "function") {
@@ -142,7 +169,10 @@ export function createRegistry(options: RegistryOptions): Registry {
     }
     assertToolName(name, () => formatSite(lazySite.get()));
     const stamp = verifiedBy(tool);
-    if (options.requireVerified && stamp === undefined) {
+    // Unstamped: the start-up check may still verify it when serving starts. With requireVerified,
+    // whatever the check cannot judge is refused now, as before (a stack is read only then).
+    const awaitsCheck = stamp === undefined && checkMode !== false && (!options.requireVerified || isCheckableFile(lazySite.get()?.file));
+    if (options.requireVerified && stamp === undefined && !awaitsCheck) {
       logger.warn(
         `tool "${name}" (${formatSite(lazySite.get())}) was not registered: requireVerified is on and the function carries no verified stamp, ` +
           "so no compile step has checked that it returns DataToolOutput. Build it with @sourced/transformer (tspc) or bundle it with @sourced/unplugin.",
@@ -158,8 +188,85 @@ export function createRegistry(options: RegistryOptions): Registry {
       );
     }
     entries.set(name, entry);
+    if (awaitsCheck) unjudged.push(entry);
     table = undefined;
   }
+
+  /**
+   * Starts the start-up check for the registrations it has not judged yet (serving calls it);
+   * returns what settles once every verdict so far is applied, or `undefined` when none is awaited.
+   */
+  function check(): Promise<void> | undefined {
+    if (unjudged.length > 0) {
+      // Only registrations from sources the check reads; the rest are served as ever (or were refused under requireVerified).
+      const batch = unjudged.splice(0).filter((entry) => entries.get(entry.name) === entry && isCheckableFile(entry.lazySite.get()?.file));
+      if (batch.length > 0) {
+        const run: Promise<void> = Promise.all([checking, judge(batch.map((entry) => ({ tool: entry.name, frames: entry.lazySite.frames() })))]).then(([, { verifier, verdicts }]) => {
+          applyVerdicts(batch, verdicts, verifier);
+          table = undefined;
+          if (checking === run) checking = undefined;
+        });
+        checking = run;
+      }
+    }
+    return checking;
+  }
+
+  function applyVerdicts(batch: readonly Entry[], verdicts: readonly Verdict[], verifier: string): void {
+    const required = checkMode === "require" || options.requireVerified === true;
+    const refuse = (entry: Entry, why: string): void => {
+      if (entries.get(entry.name) === entry) entries.delete(entry.name);
+      logger.warn(`tool "${entry.name}" (${entry.site}) was not registered: ${why}`);
+    };
+    const cannotJudge = new Map<string, Entry[]>();
+    batch.forEach((entry, index) => {
+      const verdict = verdicts[index]!;
+      switch (verdict.kind) {
+        case "verified":
+          entry.verifiedBy = verifier;
+          return;
+        case "refused": {
+          const { finding } = verdict;
+          // The finding as the build prints it, where it prints it; the seed's warning.
+          if (entries.get(entry.name) === entry) entries.delete(entry.name);
+          logger.warn(`tool "${entry.name}" (${finding.file}:${finding.line}:${finding.column}) was not registered: ${finding.message}`);
+          return;
+        }
+        case "unverified":
+          if (required) refuse(entry, `the start-up check cannot verify it: ${verdict.reason}, and ${requirement()} ${WAYS_OUT}`);
+          else logger.warn(`tool "${entry.name}" (${entry.site}) is served unchecked: the start-up check cannot verify it: ${verdict.reason}.`);
+          return;
+        case "unjudged":
+          cannotJudge.set(verdict.reason, [...(cannotJudge.get(verdict.reason) ?? []), entry]);
+          return;
+        case "unchecked":
+          // Plain JavaScript no tsconfig checks: as without the check.
+          if (options.requireVerified) refuse(entry, "requireVerified is on and the function carries no verified stamp, so no compile step has checked that it returns DataToolOutput. Build it with @sourced/transformer (tspc) or bundle it with @sourced/unplugin.");
+          return;
+      }
+    });
+    for (const [reason, unjudgedEntries] of cannotJudge) {
+      if (required) for (const entry of unjudgedEntries) if (entries.get(entry.name) === entry) entries.delete(entry.name);
+      logger.warn(unjudgedWarning(unjudgedEntries.map((entry) => ({ name: entry.name, site: entry.lazySite.get() })), reason, !required));
+    }
+  }
+
+  function requirement(): string {
+    return options.requireVerified ? "requireVerified is on." : 'startupCheck is "require".';
+  }
+
+  /** The tools as served: at once, or once the check in flight has settled. */
+  const tables: TableSource = {
+    table(): ToolTable | Promise<ToolTable> {
+      const pending = check();
+      return pending === undefined ? (table ??= new ToolTable(entries.values(), view)) : pending.then(() => tables.table());
+    },
+    get view() {
+      if (checking === undefined) return (table ??= new ToolTable(entries.values(), view)).view;
+      // Before the verdicts: served when any tool may declare it.
+      return [...entries.values()].some((entry) => view?.toolMeta(entry.options.ui) !== undefined) ? view : undefined;
+    },
+  };
 
   const registry: Registry = {
     name: options.name,
@@ -168,7 +275,7 @@ export function createRegistry(options: RegistryOptions): Registry {
     tool(toolOptions: ToolOptions = {}): ToolDecorator {
       const decorator = (fn: unknown, context?: DecoratorContext): unknown => {
         // Captured in this very frame: a helper would add a frame of its own to every stack.
-        const limit = context === undefined ? lowerStackTraceLimit(CALL_FORM_FRAMES) : undefined;
+        const limit = context === undefined ? lowerStackTraceLimit(checkMode !== false && verifiedBy(fn) === undefined ? STARTUP_CHECK_FRAMES : CALL_FORM_FRAMES) : undefined;
         const site = new LazySite(new Error());
         if (limit !== undefined) Error.stackTraceLimit = limit;
         if (context === undefined) {
@@ -206,12 +313,13 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
 
     createServer(): McpServer {
-      table ??= new ToolTable(entries.values(), view);
-      return buildServer(registry, table, logger);
+      void check();
+      return buildServer(registry, tables, logger);
     },
 
-    serveStdio: (stdioOptions) => serveStdio(registry, logger, stdioOptions),
-    serveHttp: (httpOptions) => serveHttp(registry, logger, httpOptions),
+    // The check starts with serving, before any client asks: only the first tools/list waits for it.
+    serveStdio: (stdioOptions) => (void check(), serveStdio(registry, logger, stdioOptions)),
+    serveHttp: (httpOptions) => (void check(), serveHttp(registry, logger, httpOptions)),
   };
   return registry;
 }

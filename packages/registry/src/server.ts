@@ -131,14 +131,27 @@ export interface ServerIdentity {
  * are answered from the table. Anything else a server offers (resources, prompts) is registered
  * here too, on the returned `McpServer`, through the SDK's own `register*` methods.
  */
-export function buildServer(identity: ServerIdentity, table: ToolTable, logger: Logger): McpServer {
+export function buildServer(identity: ServerIdentity, tools: TableSource, logger: Logger): McpServer {
   // The list is the same for every caller and fixed once served: a 2026-07-28 client may keep it
   // (it reads each tool's outputSchema from it), instead of asking again before every tools/call.
   const server = new McpServer({ name: identity.name, version: identity.version }, { cacheHints: { "tools/list": TOOLS_LIST_CACHE } });
   const lowLevel = server.server;
   lowLevel.registerCapabilities({ tools: { listChanged: false } });
-  lowLevel.setRequestHandler("tools/list", () => table.list);
-  lowLevel.setRequestHandler("tools/call", (request, ctx) => table.call(request, ctx, logger));
-  table.view?.serve(server);
+  lowLevel.setRequestHandler("tools/list", () => withTable(tools.table(), (table) => table.list));
+  lowLevel.setRequestHandler("tools/call", (request, ctx) => withTable(tools.table(), (table) => table.call(request, ctx, logger)));
+  tools.view?.serve(server);
   return server;
+}
+
+/**
+ * Where a server finds its tools: the table at once, or, while the start-up check judges, a
+ * promise of it (only requests that need the tools wait); and the data view, when a tool declares it.
+ */
+export interface TableSource {
+  table(): ToolTable | Promise<ToolTable>;
+  readonly view: GatewayView | undefined;
+}
+
+function withTable<T>(table: ToolTable | Promise<ToolTable>, use: (table: ToolTable) => T | Promise<T>): T | Promise<T> {
+  return table instanceof ToolTable ? use(table) : table.then(use);
 }
