@@ -1,10 +1,9 @@
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
-import { configCoverage } from "../config-files";
 import type { FilePlace, JudgeRequest, JudgeResult } from "./judge";
 import type { StartupCheckOptions, StartupOutcome, StartupRegistration, StartupVerdict } from "./protocol";
 import { Fingerprints, isCurrent, readRecord, verifierName, type EscapeRecord, type ProjectRecord, type RegistrationRecord, type Span } from "./records";
-import { configsAbove, isTypeScriptFile, sourcePositionOf, type LostPosition, type SourceMaps, type SourcePosition } from "./sources";
+import { builtWithoutSourceMaps, configsAbove, isTypeScriptFile, sourcePositionOf, type LostPosition, type SourceMaps, type SourcePosition } from "./sources";
 
 export { STARTUP_PROTOCOL } from "./protocol";
 export type { Frame, ReportedFinding, StartupCheckOptions, StartupOutcome, StartupRegistration, StartupVerdict } from "./protocol";
@@ -86,8 +85,8 @@ function placeFromRecords(file: string, current: (config: string) => ProjectReco
   if (nearest.analysis.judged.includes(file)) return { file, config: nearest.config };
   // Not in any project: what the worker says of it, from the same facts.
   if (isTypeScriptFile(file)) return { file, failure: `no tsconfig includes ${display(file)} (looked in ${above.map(display).join(", ")})` };
-  const outDir = above.flatMap((config) => configCoverage(config).skipped).find((directory) => file.startsWith(`${directory}${path.sep}`));
-  return outDir === undefined ? { file, plain: true } : undefined;
+  const failure = builtWithoutSourceMaps(file, above, display);
+  return failure === undefined ? { file, plain: true } : { file, failure };
 }
 
 /** The config among `config` and its references (depth first) whose roots name `file`; `false` for none; `undefined` when a record is missing. */

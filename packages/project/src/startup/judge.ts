@@ -3,11 +3,10 @@ import type * as ts from "typescript";
 import { analyzeProgram, isAnalysedFile, sourceFileNamesOf, type AnalysisResult, type Finding, type TypeScript as SyntaxPort } from "@sourced/analysis";
 import type { NativeSession, NativeTypeScript } from "@sourced/analysis-native";
 import { chooseBackend, loadNative, NativeBackendUnavailable } from "../backend";
-import { configCoverage } from "../config-files";
 import { ConfigError, createSharedHost, readNativeProjects, readProjects } from "../projects";
 import { loadTypeScript, type TypeScript } from "../typescript";
 import { coverageOf, Fingerprints, RECORD_FORMAT, writeRecord, type EscapeRecord, type ProjectRecord, type RecordedFinding, type RegistrationRecord, type Span } from "./records";
-import { configsAbove, isTypeScriptFile } from "./sources";
+import { builtWithoutSourceMaps, configsAbove, isTypeScriptFile } from "./sources";
 
 /*
  * The start-up check's heavy half, run in a worker thread (or TypeScript 7's own process): finds
@@ -109,12 +108,8 @@ export function judgeFiles(request: JudgeRequest): JudgeResult {
       } else if (isTypeScriptFile(file)) {
         places.push({ file, failure: `no tsconfig includes ${display(file)} (looked in ${above.map(display).join(", ")})` });
       } else {
-        const outDir = above.flatMap((config) => configCoverage(config).skipped).find((directory) => file.startsWith(`${directory}${path.sep}`));
-        places.push(
-          outDir === undefined
-            ? { file, plain: true }
-            : { file, failure: `${display(file)} is in ${display(outDir)}, a TypeScript build's output, and has no source map to lead back to its sources ("sourceMap": true in the tsconfig gives it one)` },
-        );
+        const failure = builtWithoutSourceMaps(file, above, display);
+        places.push(failure === undefined ? { file, plain: true } : { file, failure });
       }
     }
 

@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import { SourceMap, type SourceMapPayload } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { configCoverage } from "../config-files";
 import type { Frame } from "./protocol";
 
 /*
@@ -120,4 +121,19 @@ export function configsAbove(file: string): string[] {
     }
     if (path.dirname(directory) === directory) return configs;
   }
+}
+
+/**
+ * Why `file`, JavaScript in a tsconfig's output directory, cannot be judged: plain tsc built it
+ * without the source maps that lead back to the sources. Said the same for every file of one
+ * output directory, so its registrations share one warning. `undefined` for JavaScript elsewhere.
+ */
+export function builtWithoutSourceMaps(file: string, configs: readonly string[], display: (file: string) => string): string | undefined {
+  for (const config of configs) {
+    const outDir = configCoverage(config).skipped.find((directory) => file.startsWith(`${directory}${path.sep}`));
+    if (outDir !== undefined) {
+      return `${display(outDir)} holds the output of a TypeScript build without source maps, which would lead back to its sources ("sourceMap": true in ${display(config)} gives them)`;
+    }
+  }
+  return undefined;
 }
