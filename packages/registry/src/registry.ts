@@ -117,6 +117,9 @@ class Entry implements RegisteredTool {
     private readonly method: StaticMethod | undefined,
   ) {}
 
+  /** Registered unstamped, the start-up check not asked yet: under requireVerified it is not a tool until the check verifies it. */
+  awaitingVerdict = false;
+
   /** How errors name it: `function list_cities`, `static method Weather.forecast`. */
   get label(): string {
     return describeRegistered(this.fn, this.method, this.lazySite.get());
@@ -146,26 +149,44 @@ export function createRegistry(options: RegistryOptions): Registry {
   const checkMode: StartupCheckMode = options.startupCheck ?? "auto";
   /** Unstamped registrations the start-up check has not been asked about yet. */
   const unjudged: Entry[] = [];
+  /**
+   * Registrations the registry cannot take as they are — no function, a decorated field, an
+   * instance method, an anonymous function, a name already taken — made from a source the check
+   * reads. The build strips the ones the analysis rejects, so run from source they wait for its
+   * verdict instead of throwing while the module loads: refused with the finding, or with the
+   * registry's own reason; a name taken only by a tool the check then refuses is free again.
+   */
+  const undecided: { readonly name: string; readonly lazySite: LazySite; readonly error: Error; readonly entry?: Entry }[] = [];
   /** The check in flight: settles once its verdicts are applied. */
   let checking: Promise<void> | undefined;
   if (checkMode !== false) hintAtDecoratorSyntaxErrors();
 
+  /** Throws `error`, or, for a registration the start-up check will judge, keeps it for the check's verdict (see `undecided`). */
+  function cannotRegister(error: Error, name: string, lazySite: LazySite, entry?: Entry): void {
+    if (checkMode === false || !isCheckableFile(lazySite.get()?.file)) throw error;
+    undecided.push({ name, lazySite, error, ...(entry === undefined ? {} : { entry }) });
+  }
+
   function register(fn: unknown, toolOptions: ToolOptions, lazySite: LazySite, method?: StaticMethod): void {
     if (typeof fn !== "function") {
-      throw new TypeError(
+      const error = new TypeError(
         `registry.tool() at ${formatSite(lazySite.get())} expects a function, got ${fn === null ? "null" : typeof fn}. ` +
           "Write registry.tool()(function my_tool() {…}).",
       );
+      cannotRegister(error, toolOptions.name ?? "(not a function)", lazySite);
+      return;
     }
     const tool = fn as ToolFunction;
     const name = toolOptions.name ?? method?.name ?? tool.name;
     if (name === "") {
-      throw new TypeError(
+      const error = new TypeError(
         `registry.tool() at ${formatSite(lazySite.get())} cannot name the tool: the function is anonymous. ` +
           'Name the function (function list_cities() {…}) or pass { name: "list_cities" }. ' +
           "If the source names it, a minifier probably removed the name: build with @sourced/unplugin or @sourced/transformer, " +
           "which state each tool's name in the emitted code, or pass { name }.",
       );
+      cannotRegister(error, "(anonymous)", lazySite);
+      return;
     }
     assertToolName(name, () => formatSite(lazySite.get()));
     const stamp = verifiedBy(tool);
@@ -182,13 +203,20 @@ export function createRegistry(options: RegistryOptions): Registry {
     const entry = new Entry(name, { ...toolOptions }, tool, stamp, lazySite, method);
     const previous = entries.get(name);
     if (previous) {
-      throw new Error(
+      const error = new Error(
         `tool "${name}" is registered twice: first by ${previous.label} at ${previous.site}, ` +
           `then by ${entry.label} at ${entry.site}. Give one of them another name with { name: "…" }.`,
       );
+      // The first may be one the check refuses (and the build strips): then the name is free.
+      if (stamp !== undefined || !previous.awaitingVerdict) throw error;
+      cannotRegister(error, name, lazySite, entry);
+      return;
     }
     entries.set(name, entry);
-    if (awaitsCheck) unjudged.push(entry);
+    if (awaitsCheck) {
+      entry.awaitingVerdict = true;
+      unjudged.push(entry);
+    }
     table = undefined;
   }
 
@@ -197,17 +225,33 @@ export function createRegistry(options: RegistryOptions): Registry {
    * returns what settles once every verdict so far is applied, or `undefined` when none is awaited.
    */
   function check(): Promise<void> | undefined {
-    if (unjudged.length > 0) {
-      // Only registrations from sources the check reads; the rest are served as ever (or were refused under requireVerified).
-      const batch = unjudged.splice(0).filter((entry) => entries.get(entry.name) === entry && isCheckableFile(entry.lazySite.get()?.file));
-      if (batch.length > 0) {
-        const run: Promise<void> = Promise.all([checking, judge(batch.map((entry) => ({ tool: entry.name, frames: entry.lazySite.frames() })))]).then(([, { verifier, verdicts }]) => {
-          applyVerdicts(batch, verdicts, verifier);
-          table = undefined;
-          if (checking === run) checking = undefined;
+    // Only registrations from sources the check reads; the rest are served as ever (or were refused under requireVerified).
+    const batch = unjudged.splice(0).filter((entry) => {
+      entry.awaitingVerdict = entries.get(entry.name) === entry && isCheckableFile(entry.lazySite.get()?.file);
+      return entry.awaitingVerdict;
+    });
+    const pending = undecided.splice(0);
+    if (batch.length > 0 || pending.length > 0) {
+      const asked = [...batch.map((entry) => ({ tool: entry.name, frames: entry.lazySite.frames() })), ...pending.map(({ name, lazySite }) => ({ tool: name, frames: lazySite.frames() }))];
+      const run: Promise<void> = Promise.all([checking, judge(asked)]).then(([, { verifier, verdicts }]) => {
+        applyVerdicts(batch, verdicts.slice(0, batch.length), verifier);
+        pending.forEach(({ name, error, entry }, index) => {
+          const verdict = verdicts[batch.length + index]!;
+          // The analysis' finding, as the build that strips it prints it.
+          if (verdict.kind === "refused") {
+            logger.warn(`tool "${name}" (${verdict.finding.file}:${verdict.finding.line}:${verdict.finding.column}) was not registered: ${verdict.finding.message}`);
+          } else if (entry !== undefined && !entries.has(name) && (verdict.kind === "verified" || !(checkMode === "require" || options.requireVerified))) {
+            // Its name was taken by a tool the check refused: it is free.
+            entry.verifiedBy = verdict.kind === "verified" ? verifier : undefined;
+            entries.set(name, entry);
+          } else {
+            logger.warn(`tool "${name}" was not registered: ${error.message}`);
+          }
         });
-        checking = run;
-      }
+        table = undefined;
+        if (checking === run) checking = undefined;
+      });
+      checking = run;
     }
     return checking;
   }
@@ -221,6 +265,7 @@ export function createRegistry(options: RegistryOptions): Registry {
     const cannotJudge = new Map<string, Entry[]>();
     batch.forEach((entry, index) => {
       const verdict = verdicts[index]!;
+      entry.awaitingVerdict = false;
       switch (verdict.kind) {
         case "verified":
           entry.verifiedBy = verifier;
@@ -282,20 +327,22 @@ export function createRegistry(options: RegistryOptions): Registry {
           register(fn, toolOptions, site);
           return fn;
         }
-        if (context.kind !== "method") {
-          throw new TypeError(
-            `registry.tool() at ${formatSite(site.get())} decorates a ${context.kind}: it registers functions and static methods only.`,
-          );
-        }
         const methodName = typeof context.name === "string" ? context.name : "";
+        if (context.kind !== "method") {
+          const error = new TypeError(`registry.tool() at ${formatSite(site.get())} decorates a ${context.kind}: it registers functions and static methods only.`);
+          cannotRegister(error, toolOptions.name ?? methodName, site);
+          return fn;
+        }
         if (!context.static) {
           const className = enclosingClassName(site.get());
-          throw new TypeError(
+          const error = new TypeError(
             `registry.tool() cannot register the instance method "${methodName}" of ${
               className === undefined ? "an anonymous class" : `class ${className}`
             } (${formatSite(site.get())}): a tool is called without an instance. ` +
               `Make it static (@registry.tool() static ${methodName}(…)) or register a plain function.`,
           );
+          cannotRegister(error, toolOptions.name ?? methodName, site);
+          return fn;
         }
         // Static initializers run with `this` = the class once it exists: calls get it as `this`.
         const method: StaticMethod = { name: methodName, owner: undefined };
@@ -309,7 +356,10 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
 
     get tools(): readonly RegisteredTool[] {
-      return [...entries.values()].map(({ name, options, fn, site, verifiedBy }) => ({ name, options, fn, site, verifiedBy }));
+      // Under requireVerified, an unstamped registration is a tool once the start-up check verified it.
+      return [...entries.values()]
+        .filter((entry) => !(options.requireVerified && entry.awaitingVerdict))
+        .map(({ name, options, fn, site, verifiedBy }) => ({ name, options, fn, site, verifiedBy }));
     },
 
     createServer(): McpServer {

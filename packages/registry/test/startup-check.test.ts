@@ -171,9 +171,9 @@ describe("run from source, a server serves exactly its compliant tools and warns
   beforeAll(() => {
     project = serverProject();
     expected = refusals(project, REFUSED);
-    expectedWithDecorators = refusals(project, [...REFUSED, "temperature"]);
+    expectedWithDecorators = refusals(project, [...REFUSED, "temperature", "humidity"]);
     expect(expected).toHaveLength(3);
-    expect(expectedWithDecorators).toHaveLength(4);
+    expect(expectedWithDecorators).toHaveLength(5);
   });
 
   for (const line of [24, 26] as const) {
@@ -184,7 +184,7 @@ describe("run from source, a server serves exactly its compliant tools and warns
     });
   }
 
-  test("tsx src/server-decorators.ts: decorators too, positions mapped through tsx's source maps", async () => {
+  test("tsx src/server-decorators.ts: decorators too, positions mapped through tsx's source maps; an instance method refused, not thrown", async () => {
     const run = await serve(project, process.execPath, [TSX_CLI, "src/server-decorators.ts"]);
     expect(run.tools).toEqual([...COMPLIANT, "forecast"].sort());
     expect(run.warnings, run.stderr).toEqual(expectedWithDecorators);

@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { FilePlace, JudgeRequest, JudgeResult } from "./judge";
 import type { StartupCheckOptions, StartupOutcome, StartupRegistration, StartupVerdict } from "./protocol";
-import { Fingerprints, isCurrent, readRecord, verifierName, type EscapeRecord, type ProjectRecord, type RegistrationRecord, type Span } from "./records";
+import { Fingerprints, isCurrent, readRecord, verifierName, type ProjectRecord, type Span } from "./records";
 import { builtWithoutSourceMaps, configsAbove, isTypeScriptFile, sourcePositionOf, type LostPosition, type SourceMaps, type SourcePosition } from "./sources";
 
 export { STARTUP_PROTOCOL } from "./protocol";
@@ -106,10 +106,11 @@ function holder(config: string, file: string, current: (config: string) => Proje
 type Located = SourcePosition | LostPosition;
 
 function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, FilePlace>, records: ReadonlyMap<string, ProjectRecord>, display: (file: string) => string): StartupVerdict {
-  const matched: RegistrationRecord[] = [];
   /** The first frame that leads to a source decides what an unmatched registration is. */
   let first: { readonly failure: string } | { readonly judged: SourcePosition; readonly config: string } | undefined;
-  let escape: EscapeRecord | undefined;
+  // Innermost first: the first frame at a registration's head is the registration (a platform's
+  // wrapper is a frame or more inside it). Frames further out are not read: their positions are
+  // where the enclosing code was called from, and a loader's wrapper can map anywhere.
   for (const position of positions) {
     if ("lost" in position) {
       first ??= { failure: position.lost };
@@ -125,20 +126,19 @@ function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, Fi
     if (analysis === undefined) continue;
     first ??= { judged: position, config: place.config };
     const registration = innermost(analysis.registrations.filter((candidate) => candidate.file === position.file && contains(candidate.span, position)));
-    if (registration !== undefined) matched.push(registration);
-    else escape ??= innermost(analysis.escapes.filter((candidate) => candidate.file === position.file && contains(candidate.span, position)));
+    if (registration !== undefined) {
+      // The build strips a rejected registration: what it would have registered never is.
+      return registration.finding === undefined ? { kind: "verified" } : { kind: "refused", finding: { ...registration.finding, file: display(registration.finding.file) } };
+    }
+    const escape = innermost(analysis.escapes.filter((candidate) => candidate.file === position.file && contains(candidate.span, position)));
+    if (escape !== undefined) {
+      const { finding } = escape;
+      return { kind: "unverified", reason: `it is registered through a registry value the analysis cannot follow (${display(finding.file)}:${finding.line}:${finding.column}: ${finding.message})` };
+    }
   }
-  // Every registration on the stack must stand: the build strips a rejected one, and what it would have registered never is.
-  const rejected = matched.find((registration) => registration.finding !== undefined)?.finding;
-  if (rejected !== undefined) return { kind: "refused", finding: { ...rejected, file: display(rejected.file) } };
-  if (matched.length > 0) return { kind: "verified" };
   if (first === undefined) return { kind: "unchecked" };
   if ("failure" in first) return { kind: "unjudged", reason: first.failure };
   const at = `${display(first.judged.file)}:${first.judged.line}:${first.judged.column}`;
-  if (escape !== undefined) {
-    const { finding } = escape;
-    return { kind: "unverified", reason: `it is registered through a registry value the analysis cannot follow (${display(finding.file)}:${finding.line}:${finding.column}: ${finding.message})` };
-  }
   const via = first.judged.mapped === undefined ? "" : ` (${display(first.judged.mapped.file)}:${first.judged.mapped.line}:${first.judged.mapped.column} through its source map)`;
   return { kind: "unverified", reason: `the analysis of ${display(first.config)} finds no registration at ${at}${via}` };
 }

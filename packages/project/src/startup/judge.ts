@@ -249,11 +249,9 @@ function analysisRecord(analysed: Analysed, fingerprints: Fingerprints): NonNull
   const owned = new Set<Finding>();
   for (const registration of result.registrations) {
     const sourceFile = registration.site.getSourceFile();
-    // The stack points into a decorator's declaration (the class body applies it), into a call's own span.
-    const node: ts.Node = syntax.isDecorator(registration.site) ? registration.site.parent : registration.site;
     const finding = registration.finding === undefined ? undefined : findingRecord(registration.finding);
     if (registration.finding !== undefined) owned.add(registration.finding);
-    registrations.push({ file: path.resolve(sourceFile.fileName), span: spanOf(sourceFile, node), ...(finding === undefined ? {} : { finding }) });
+    registrations.push({ file: path.resolve(sourceFile.fileName), span: headOf(syntax, sourceFile, registration.site), ...(finding === undefined ? {} : { finding }) });
   }
   const escapes: EscapeRecord[] = result.findings
     .filter((finding) => !owned.has(finding))
@@ -263,10 +261,21 @@ function analysisRecord(analysed: Analysed, fingerprints: Fingerprints): NonNull
   return { files, judged: analysed.judged.map((sourceFile) => path.resolve(sourceFile.fileName)), registrations, escapes };
 }
 
-function spanOf(sourceFile: ts.SourceFile, node: ts.Node): Span {
+function spanOf(sourceFile: ts.SourceFile, node: ts.Node, endPosition = node.getEnd()): Span {
   const start = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
-  const end = sourceFile.getLineAndCharacterOfPosition(node.getEnd());
+  const end = sourceFile.getLineAndCharacterOfPosition(endPosition);
   return { start: [start.line + 1, start.character + 1], end: [end.line + 1, end.character + 1] };
+}
+
+/** A registration's head (see `RegistrationRecord.span`): the call up to its first argument, or the decorated declaration up to its body. */
+function headOf(syntax: SyntaxPort, sourceFile: ts.SourceFile, site: ts.CallExpression | ts.Decorator): Span {
+  if (syntax.isDecorator(site)) {
+    const declaration = site.parent;
+    const body = syntax.isMethodDeclaration(declaration) ? declaration.body : undefined;
+    return spanOf(sourceFile, declaration, body === undefined ? declaration.getEnd() : body.getStart(sourceFile));
+  }
+  const first = site.arguments[0];
+  return spanOf(sourceFile, site, first === undefined ? site.getEnd() : first.getStart(sourceFile));
 }
 
 function findingRecord(finding: Finding): RecordedFinding {

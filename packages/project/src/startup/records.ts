@@ -28,7 +28,12 @@ export type RecordedFinding = ReportedFinding;
 
 export interface RegistrationRecord {
   readonly file: string;
-  /** A call registration's call; a decorator's decorated declaration (decorators included), where the stack points. */
+  /**
+   * Where a stack frame executing this registration points: a call's head, from its start to its
+   * first argument (V8 and the source maps of tsx and vitest place a call between the two); a
+   * decorator's decorated declaration up to its body (a class body applies it there). Never the
+   * registered function's body: another registration's frames may pass through it.
+   */
   readonly span: Span;
   readonly finding?: RecordedFinding;
 }
@@ -66,7 +71,7 @@ export interface ProjectRecord {
   readonly analysis?: ProjectAnalysisRecord;
 }
 
-export const RECORD_FORMAT = 1;
+export const RECORD_FORMAT = 2;
 
 let versions: string | undefined;
 
