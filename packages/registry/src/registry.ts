@@ -101,7 +101,7 @@ const CALL_FORM_FRAMES = 2;
  * Stack frames kept for an unstamped registration the start-up check may judge: a registration
  * made through a platform's wrapper is found at the wrapper's call, a few frames out.
  */
-const STARTUP_CHECK_FRAMES = 10;
+const STARTUP_CHECK_FRAMES = 6;
 
 /**
  * A tool as the registry holds it. `label` and `site` are read only by messages: computing them
@@ -225,34 +225,51 @@ export function createRegistry(options: RegistryOptions): Registry {
    * returns what settles once every verdict so far is applied, or `undefined` when none is awaited.
    */
   function check(): Promise<void> | undefined {
-    // Only registrations from sources the check reads; the rest are served as ever (or were refused under requireVerified).
-    const batch = unjudged.splice(0).filter((entry) => {
-      entry.awaitingVerdict = entries.get(entry.name) === entry && isCheckableFile(entry.lazySite.get()?.file);
-      return entry.awaitingVerdict;
-    });
+    const registered = unjudged.splice(0);
     const pending = undecided.splice(0);
-    if (batch.length > 0 || pending.length > 0) {
-      const asked = [...batch.map((entry) => ({ tool: entry.name, frames: entry.lazySite.frames() })), ...pending.map(({ name, lazySite }) => ({ tool: name, frames: lazySite.frames() }))];
-      const run: Promise<void> = Promise.all([checking, judge(asked)]).then(([, { verifier, verdicts }]) => {
-        applyVerdicts(batch, verdicts.slice(0, batch.length), verifier);
-        pending.forEach(({ name, error, entry }, index) => {
-          const verdict = verdicts[batch.length + index]!;
-          // The analysis' finding, as the build that strips it prints it.
-          if (verdict.kind === "refused") {
-            logger.warn(`tool "${name}" (${verdict.finding.file}:${verdict.finding.line}:${verdict.finding.column}) was not registered: ${verdict.finding.message}`);
-          } else if (entry !== undefined && !entries.has(name) && (verdict.kind === "verified" || !(checkMode === "require" || options.requireVerified))) {
-            // Its name was taken by a tool the check refused: it is free.
-            entry.verifiedBy = verdict.kind === "verified" ? verifier : undefined;
-            entries.set(name, entry);
-          } else {
-            logger.warn(`tool "${name}" was not registered: ${error.message}`);
-          }
-        });
-        table = undefined;
-        if (checking === run) checking = undefined;
+    if (registered.length === 0 && pending.length === 0) return checking;
+    const judgeBatch = async (): Promise<void> => {
+      // Serving starts first: reading the stacks (tens of µs each) and the cached verdicts waits a turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      // Only registrations from sources the check reads; the rest are served as ever (or were refused under requireVerified).
+      const batch = registered.filter((entry) => {
+        entry.awaitingVerdict = entries.get(entry.name) === entry && isCheckableFile(entry.lazySite.get()?.file);
+        return entry.awaitingVerdict;
       });
-      checking = run;
-    }
+      if (batch.length === 0 && pending.length === 0) return;
+      const asked = [...batch.map((entry) => ({ tool: entry.name, frames: entry.lazySite.frames() })), ...pending.map(({ name, lazySite }) => ({ tool: name, frames: lazySite.frames() }))];
+      const { verifier, verdicts } = await judge(asked);
+      applyVerdicts(batch, verdicts.slice(0, batch.length), verifier);
+      pending.forEach(({ name, error, entry }, index) => {
+        const verdict = verdicts[batch.length + index]!;
+        // The analysis' finding, as the build that strips it prints it.
+        if (verdict.kind === "refused") {
+          logger.warn(`tool "${name}" (${verdict.finding.file}:${verdict.finding.line}:${verdict.finding.column}) was not registered: ${verdict.finding.message}`);
+        } else if (entry !== undefined && !entries.has(name) && (verdict.kind === "verified" || !(checkMode === "require" || options.requireVerified))) {
+          // Its name was taken by a tool the check refused: it is free.
+          entry.verifiedBy = verdict.kind === "verified" ? verifier : undefined;
+          entries.set(name, entry);
+        } else {
+          logger.warn(`tool "${name}" was not registered: ${error.message}`);
+        }
+      });
+    };
+    // The check never takes serving down: a failure of its own is one warning, and its tools are
+    // treated as ones it could not judge (served, or refused where the check is required).
+    const judged = judgeBatch().catch((error: unknown) => {
+      const reason = `the start-up check failed (${error instanceof Error ? error.message : String(error)}). Please report it`;
+      const left = registered.filter((entry) => entry.awaitingVerdict);
+      try {
+        applyVerdicts(left, left.map(() => ({ kind: "unjudged", reason })), "");
+      } catch {
+        process.stderr.write(`[sourced] warning: ${reason}\n`);
+      }
+    });
+    const run: Promise<void> = Promise.all([checking, judged]).then(() => {
+      table = undefined;
+      if (checking === run) checking = undefined;
+    });
+    checking = run;
     return checking;
   }
 

@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { FilePlace, JudgeRequest, JudgeResult } from "./judge";
 import type { StartupCheckOptions, StartupOutcome, StartupRegistration, StartupVerdict } from "./protocol";
-import { Fingerprints, isCurrent, readRecord, verifierName, type ProjectRecord, type Span } from "./records";
+import { Fingerprints, isCurrent, readRecord, verifierName, type EscapeRecord, type ProjectRecord, type RegistrationRecord, type Span } from "./records";
 import { builtWithoutSourceMaps, configsAbove, isTypeScriptFile, sourcePositionOf, type LostPosition, type SourceMaps, type SourcePosition } from "./sources";
 
 export { STARTUP_PROTOCOL } from "./protocol";
@@ -63,7 +63,35 @@ export async function checkRegistrations(registrations: readonly StartupRegistra
       for (const place of judged.places) places.set(place.file, place);
     }
   }
-  return { verifier: verifierName(), verdicts: positions.map((list) => verdictOf(list, places, records, display)), source };
+  const byFile = new SitesByFile(records);
+  return { verifier: verifierName(), verdicts: positions.map((list) => verdictOf(list, places, byFile, display)), source };
+}
+
+/** Each project's registrations and escapes by file, indexed once: a server registers thousands of tools. */
+class SitesByFile {
+  private readonly indexed = new Map<string, { readonly registrations: Map<string, RegistrationRecord[]>; readonly escapes: Map<string, EscapeRecord[]> } | undefined>();
+
+  constructor(private readonly records: ReadonlyMap<string, ProjectRecord>) {}
+
+  /** `undefined` when the project was not analysed. */
+  of(config: string, file: string): { readonly registrations: readonly RegistrationRecord[]; readonly escapes: readonly EscapeRecord[] } | undefined {
+    if (!this.indexed.has(config)) {
+      const analysis = this.records.get(config)?.analysis;
+      this.indexed.set(config, analysis === undefined ? undefined : { registrations: groupByFile(analysis.registrations), escapes: groupByFile(analysis.escapes) });
+    }
+    const index = this.indexed.get(config);
+    return index === undefined ? undefined : { registrations: index.registrations.get(file) ?? [], escapes: index.escapes.get(file) ?? [] };
+  }
+}
+
+function groupByFile<T extends { readonly file: string }>(items: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(item.file);
+    if (group === undefined) groups.set(item.file, [item]);
+    else group.push(item);
+  }
+  return groups;
 }
 
 /**
@@ -105,7 +133,7 @@ function holder(config: string, file: string, current: (config: string) => Proje
 
 type Located = SourcePosition | LostPosition;
 
-function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, FilePlace>, records: ReadonlyMap<string, ProjectRecord>, display: (file: string) => string): StartupVerdict {
+function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, FilePlace>, sites: SitesByFile, display: (file: string) => string): StartupVerdict {
   /** The first frame that leads to a source decides what an unmatched registration is. */
   let first: { readonly failure: string } | { readonly judged: SourcePosition; readonly config: string } | undefined;
   // Innermost first: the first frame at a registration's head is the registration (a platform's
@@ -122,15 +150,15 @@ function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, Fi
       first ??= { failure: place.failure };
       continue;
     }
-    const analysis = records.get(place.config)?.analysis;
-    if (analysis === undefined) continue;
+    const inFile = sites.of(place.config, position.file);
+    if (inFile === undefined) continue;
     first ??= { judged: position, config: place.config };
-    const registration = innermost(analysis.registrations.filter((candidate) => candidate.file === position.file && contains(candidate.span, position)));
+    const registration = innermost(inFile.registrations.filter((candidate) => contains(candidate.span, position)));
     if (registration !== undefined) {
       // The build strips a rejected registration: what it would have registered never is.
       return registration.finding === undefined ? { kind: "verified" } : { kind: "refused", finding: { ...registration.finding, file: display(registration.finding.file) } };
     }
-    const escape = innermost(analysis.escapes.filter((candidate) => candidate.file === position.file && contains(candidate.span, position)));
+    const escape = innermost(inFile.escapes.filter((candidate) => contains(candidate.span, position)));
     if (escape !== undefined) {
       const { finding } = escape;
       return { kind: "unverified", reason: `it is registered through a registry value the analysis cannot follow (${display(finding.file)}:${finding.line}:${finding.column}: ${finding.message})` };
