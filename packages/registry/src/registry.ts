@@ -3,7 +3,7 @@ import { gatewayView } from "./gateway.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
 import { buildServer, ToolTable, type TableSource } from "./server.js";
-import { hintAtDecoratorSyntaxErrors, isCheckableFile, judge, unjudgedWarning, WAYS_OUT, type StartupCheckMode, type Verdict } from "./startup.js";
+import { hintAtDecoratorSyntaxErrors, isCheckableFile, judge, unjudgedWarning, type StartupCheckMode, type Verdict } from "./startup.js";
 import { assertToolName } from "./tool-name.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
 import type { ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
@@ -295,7 +295,7 @@ export function createRegistry(options: RegistryOptions): Registry {
           return;
         }
         case "unverified":
-          if (required) refuse(entry, `the start-up check cannot verify it: ${verdict.reason}, and ${requirement()} ${WAYS_OUT}`);
+          if (required) refuse(entry, `the start-up check cannot verify it: ${verdict.reason}, and ${requirement()}`);
           else logger.warn(`tool "${entry.name}" (${entry.site}) is served unchecked: the start-up check cannot verify it: ${verdict.reason}.`);
           return;
         case "unjudged":

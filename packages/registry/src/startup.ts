@@ -125,7 +125,7 @@ export async function judge(registrations: readonly Judged[]): Promise<Verdicts>
 }
 
 /** How the check's warnings say what can be done when it could not judge. */
-export const WAYS_OUT =
+const WAYS_OUT =
   `To check them: install ${LAYER} and TypeScript beside the server ('npm install --save-dev ${LAYER} typescript@6.0') and keep its tsconfig and sources next to it; ` +
   "or build with @sourced/transformer (tspc) or bundle with @sourced/unplugin, which check at build time and stamp what they verified; " +
   "or turn the start-up check off with createRegistry({ startupCheck: false }).";
