@@ -118,7 +118,8 @@ export function judgeFiles(request: JudgeRequest): JudgeResult {
       const coverage = coverageOf(project.config, fingerprints);
       const base = { roots: project.roots, references: project.references };
       let record: ProjectRecord | undefined;
-      if (chosen.has(project.config)) {
+      // Analysed when it holds a file, or when its program was searched for one: either way its record says what it registers.
+      if (chosen.has(project.config) || analysed.has(project.config)) {
         const result = analyse(project);
         if (typeof result === "string") {
           for (const [index, place] of places.entries()) if ("config" in place && place.config === project.config) places[index] = { file: place.file, failure: result };
