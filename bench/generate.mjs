@@ -74,8 +74,11 @@ function pick(rand, choices) {
 
 const REGISTRY_TS = `import { createRegistry } from "@sourced/registry";
 
+// Measure 9 runs one arm with the start-up check off: what running from source costs without it.
+const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env;
+
 /** The one registry every module registers its tools on. */
-export const registry = createRegistry({ name: "bench", version: "1.0.0" });
+export const registry = createRegistry({ name: "bench", version: "1.0.0", ...(env?.["SOURCED_BENCH_STARTUP_CHECK"] === "off" ? { startupCheck: false } : {}) });
 `;
 
 const PLATFORM_TS = `import type { RegistersTool, ToolFunction, ToolOptions } from "@sourced/registry";
@@ -346,6 +349,8 @@ export function linkWorkspace(out) {
     "@sourced/transformer": path.join(ROOT, "packages", "transformer"),
     "@sourced/eslint-plugin": path.join(ROOT, "packages", "eslint-plugin"),
     "@sourced/cli": path.join(ROOT, "packages", "cli"),
+    // What the registry's start-up check loads when a generated server runs from its sources.
+    "@sourced/project": path.join(ROOT, "packages", "project"),
     zod: fs.realpathSync(path.join(ROOT, "packages", "registry", "node_modules", "zod")),
   };
   for (const [name, target] of Object.entries(links)) {

@@ -466,9 +466,11 @@ export function runTime({ calls, reps, registerTools, concurrent, log }) {
   const call = JSON.parse(runNode(child, ["calls", String(calls), String(reps)], { cwd: ROOT }).stdout);
   // Registration is a start-up cost: each repetition is a cold process.
   const registrations = [];
+  const defaultRegistrations = [];
   for (let rep = 0; rep < reps; rep++) {
     registrations.push(JSON.parse(runNode(child, ["register", String(registerTools)], { cwd: ROOT }).stdout));
-    log?.(`run time: rep ${rep + 1}/${reps} registering ${registerTools} tools: ${registrations[rep].registryToolMs.toFixed(0)} ms`);
+    defaultRegistrations.push(JSON.parse(runNode(child, ["register", String(registerTools), "default"], { cwd: ROOT }).stdout));
+    log?.(`run time: rep ${rep + 1}/${reps} registering ${registerTools} tools: ${registrations[rep].registryToolMs.toFixed(0)} ms, ${defaultRegistrations[rep].registryToolMs.toFixed(0)} ms with the start-up check on`);
   }
   log?.(`run time: over HTTP, ${calls} tools/call per repetition, then ${concurrent} at once`);
   const http = JSON.parse(runNode(child, ["http", String(calls), String(reps), String(concurrent)], { cwd: ROOT }).stdout);
@@ -495,6 +497,7 @@ export function runTime({ calls, reps, registerTools, concurrent, log }) {
     register: {
       tools: registerTools,
       "registry.tool()": summarize(registrations.map((r) => r.registryToolMs)),
+      "registry.tool(), start-up check on (the default)": summarize(defaultRegistrations.map((r) => r.registryToolMs)),
       "registry.createServer()": summarize(registrations.map((r) => r.createServerMs)),
       "SDK registerTool": summarize(registrations.map((r) => r.sdkRegisterToolMs)),
     },
@@ -566,5 +569,97 @@ export function pluginWatch(project, { reps, log }) {
     target: { ratio: "one edit / cold", max: 0.2 },
     verified: seen,
     ...(seen ? {} : { problem: `findings per rebuild ${JSON.stringify(findings)}, expected ${JSON.stringify(expected)}` }),
+  };
+}
+
+// -------------------------------------------------------------------------------------------
+// 9. The start-up check: the first tools/list from source, cold and warm, vs the stamped build
+
+const STARTUP_CHILD = path.join(ROOT, "bench", "lib", "startup-child.mjs");
+/** tsx, as `node --import tsx` loads it: the generated project's decorators and `.js` specifiers need it (Node's type stripping runs neither). */
+const TSX_LOADER = pathToFileURL(resolveFrom(path.join(ROOT, "packages", "registry"), "tsx")).href;
+
+/**
+ * The time from spawning a server to its first `tools/list` answer, as the SDK's Client sees it
+ * over stdio: the tspc build (stamped: the registry judges nothing), and the same sources run with
+ * `node --import tsx`, where the registry's start-up check judges every tool — warm (its verdicts
+ * cached from the previous start) and cold (the cache removed first) — beside `sourced check` of
+ * the project, the cold target's yardstick. CPU is the server process's own, its check's worker
+ * thread included (the check's: its process).
+ */
+export function startupFromSource(project, options) {
+  const { dir, manifest } = project;
+  // The stamped build the arms compare with, once, untimed.
+  runNode(TSPC, ["-p", "tsconfig.transformer.json", "--pretty", "false"], { cwd: dir, okStatuses: [0, 1, 2] });
+  // Where the check keeps its verdicts: node_modules/.cache/sourced of the nearest directory above the tsconfig with a node_modules.
+  const cache = path.join(path.dirname(dir), "node_modules", ".cache", "sourced");
+  const start = (args, env = {}) => {
+    const result = runNode(STARTUP_CHILD, [dir, ...args], { cwd: dir, env });
+    const answer = JSON.parse(result.stdout);
+    return { ...result, wallMs: answer.listMs, cpuMs: answer.serverCpuMs ?? Number.NaN, initMs: answer.initMs, tools: answer.tools, warnings: answer.warnings };
+  };
+  const fromSource = ["--import", TSX_LOADER, "src/server.ts"];
+  start(fromSource); // the first start from source writes the cache the warm arm reads
+  const samples = alternate(
+    [
+      { name: "tspc build (stamped)", run: () => start(["build/tspc/server.js"]) },
+      { name: "from source, warm", run: () => start(fromSource) },
+      // The same start without the check: what tsx and loading the sources cost on their own.
+      { name: "from source, check off", run: () => start(fromSource, { SOURCED_BENCH_STARTUP_CHECK: "off" }) },
+      {
+        name: "from source, cold",
+        run: () => {
+          fs.rmSync(cache, { recursive: true, force: true });
+          return start(fromSource);
+        },
+      },
+      { name: "sourced check", run: () => runNode(SOURCED, ["check", "-p", "tsconfig.json", "--format", "json"], { cwd: dir, okStatuses: [0, 1] }) },
+    ],
+    options,
+  );
+  const stamped = samples["tspc build (stamped)"];
+  const warm = samples["from source, warm"];
+  const cold = samples["from source, cold"];
+  const check = samples["sourced check"];
+  // Served: every registration but the rejected ones (an escaped decorator value is never applied).
+  const rejected = (manifest.findings["missing-annotation"] ?? 0) + (manifest.findings["not-data-tool-output"] ?? 0);
+  const served = manifest.tools - manifest.expectedFindings;
+  const problems = [];
+  const unchecked = samples["from source, check off"];
+  // The check off serves the rejected tools too, silently: the net alone stands behind them.
+  for (const [name, sample, tools, warnings] of [
+    ["tspc build (stamped)", stamped, served, 0],
+    ["from source, warm", warm, served, rejected],
+    ["from source, cold", cold, served, rejected],
+    ["from source, check off", unchecked, served + rejected, 0],
+  ]) {
+    for (const run of sample.all) {
+      if (run.tools !== tools) problems.push(`${name} listed ${run.tools} tools, expected ${tools}`);
+      if (run.warnings !== warnings) problems.push(`${name} wrote ${run.warnings} warnings, expected ${warnings} (one per refused tool)`);
+    }
+  }
+  const sum = (a, b) => a.map((value, i) => value + b[i]);
+  return {
+    title: `the start-up check: the first tools/list answer from source (node --import tsx), cold and warm, vs the stamped tspc build (${manifest.files} modules, ${manifest.tools} tools)`,
+    arms: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, armSummary(sample)])),
+    initializeMs: Object.fromEntries(
+      Object.entries(samples)
+        .filter(([name]) => name !== "sourced check")
+        .map(([name, sample]) => [name, summarize(sample.all.map((run) => run.initMs))]),
+    ),
+    ratios: {
+      "from source, warm / tspc build": { wall: ratio(stamped.wallMs, warm.wallMs) },
+      "from source, cold / (sourced check + tspc build)": { wall: ratio(sum(check.wallMs, stamped.wallMs), cold.wallMs) },
+      "from source, cold / tspc build": { wall: ratio(stamped.wallMs, cold.wallMs) },
+      // What bounds the warm start: tsx's own start, and the check's share of it.
+      "from source, check off / tspc build": { wall: ratio(stamped.wallMs, unchecked.wallMs) },
+      "from source, warm / from source, check off": { wall: ratio(unchecked.wallMs, warm.wallMs) },
+    },
+    targets: [
+      { ratio: "from source, warm / tspc build", max: 1.2 },
+      { ratio: "from source, cold / (sourced check + tspc build)", max: 1.2 },
+    ],
+    verified: problems.length === 0,
+    ...(problems.length === 0 ? {} : { problem: [...new Set(problems)].join("; ") }),
   };
 }

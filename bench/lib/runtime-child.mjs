@@ -1,7 +1,9 @@
 // Measure 5, run time, in a process of its own:
 //
 //   node runtime-child.mjs calls <calls> <reps>   tools/call through the registry vs the SDK directly
-//   node runtime-child.mjs register <tools>       registering <tools> tools, once, in a cold process
+//   node runtime-child.mjs register <tools> [default]
+//                                                 registering <tools> tools, once, in a cold process (start-up
+//                                                 check off; `default`: on, as createRegistry() has it, then not served)
 //   node runtime-child.mjs http <calls> <reps> <concurrent>
 //                                                 over Streamable HTTP on 127.0.0.1 (v2 Client, 2026-07-28):
 //                                                 tools/call with 1,000 tools vs 1, tools/list with 1,000 vs 10,
@@ -50,7 +52,7 @@ async function connect(server) {
 
 async function calls(count, reps) {
   // A: through the registry (its net parses every result before it leaves).
-  const registry = createRegistry({ name: "bench", version: "1.0.0", logger: silent });
+  const registry = createRegistry({ name: "bench", version: "1.0.0", logger: silent, startupCheck: false });
   registry.tool({ description, input })(function list_cities(args) {
     return listCities(args);
   });
@@ -97,11 +99,19 @@ async function calls(count, reps) {
   };
 }
 
-function register(count) {
+function register(count, defaults) {
   // The functions exist before timing: a module defines them whatever registers them.
   const functions = Array.from({ length: count }, (_, i) => ({ [`tool_${i}`]: (args) => listCities(args) })[`tool_${i}`]);
 
-  const registry = createRegistry({ name: "bench", version: "1.0.0", logger: silent });
+  if (defaults) {
+    // As createRegistry() is by default: each unstamped registration keeps the deeper stack the
+    // start-up check reads. Not served (serving would start the check, which measure 9 times).
+    const checked = createRegistry({ name: "bench", version: "1.0.0", logger: silent });
+    const started = now();
+    for (const fn of functions) checked.tool({ description, input })(fn);
+    return { tools: count, registryToolMs: now() - started };
+  }
+  const registry = createRegistry({ name: "bench", version: "1.0.0", logger: silent, startupCheck: false });
   let started = now();
   for (const fn of functions) registry.tool({ description, input })(fn);
   const registryToolMs = now() - started;
@@ -122,7 +132,7 @@ function register(count) {
 
 /** A registry of `count` tools (list_cities and count - 1 others like it), served over HTTP. */
 async function servedRegistry(count, limits) {
-  const registry = createRegistry({ name: "bench", version: "1.0.0", logger: silent });
+  const registry = createRegistry({ name: "bench", version: "1.0.0", logger: silent, startupCheck: false });
   registry.tool({ description, input })(function list_cities(args) {
     return listCities(args);
   });
@@ -260,11 +270,11 @@ async function main() {
     mode === "calls"
       ? await calls(Number(first), Number(second))
       : mode === "register"
-        ? register(Number(first))
+        ? register(Number(first), second === "default")
         : mode === "http"
           ? await http(Number(first), Number(second), Number(third))
           : undefined;
-  if (result === undefined) throw new Error(`unknown mode ${mode}: calls <calls> <reps> | register <tools> | http <calls> <reps> <concurrent>`);
+  if (result === undefined) throw new Error(`unknown mode ${mode}: calls <calls> <reps> | register <tools> [default] | http <calls> <reps> <concurrent>`);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

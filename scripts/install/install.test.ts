@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeNode, NODE_LINES, nodeBinary, type NodeBinary } from "../node-lines";
-import { installProject, MANAGERS, MCP_CLIENT, packWorkspace, removeInstalledProjects, removePackedTarballs, REPO, SOURCED, TOOLCHAINS, type InstalledProject, type Manager, type ProjectRunner, type Run } from "./index";
+import { cleanEnv, installProject, MANAGERS, MCP_CLIENT, packWorkspace, PACKED, removeInstalledProjects, removePackedTarballs, REPO, SOURCED, TOOLCHAINS, type InstalledProject, type Manager, type ProjectRunner, type Run } from "./index";
 
 /*
  * The packed tarballs, installed into a fresh project outside the workspace with npm and with pnpm,
@@ -203,5 +203,72 @@ describe.each(MATRIX)("the packed packages installed with %s next to %s", (manag
         expect(call.result.structuredContent?.sources).toEqual(["https://example.org/cities-data"]);
       });
     });
+  });
+});
+
+/** What this test uses of the SDK's v2 client packages, which the root of the workspace does not depend on. */
+interface ClientModule {
+  Client: new (info: { name: string; version: string }) => {
+    connect(transport: unknown): Promise<void>;
+    listTools(): Promise<{ tools: Array<{ name: string }> }>;
+    close(): Promise<void>;
+  };
+}
+interface StdioModule {
+  StdioClientTransport: new (options: { command: string; args: string[]; cwd: string; env: Record<string, string>; stderr: "pipe" }) => { readonly stderr: NodeJS.ReadableStream | null };
+}
+
+describe("a production install of the registry alone, with npm, without TypeScript or development dependencies", () => {
+  let project: InstalledProject;
+  beforeAll(() => {
+    project = installProject({ manager: "npm", tarballs: packWorkspace(), dependencies: { "@sourced/registry": PACKED, zod: "4.6.7" }, installArgs: ["--omit=dev"] });
+  });
+
+  it("installs nothing of the start-up check: no @sourced/project, no analysis, no TypeScript (optional peers)", () => {
+    const installed = (name: string) => fs.existsSync(path.join(project.directory, "node_modules", name, "package.json"));
+    expect(installed("@sourced/registry")).toBe(true);
+    for (const name of ["@sourced/project", "@sourced/analysis", "typescript"]) expect(installed(name), name).toBe(false);
+    expect(project.installOutput).not.toMatch(/peer|ERESOLVE/i);
+  });
+
+  it("a server run from its TypeScript sources warns once that the check cannot run, and serves its tools unchecked", async () => {
+    const directory = project.caseDirectory("from-source", {
+      "package.json": `${JSON.stringify({ type: "module" }, null, 2)}\n`,
+      "server.ts": [
+        'import { createRegistry, type DataToolOutput } from "@sourced/registry";',
+        "",
+        'const registry = createRegistry({ name: "production", version: "1.0.0" });',
+        "",
+        "registry.tool()(function list_cities(): DataToolOutput {",
+        '  return { content: [{ type: "text", text: "Tokyo" }], structuredContent: { sources: ["https://example.org/cities"] } };',
+        "});",
+        'registry.tool()(function greet(): string { return "hello"; });',
+        "",
+        "void registry.serveStdio();",
+        "",
+      ].join("\n"),
+    });
+    // The SDK's v2 Client, from the workspace (the production install has none).
+    const fromRegistry = createRequire(path.join(REPO, "packages/registry/package.json"));
+    const { Client } = fromRegistry("@modelcontextprotocol/client") as ClientModule;
+    const { StdioClientTransport } = fromRegistry("@modelcontextprotocol/client/stdio") as StdioModule;
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(cleanEnv())) if (value !== undefined && key !== "NODE_PATH") env[key] = value;
+    const transport = new StdioClientTransport({ command: process.execPath, args: ["server.ts"], cwd: directory, env, stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const ended = new Promise((resolve) => transport.stderr?.on("end", resolve));
+    const client = new Client({ name: "production", version: "1.0.0" });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    await client.close();
+    await ended;
+    expect(tools.map((tool) => tool.name)).toEqual(["list_cities", "greet"]);
+    const warnings = stderr.split("\n").filter((line) => line.startsWith("[sourced] "));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^\[sourced\] warning: the start-up check could not judge 2 tools: "list_cities" \(.*server\.ts:5:16\), "greet" \(.*server\.ts:8:16\): @sourced\/project, which runs it, is not installed\. Served unchecked \(the net still checks every result\)\. To check them: install @sourced\/project and TypeScript beside the server/,
+      ),
+    ]);
   });
 });

@@ -30,6 +30,7 @@ export const SOURCED = {
     "@sourced/analysis": PACKED,
     "@sourced/cli": PACKED,
     "@sourced/eslint-plugin": PACKED,
+    "@sourced/project": PACKED,
     "@sourced/transformer": PACKED,
   },
 } as const;

@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import type * as ts from "typescript";
 
 import type { Reported } from "../../fixtures/harness";
@@ -16,15 +17,23 @@ import { LIB_FILES, sortFindings, type GeneratedProgram } from "./generator";
  * this process. Per program, all of them
  * must report exactly the findings the generator constructed (id, tool, line; and the same column
  * among themselves), and the emitted JavaScript must load and serve exactly the verified tools.
+ * The same sources run as they are (tsx, no build) must serve the same tools, the registry's
+ * start-up check refusing the others with tspc's findings, at tspc's places.
  */
 
 export const ROOT = path.resolve(__dirname, "../..");
 const requireFromRoot = createRequire(path.join(ROOT, "package.json"));
-const TRANSFORMER_DIR = path.join(ROOT, "packages/transformer");
+export const TRANSFORMER_DIR = path.join(ROOT, "packages/transformer");
 export const TSPC = path.join(TRANSFORMER_DIR, "node_modules/ts-patch/bin/tspc.js");
 export const CLI = path.join(ROOT, "packages/cli/bin/sourced.js");
 export const LINT = path.join(__dirname, "lint-project.mjs");
 const LOAD = path.join(__dirname, "load-project.mjs");
+const STARTUP = path.join(__dirname, "startup-project.mjs");
+/** tsx's loader, as `node --import tsx` loads it: the sources run as they are, decorators included. */
+export const TSX_LOADER = pathToFileURL(createRequire(path.join(ROOT, "packages/registry/package.json")).resolve("tsx")).href;
+export const PROJECT_DIR = path.join(ROOT, "packages/project");
+/** What the start-up check names as the verifier of the tools it verified. */
+export const STARTUP_VERIFIER = `@sourced/project@${(JSON.parse(fs.readFileSync(path.join(PROJECT_DIR, "package.json"), "utf8")) as { version: string }).version}`;
 const BUNDLE = path.join(__dirname, "bundle-project.mjs");
 
 type Analysis = typeof import("../../packages/analysis/src/index");
@@ -154,6 +163,8 @@ export function writeBatch(programs: readonly GeneratedProgram[]): string {
   // The project's `tsc` is TypeScript 7 (its `typescript` stays 6, as in the alias setup).
   fs.mkdirSync(path.join(directory, "node_modules/.bin"), { recursive: true });
   fs.symlinkSync(TS7_TSC, path.join(directory, "node_modules/.bin/tsc"));
+  // The project layer, which the registry's start-up check loads from the project.
+  fs.symlinkSync(PROJECT_DIR, path.join(directory, "node_modules/@sourced/project"), "dir");
   return directory;
 }
 
@@ -218,27 +229,29 @@ export interface BatchReports {
   readonly directory: string;
   readonly timings: Readonly<Record<string, number>>;
   /** A front-end that failed as a whole (no usable output). */
-  readonly batchProblems: ReadonlyMap<FrontEnd | "load", string>;
+  readonly batchProblems: ReadonlyMap<FrontEnd | "load" | "start-up check", string>;
   readonly reported: ReadonlyMap<FrontEnd, readonly Reported[]>;
   /** Internal errors and foreign messages, per file. */
   readonly crashedFiles: ReadonlyMap<string, readonly string[]>;
   /** Diagnostics other than ours: the generated program does not compile (a generator bug). */
   readonly foreign: readonly string[];
   readonly load: LoadReport | undefined;
+  /** The same sources run as they are (tsx), every registry served: what the start-up check serves and warns. */
+  readonly startup: LoadReport | undefined;
 }
 
 /** Writes the batch as one project and runs every front-end over it, the three processes side by side. */
 export async function collectBatch(programs: readonly GeneratedProgram[]): Promise<BatchReports> {
   const directory = writeBatch(programs);
   const timings: Record<string, number> = {};
-  const batchProblems = new Map<FrontEnd | "load", string>();
+  const batchProblems = new Map<FrontEnd | "load" | "start-up check", string>();
   const reported = new Map<FrontEnd, Reported[]>();
   const crashedFiles = new Map<string, string[]>();
   const foreign: string[] = [];
   const noteCrash = (file: string, why: string) => crashedFiles.set(file, [...(crashedFiles.get(file) ?? []), why]);
 
   const patterns = ["*.ts", "*.js", "lib/*.ts"];
-  const [tspc, tspc5, eslint, cli, cliNative, bundled] = await Promise.all([
+  const [tspc, tspc5, eslint, cli, cliNative, bundled, fromSource] = await Promise.all([
     run([TSPC, "-p", ".", "--pretty", "false"], directory),
     // The same project on the older pair, emitting elsewhere: only its diagnostics are compared.
     run([TS5.tspc, "-p", ".", "--pretty", "false", "--outDir", "out-ts5"], directory, undefined, TS5.env),
@@ -246,7 +259,9 @@ export async function collectBatch(programs: readonly GeneratedProgram[]): Promi
     run([CLI, "check", "-p", ".", "--format", "json", "--backend", "classic"], directory),
     run([CLI, "check", "-p", ".", "--format", "json"], directory),
     run([BUNDLE, directory], directory),
+    run(["--import", TSX_LOADER, STARTUP, directory, ...programs.map((p) => p.id)], directory),
   ]);
+  timings["start-up check"] = fromSource.ms;
   timings.transformer = tspc.ms;
   timings["bundler plugin"] = bundled.ms;
   timings["transformer (TS 5.9)"] = tspc5.ms;
@@ -363,12 +378,19 @@ export async function collectBatch(programs: readonly GeneratedProgram[]): Promi
       batchProblems.set("load", `loading the emitted JavaScript ${(error as Error).message}:\n${loaded.stderr.slice(0, 4000)}`);
     }
   }
-  return { directory, timings, batchProblems, reported, crashedFiles, foreign, load };
+  let startup: LoadReport | undefined;
+  try {
+    if (fromSource.status !== 0) throw new Error(`exited with ${fromSource.status ?? fromSource.signal}`);
+    startup = JSON.parse(fromSource.stdout) as LoadReport;
+  } catch (error) {
+    batchProblems.set("start-up check", `running the sources with the start-up check ${(error as Error).message}:\n${fromSource.stderr.slice(0, 4000)}`);
+  }
+  return { directory, timings, batchProblems, reported, crashedFiles, foreign, load, startup };
 }
 
 /** Judges each program of a batch against its construction and the front-ends against each other. */
 export function judgeBatch(programs: readonly GeneratedProgram[], reports: BatchReports): BatchOutcome {
-  const { directory, timings, batchProblems, reported, crashedFiles, foreign, load } = reports;
+  const { directory, timings, batchProblems, reported, crashedFiles, foreign, load, startup } = reports;
   const servedBy = new Map<string, Array<{ name: string; verifiedBy: string | null }>>();
   for (const tool of load?.tools ?? []) {
     const program = programOfName(tool.name) ?? "(unattributed)";
@@ -431,11 +453,15 @@ export function judgeBatch(programs: readonly GeneratedProgram[], reports: Batch
         for (const tool of served) if (tool.verifiedBy !== VERIFIER) reasons.push(`tool ${tool.name} is served with stamp ${tool.verifiedBy}, expected ${VERIFIER}`);
       }
     }
+    if (startup) reasons.push(...startupDisagreements(program, startup, reported.get("transformer") ?? [], files));
     if (reasons.length === 0) agree++;
     else failures.push({ program: program.id, crash, reasons });
     if (crash) crashes++;
   }
   for (const tool of servedBy.get("(unattributed)") ?? []) failures.push({ program: "(batch)", crash: false, reasons: [`unexpected tool served: ${tool.name}`] });
+  for (const tool of startup?.tools ?? []) {
+    if (programOfName(tool.name) === undefined) failures.push({ program: "(batch)", crash: false, reasons: [`unexpected tool served from source: ${tool.name}`] });
+  }
   // The shared lib/ files belong to no program but hold real registrations (the platform
   // wrappers): whatever a front-end reports there is wrong, and a failure there is a crash.
   const programFiles = new Set(programs.flatMap((program) => program.files.map((f) => f.name)));
@@ -463,6 +489,36 @@ export function judgeBatch(programs: readonly GeneratedProgram[], reports: Batch
     directory: failures.length > 0 ? directory : undefined,
   };
   return outcome;
+}
+
+/** A refusal the start-up check logged: `tool "x" (file:line:col) was not registered: …`, the build's place. */
+export const REFUSAL = /^tool "([^"]+)" \(([^():]+):(\d+):(\d+)\) was not registered: /;
+
+/**
+ * The start-up check against tspc, for one program run from its sources: it serves exactly the
+ * tools tspc's build serves (every registry has requireVerified on: what is served is what the
+ * check verified), and each refusal it warns of is a finding tspc reports, at the same place.
+ */
+function startupDisagreements(program: GeneratedProgram, startup: LoadReport, transformer: readonly Reported[], files: ReadonlySet<string>): string[] {
+  const reasons: string[] = [];
+  const failure = startup.failures[program.id];
+  if (program.loadError === undefined && failure !== undefined) reasons.push(`the sources do not load with the start-up check: ${failure}`);
+  if (program.loadError !== undefined && !failure?.includes(program.loadError)) reasons.push(`loading the sources was expected to fail on ${program.loadError}, got: ${failure ?? "loaded"}`);
+  if (program.loadError === undefined) {
+    const served = startup.tools.filter((tool) => programOfName(tool.name) === program.id);
+    const names = served.map((tool) => tool.name).sort();
+    if (JSON.stringify(names) !== JSON.stringify(program.served)) reasons.push(`served from source: [${names.join(", ")}], expected what tspc keeps: [${program.served.join(", ")}]`);
+    for (const tool of served) if (tool.verifiedBy !== STARTUP_VERIFIER && tool.verifiedBy !== VERIFIER) reasons.push(`tool ${tool.name} is served from source with verifier ${tool.verifiedBy}, expected ${STARTUP_VERIFIER}`);
+  }
+  for (const warning of startup.warnings) {
+    const refusal = REFUSAL.exec(warning);
+    if (refusal === null || !files.has(refusal[2]!)) continue;
+    const [, tool, file, line, column] = refusal;
+    // The finding names the tool when its name is static; the warning, always (the registration ran).
+    const reported = transformer.some((finding) => finding.file === file && finding.line === Number(line) && finding.column === Number(column) && (finding.tool === undefined || finding.tool === tool));
+    if (!reported) reasons.push(`the start-up check refused ${tool} at ${file}:${line}:${column}, where tspc reports no finding of it: ${warning.slice(0, 300)}`);
+  }
+  return reasons;
 }
 
 /** Collects and judges one batch; its project is removed unless something failed. */

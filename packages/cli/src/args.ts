@@ -1,6 +1,6 @@
 import { parseArgs as parseNodeArgs, type ParseArgsConfig } from "node:util";
 import { closestMatch } from "@sourced/analysis";
-import { type Backend, BACKENDS } from "./backend";
+import { type Backend, BACKENDS } from "@sourced/project";
 import { UsageError } from "./errors";
 
 export const FORMATS = ["text", "json", "sarif"] as const;

@@ -2,11 +2,24 @@ import * as path from "node:path";
 import type * as ts from "typescript";
 import { analyzeProgram, FINDING_KINDS, isAnalysedFile } from "@sourced/analysis";
 import type { AnalysisResult, FindingId, ProgramPort, UnresolvedRegistryImport } from "@sourced/analysis";
-import type { NativeSyntaxError, NativeTypeScript } from "@sourced/analysis-native";
-import { type Backend, chooseBackend, loadNative, NativeBackendUnavailable } from "./backend";
-import { ConfigError, createSharedHost, readNativeProjects, readProjects, resolveConfigPath, type Project } from "./projects";
 import * as fs from "node:fs";
-import { loadTypeScript, type LoadedTypeScript, type TypeScript } from "./typescript";
+import {
+  type Backend,
+  chooseBackend,
+  ConfigError,
+  createSharedHost,
+  loadNative,
+  loadTypeScript,
+  NativeBackendUnavailable,
+  readNativeProjects,
+  readProjects,
+  type LoadedTypeScript,
+  type NativeSyntaxError,
+  type NativeTypeScript,
+  type Project,
+  type TypeScript,
+} from "@sourced/project";
+import { resolveConfigPath } from "./config-path";
 
 /** A finding as every output format reports it: positions 1-based, the file relative to `cwd` with `/` separators. */
 export interface ReportedFinding {

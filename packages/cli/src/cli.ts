@@ -2,13 +2,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { HELP, parseArgs } from "./args";
 import { check } from "./check";
+import { ConfigError } from "@sourced/project";
 import { UsageError } from "./errors";
 import { formatJson } from "./formats/json";
 import { formatSarif } from "./formats/sarif";
 import { formatNotices, formatText, summary } from "./formats/text";
 import { packageInfo } from "./package-info";
 import { runPreview } from "./preview";
-import { ConfigError } from "./projects";
 
 export interface Io {
   readonly cwd: string;

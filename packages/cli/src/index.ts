@@ -3,14 +3,11 @@ export type { CheckOptions, CheckReport, Notice, ReportedFinding } from "./check
 export { main } from "./cli";
 export type { Io } from "./cli";
 export { UsageError } from "./errors";
-export { ConfigError } from "./projects";
+export { ConfigError } from "@sourced/project";
 export { formatJson } from "./formats/json";
 export { formatSarif } from "./formats/sarif";
 export type { SarifTool } from "./formats/sarif";
 export { formatText } from "./formats/text";
-export { analyzeProject } from "./analyze-project";
-export type { AnalyzeProjectOptions, ProjectAnalysis } from "./analyze-project";
-export { BACKENDS, chooseBackend, NativeBackendUnavailable, projectTypeScript } from "./backend";
-export type { Backend, InstalledTypeScript } from "./backend";
-export { loadTypeScript } from "./typescript";
-export type { LoadedTypeScript } from "./typescript";
+// The project layer, re-exported for code written against these names before it had a package of its own.
+export { analyzeProject, BACKENDS, chooseBackend, loadTypeScript, NativeBackendUnavailable, projectTypeScript } from "@sourced/project";
+export type { AnalyzeProjectOptions, Backend, InstalledTypeScript, LoadedTypeScript, ProjectAnalysis } from "@sourced/project";

@@ -2,9 +2,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { analyzeProject } from "../src/analyze-project";
-import { projectTypeScript } from "../src/backend";
-import { loadTypeScript } from "../src/typescript";
+import { analyzeProject, loadTypeScript, projectTypeScript } from "@sourced/project";
 import { FIXTURE_TSCONFIG, REPO, linkRegistry, parseJson, scratch, sourced } from "./helpers";
 
 const scratchDirectories: string[] = [];

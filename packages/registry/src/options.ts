@@ -46,6 +46,7 @@ export const REGISTRY_OPTIONS: OptionTable<RegistryOptions> = {
     accepts: (value) => typeof value === "object" && value !== null && typeof (value as { warn?: unknown }).warn === "function",
   },
   requireVerified: BOOLEAN,
+  startupCheck: { takes: '"auto", "require" or false', accepts: (value) => value === "auto" || value === "require" || value === false },
   ui: BOOLEAN,
   callTimeoutMs: DEADLINE,
 };

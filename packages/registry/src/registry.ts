@@ -5,7 +5,8 @@ import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, REGISTRY_OPTIONS, TOOL_ANNOTATIONS, TOOL_OPTIONS } from "./options.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "./net.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
-import { buildServer, ToolTable, type ServingContext } from "./server.js";
+import { buildServer, ToolTable, type ServingContext, type TableSource } from "./server.js";
+import { hintAtDecoratorSyntaxErrors, isCheckableFile, judge, unjudgedWarning, type StartupCheckMode, type Verdict } from "./startup.js";
 import { assertToolName } from "./tool-name.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
 import type { ToolArgs, ToolDecorator, ToolFunction, ToolInput, ToolOptions } from "./types.js";
@@ -18,11 +19,25 @@ export interface RegistryOptions {
   /** Receives refusals and failed results. Defaults to stderr (stdout carries the stdio transport). */
   logger?: Logger;
   /**
-   * Refuse every registration whose function carries no verified stamp (see `VERIFIED_STAMP`):
-   * one warning, the function returned unchanged, the tool absent from `tools/list`.
-   * Turn it on for production builds made with the `@sourced/transformer`.
+   * Refuse every registration that is not verified (see `VERIFIED_STAMP`): one warning, the
+   * function returned unchanged, the tool absent from `tools/list`. Verified means stamped by a
+   * build step (`@sourced/transformer`, `@sourced/unplugin`) or, run from source, judged
+   * compliant by the start-up check. Turn it on for production builds.
    */
   requireVerified?: boolean;
+  /**
+   * The start-up check, for servers run from their TypeScript sources (`node src/server.ts`,
+   * tsx, vitest), where no build step checked and stamped the tools: when serving starts, every
+   * registration without a verified stamp made from a TypeScript source (or checked JavaScript, or
+   * JavaScript whose source map leads to one) is judged by `@sourced/analysis`, through
+   * `@sourced/project` resolved from your project, off the main thread: a tool the build would
+   * strip is not served (one warning each, with the build's message and file:line:col), and
+   * `tools/list` waits for the verdicts. Default `"auto"`: when it cannot run (no
+   * `@sourced/project` or `typescript` installed, no tsconfig holds the file, no sources), one
+   * warning says so and those tools are served unchecked. `"require"`: they are refused
+   * instead. `false`: no check.
+   */
+  startupCheck?: StartupCheckMode;
   /**
    * Declare the data view (MCP Apps) on every tool and serve it, so hosts that render MCP Apps
    * show each result's sources, table, charts and force. Default `true`; a tool opts out alone
@@ -48,7 +63,7 @@ export interface RegisteredTool {
   readonly fn: ToolFunction;
   /** Where it was registered. */
   readonly site: string;
-  /** The verifier named by its stamp, if any. */
+  /** The verifier named by its stamp, or `@sourced/project@<version>` once the start-up check verified it; `undefined` otherwise. */
   readonly verifiedBy: string | undefined;
 }
 
@@ -92,6 +107,12 @@ interface StaticMethod {
 const CALL_FORM_FRAMES = 2;
 
 /**
+ * Stack frames kept for an unstamped registration the start-up check may judge: a registration
+ * made through a platform's wrapper is found at the wrapper's call, a few frames out.
+ */
+const STARTUP_CHECK_FRAMES = 6;
+
+/**
  * A tool as the registry holds it. `label` and `site` are read only by messages: computing them
  * for every tool would cost more than the registration itself, so they are prototype getters.
  */
@@ -101,10 +122,13 @@ class Entry implements RegisteredTool {
     readonly options: Readonly<ToolOptions>,
     readonly input: CompiledInput | undefined,
     readonly fn: ToolFunction,
-    readonly verifiedBy: string | undefined,
-    private readonly lazySite: LazySite,
+    public verifiedBy: string | undefined,
+    readonly lazySite: LazySite,
     private readonly method: StaticMethod | undefined,
   ) {}
+
+  /** Registered unstamped, the start-up check not asked yet: under requireVerified it is not a tool until the check verifies it. */
+  awaitingVerdict = false;
 
   /** How errors name it: `function list_cities`, `static method Weather.forecast`. */
   get label(): string {
@@ -188,6 +212,26 @@ export function createRegistry(options: RegistryOptions): Registry {
   /** Computed at the first server built after a registration; shared by every server until the next one. */
   let table: ToolTable | undefined;
   const view = gatewayView(options.ui, logger);
+  const checkMode: StartupCheckMode = options.startupCheck ?? "auto";
+  /** Unstamped registrations the start-up check has not been asked about yet. */
+  const unjudged: Entry[] = [];
+  /**
+   * Registrations the registry cannot take as they are — no function, a decorated field, an
+   * instance method, an anonymous function, a name already taken — made from a source the check
+   * reads. The build strips the ones the analysis rejects, so run from source they wait for its
+   * verdict instead of throwing while the module loads: refused with the finding, or with the
+   * registry's own reason; a name taken only by a tool the check then refuses is free again.
+   */
+  const undecided: { readonly name: string; readonly lazySite: LazySite; readonly error: Error; readonly entry?: Entry }[] = [];
+  /** The check in flight: settles once its verdicts are applied. */
+  let checking: Promise<void> | undefined;
+  if (checkMode !== false) hintAtDecoratorSyntaxErrors();
+
+  /** Throws `error`, or, for a registration the start-up check will judge, keeps it for the check's verdict (see `undecided`). */
+  function cannotRegister(error: Error, name: string, lazySite: LazySite, entry?: Entry): void {
+    if (checkMode === false || !isCheckableFile(lazySite.get()?.file)) throw error;
+    undecided.push({ name, lazySite, error, ...(entry === undefined ? {} : { entry }) });
+  }
 
   /** Whether a server has been asked for (served, or built for a transport of the caller's own). */
   let served = false;
@@ -206,24 +250,31 @@ export function createRegistry(options: RegistryOptions): Registry {
 
   function register(fn: unknown, toolOptions: ToolOptions, input: CompiledInput | undefined, lazySite: LazySite, method?: StaticMethod): void {
     if (typeof fn !== "function") {
-      throw new TypeError(
+      const error = new TypeError(
         `registry.tool() at ${formatSite(lazySite.get())} expects a function, got ${fn === null ? "null" : typeof fn}. ` +
           "Write registry.tool()(function my_tool() {…}).",
       );
+      cannotRegister(error, toolOptions.name ?? "(not a function)", lazySite);
+      return;
     }
     const tool = fn as ToolFunction;
     const name = toolOptions.name ?? method?.name ?? tool.name;
     if (name === "") {
-      throw new TypeError(
+      const error = new TypeError(
         `registry.tool() at ${formatSite(lazySite.get())} cannot name the tool: the function is anonymous. ` +
           'Name the function (function list_cities() {…}) or pass { name: "list_cities" }. ' +
           "If the source names it, a minifier probably removed the name: build with @sourced/unplugin or @sourced/transformer, " +
           "which state each tool's name in the emitted code, or pass { name }.",
       );
+      cannotRegister(error, "(anonymous)", lazySite);
+      return;
     }
     assertToolName(name, () => formatSite(lazySite.get()));
     const stamp = verifiedBy(tool);
-    if (options.requireVerified && stamp === undefined) {
+    // Unstamped: the start-up check may still verify it when serving starts. With requireVerified,
+    // whatever the check cannot judge is refused now, as before (a stack is read only then).
+    const awaitsCheck = stamp === undefined && checkMode !== false && (!options.requireVerified || isCheckableFile(lazySite.get()?.file));
+    if (options.requireVerified && stamp === undefined && !awaitsCheck) {
       logger.warn(
         `tool "${name}" (${formatSite(lazySite.get())}) was not registered: requireVerified is on and the function carries no verified stamp, ` +
           "so no compile step has checked that it returns DataToolOutput. Build it with @sourced/transformer (tspc) or bundle it with @sourced/unplugin.",
@@ -233,12 +284,20 @@ export function createRegistry(options: RegistryOptions): Registry {
     const entry = new Entry(name, { ...toolOptions }, input, tool, stamp, lazySite, method);
     const previous = entries.get(name);
     if (previous) {
-      throw new Error(
+      const error = new Error(
         `tool "${name}" is registered twice: first by ${previous.label} at ${previous.site}, ` +
           `then by ${entry.label} at ${entry.site}. Give one of them another name with { name: "…" }.`,
       );
+      // The first may be one the check refuses (and the build strips): then the name is free.
+      if (stamp !== undefined || !previous.awaitingVerdict) throw error;
+      cannotRegister(error, name, lazySite, entry);
+      return;
     }
     entries.set(name, entry);
+    if (awaitsCheck) {
+      entry.awaitingVerdict = true;
+      unjudged.push(entry);
+    }
     table = undefined;
     if (!served && entries.size === 1) hintAtExit(exitHint);
   }
@@ -248,6 +307,116 @@ export function createRegistry(options: RegistryOptions): Registry {
     served = true;
     unserved.delete(exitHint);
   }
+
+  /**
+   * Starts the start-up check for the registrations it has not judged yet (serving calls it);
+   * returns what settles once every verdict so far is applied, or `undefined` when none is awaited.
+   */
+  function check(): Promise<void> | undefined {
+    const registered = unjudged.splice(0);
+    const pending = undecided.splice(0);
+    if (registered.length === 0 && pending.length === 0) return checking;
+    const judgeBatch = async (): Promise<void> => {
+      // Serving starts first: reading the stacks (tens of µs each) and the cached verdicts waits a turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      // Only registrations from sources the check reads; the rest are served as ever (or were refused under requireVerified).
+      const batch = registered.filter((entry) => {
+        entry.awaitingVerdict = entries.get(entry.name) === entry && isCheckableFile(entry.lazySite.get()?.file);
+        return entry.awaitingVerdict;
+      });
+      if (batch.length === 0 && pending.length === 0) return;
+      const asked = [...batch.map((entry) => ({ tool: entry.name, frames: entry.lazySite.frames() })), ...pending.map(({ name, lazySite }) => ({ tool: name, frames: lazySite.frames() }))];
+      const { verifier, verdicts } = await judge(asked);
+      applyVerdicts(batch, verdicts.slice(0, batch.length), verifier);
+      pending.forEach(({ name, error, entry }, index) => {
+        const verdict = verdicts[batch.length + index]!;
+        // The analysis' finding, as the build that strips it prints it.
+        if (verdict.kind === "refused") {
+          logger.warn(`tool "${name}" (${verdict.finding.file}:${verdict.finding.line}:${verdict.finding.column}) was not registered: ${verdict.finding.message}`);
+        } else if (entry !== undefined && !entries.has(name) && (verdict.kind === "verified" || !(checkMode === "require" || options.requireVerified))) {
+          // Its name was taken by a tool the check refused: it is free.
+          entry.verifiedBy = verdict.kind === "verified" ? verifier : undefined;
+          entries.set(name, entry);
+        } else {
+          logger.warn(`tool "${name}" was not registered: ${error.message}`);
+        }
+      });
+    };
+    // The check never takes serving down: a failure of its own is one warning, and its tools are
+    // treated as ones it could not judge (served, or refused where the check is required).
+    const judged = judgeBatch().catch((error: unknown) => {
+      const reason = `the start-up check failed (${error instanceof Error ? error.message : String(error)}). Please report it`;
+      const left = registered.filter((entry) => entry.awaitingVerdict);
+      try {
+        applyVerdicts(left, left.map(() => ({ kind: "unjudged", reason })), "");
+      } catch {
+        process.stderr.write(`[sourced] warning: ${reason}\n`);
+      }
+    });
+    const run: Promise<void> = Promise.all([checking, judged]).then(() => {
+      table = undefined;
+      if (checking === run) checking = undefined;
+    });
+    checking = run;
+    return checking;
+  }
+
+  function applyVerdicts(batch: readonly Entry[], verdicts: readonly Verdict[], verifier: string): void {
+    const required = checkMode === "require" || options.requireVerified === true;
+    const refuse = (entry: Entry, why: string): void => {
+      if (entries.get(entry.name) === entry) entries.delete(entry.name);
+      logger.warn(`tool "${entry.name}" (${entry.site}) was not registered: ${why}`);
+    };
+    const cannotJudge = new Map<string, Entry[]>();
+    batch.forEach((entry, index) => {
+      const verdict = verdicts[index]!;
+      entry.awaitingVerdict = false;
+      switch (verdict.kind) {
+        case "verified":
+          entry.verifiedBy = verifier;
+          return;
+        case "refused": {
+          const { finding } = verdict;
+          // The finding as the build prints it, where it prints it; the seed's warning.
+          if (entries.get(entry.name) === entry) entries.delete(entry.name);
+          logger.warn(`tool "${entry.name}" (${finding.file}:${finding.line}:${finding.column}) was not registered: ${finding.message}`);
+          return;
+        }
+        case "unverified":
+          if (required) refuse(entry, `the start-up check cannot verify it: ${verdict.reason}, and ${requirement()}`);
+          else logger.warn(`tool "${entry.name}" (${entry.site}) is served unchecked: the start-up check cannot verify it: ${verdict.reason}.`);
+          return;
+        case "unjudged":
+          cannotJudge.set(verdict.reason, [...(cannotJudge.get(verdict.reason) ?? []), entry]);
+          return;
+        case "unchecked":
+          // Plain JavaScript no tsconfig checks: as without the check.
+          if (options.requireVerified) refuse(entry, "requireVerified is on and the function carries no verified stamp, so no compile step has checked that it returns DataToolOutput. Build it with @sourced/transformer (tspc) or bundle it with @sourced/unplugin.");
+          return;
+      }
+    });
+    for (const [reason, unjudgedEntries] of cannotJudge) {
+      if (required) for (const entry of unjudgedEntries) if (entries.get(entry.name) === entry) entries.delete(entry.name);
+      logger.warn(unjudgedWarning(unjudgedEntries.map((entry) => ({ name: entry.name, site: entry.lazySite.get() })), reason, !required));
+    }
+  }
+
+  function requirement(): string {
+    return options.requireVerified ? "requireVerified is on." : 'startupCheck is "require".';
+  }
+
+  /** The tools as served: at once, or once the check in flight has settled. */
+  const tables: TableSource = {
+    table(): ToolTable | Promise<ToolTable> {
+      const pending = check();
+      return pending === undefined ? (table ??= new ToolTable(entries.values(), view, callTimeoutMs)) : pending.then(() => tables.table());
+    },
+    get view() {
+      if (checking === undefined) return (table ??= new ToolTable(entries.values(), view, callTimeoutMs)).view;
+      // Before the verdicts: served when any tool may declare it.
+      return [...entries.values()].some((entry) => view?.toolMeta(entry.options.ui) !== undefined) ? view : undefined;
+    },
+  };
 
   const registry: Registry = {
     name: options.name,
@@ -265,27 +434,29 @@ export function createRegistry(options: RegistryOptions): Registry {
       }
       const decorator = (fn: unknown, context?: DecoratorContext): unknown => {
         // Captured in this very frame: a helper would add a frame of its own to every stack.
-        const limit = context === undefined ? lowerStackTraceLimit(CALL_FORM_FRAMES) : undefined;
+        const limit = context === undefined ? lowerStackTraceLimit(checkMode !== false && verifiedBy(fn) === undefined ? STARTUP_CHECK_FRAMES : CALL_FORM_FRAMES) : undefined;
         const site = new LazySite(new Error());
         if (limit !== undefined) Error.stackTraceLimit = limit;
         if (context === undefined) {
           register(fn, toolOptions, input, site);
           return fn;
         }
-        if (context.kind !== "method") {
-          throw new TypeError(
-            `registry.tool() at ${formatSite(site.get())} decorates a ${context.kind}: it registers functions and static methods only.`,
-          );
-        }
         const methodName = typeof context.name === "string" ? context.name : "";
+        if (context.kind !== "method") {
+          const error = new TypeError(`registry.tool() at ${formatSite(site.get())} decorates a ${context.kind}: it registers functions and static methods only.`);
+          cannotRegister(error, toolOptions.name ?? methodName, site);
+          return fn;
+        }
         if (!context.static) {
           const className = enclosingClassName(site.get());
-          throw new TypeError(
+          const error = new TypeError(
             `registry.tool() cannot register the instance method "${methodName}" of ${
               className === undefined ? "an anonymous class" : `class ${className}`
             } (${formatSite(site.get())}): a tool is called without an instance. ` +
               `Make it static (@registry.tool() static ${methodName}(…)) or register a plain function.`,
           );
+          cannotRegister(error, toolOptions.name ?? methodName, site);
+          return fn;
         }
         // Static initializers run with `this` = the class once it exists: calls get it as `this`.
         const method: StaticMethod = { name: methodName, owner: undefined };
@@ -299,22 +470,28 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
 
     get tools(): readonly RegisteredTool[] {
-      return [...entries.values()].map(({ name, options, fn, site, verifiedBy }) => ({ name, options, fn, site, verifiedBy }));
+      // Under requireVerified, an unstamped registration is a tool once the start-up check verified it.
+      return [...entries.values()]
+        .filter((entry) => !(options.requireVerified && entry.awaitingVerdict))
+        .map(({ name, options, fn, site, verifiedBy }) => ({ name, options, fn, site, verifiedBy }));
     },
 
     // A serving layer passes what it asks of its servers; the public signature takes nothing.
     createServer(serving?: ServingContext): McpServer {
       markServed();
-      table ??= new ToolTable(entries.values(), view, callTimeoutMs);
-      return buildServer(registry, table, logger, serving);
+      void check();
+      return buildServer(registry, tables, logger, serving);
     },
 
+    // The check starts with serving, before any client asks: only the first tools/list waits for it.
     serveStdio: (stdioOptions) => {
       markServed();
+      void check();
       return serveStdio(registry, logger, stdioOptions);
     },
     serveHttp: (httpOptions) => {
       markServed();
+      void check();
       return serveHttp(registry, logger, httpOptions);
     },
   };

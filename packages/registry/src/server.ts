@@ -170,7 +170,7 @@ export interface ServerIdentity {
  * are answered from the table. Anything else a server offers (resources, prompts) is registered
  * here too, on the returned `McpServer`, through the SDK's own `register*` methods.
  */
-export function buildServer(identity: ServerIdentity, table: ToolTable, logger: Logger, serving: ServingContext = {}): McpServer {
+export function buildServer(identity: ServerIdentity, tools: TableSource, logger: Logger, serving: ServingContext = {}): McpServer {
   // The lists are the same for every caller and fixed once served: a 2026-07-28 client may keep
   // them (it reads each tool's outputSchema from the list) instead of asking before every call.
   // Strict capabilities: a tool's request the client did not declare it can answer (sampling,
@@ -184,12 +184,25 @@ export function buildServer(identity: ServerIdentity, table: ToolTable, logger: 
   // Nothing changes while serving: no list_changed, so hosts open no subscriptions/listen
   // stream that would never carry a notification.
   lowLevel.registerCapabilities({ tools: { listChanged: false } });
-  const list = serving.serialisedLists ? table.listPlaceholder() : table.list;
-  lowLevel.setRequestHandler("tools/list", () => list);
-  lowLevel.setRequestHandler("tools/call", (request, ctx) => table.call(request, ctx, logger, serving.shutdown));
-  if (table.view !== undefined) {
+  lowLevel.setRequestHandler("tools/list", () => withTable(tools.table(), (table) => (serving.serialisedLists ? table.listPlaceholder() : table.list)));
+  lowLevel.setRequestHandler("tools/call", (request, ctx) => withTable(tools.table(), (table) => table.call(request, ctx, logger, serving.shutdown)));
+  const view = tools.view;
+  if (view !== undefined) {
     lowLevel.registerCapabilities({ resources: { listChanged: false } });
-    table.view.serve(server);
+    view.serve(server);
   }
   return server;
+}
+
+/**
+ * Where a server finds its tools: the table at once, or, while the start-up check judges, a
+ * promise of it (only requests that need the tools wait); and the data view, when a tool declares it.
+ */
+export interface TableSource {
+  table(): ToolTable | Promise<ToolTable>;
+  readonly view: GatewayView | undefined;
+}
+
+function withTable<T>(table: ToolTable | Promise<ToolTable>, use: (table: ToolTable) => T | Promise<T>): T | Promise<T> {
+  return table instanceof ToolTable ? use(table) : table.then(use);
 }

@@ -28,17 +28,35 @@ const DECORATOR_HELPER = /^(?:__esDecorate|__runInitializers|__decorate|__decora
  * under 100 ms.
  */
 export class LazySite {
-  private site: Site | undefined;
+  private parsed: ParsedStack | undefined;
 
   constructor(private capture: { readonly stack?: string } | undefined) {}
 
   get(): Site | undefined {
+    return this.parse().site;
+  }
+
+  /**
+   * Every frame of the capture outside Node's own and the decorator helpers, innermost first:
+   * where the start-up check looks for the registration (a platform's wrapper is a frame, its
+   * caller the next one).
+   */
+  frames(): readonly Site[] {
+    return this.parse().frames;
+  }
+
+  private parse(): ParsedStack {
     if (this.capture !== undefined) {
-      this.site = siteOf(this.capture.stack ?? "");
+      this.parsed = parseStack(this.capture.stack ?? "");
       this.capture = undefined;
     }
-    return this.site;
+    return this.parsed ?? { site: undefined, frames: [] };
   }
+}
+
+interface ParsedStack {
+  readonly site: Site | undefined;
+  readonly frames: readonly Site[];
 }
 
 /**
@@ -57,7 +75,7 @@ export function lowerStackTraceLimit(frames: number): number | undefined {
   return limit;
 }
 
-function siteOf(stack: string): Site | undefined {
+function parseStack(stack: string): ParsedStack {
   const frames: Site[] = [];
   // The first line is the message, the second the capturing frame (the registry's own).
   for (const line of stack.split("\n").slice(2)) {
@@ -68,12 +86,13 @@ function siteOf(stack: string): Site | undefined {
     if (file.startsWith("node:")) continue;
     frames.push({ file, line: Number(lineText), column: Number(columnText), functionName });
   }
-  return (
+  const own = frames.filter((frame) => !DECORATOR_HELPER.test(frame.functionName ?? ""));
+  return {
     // Node names a class body `<static_initializer>`, or `Function.<static_initializer>` once
     // source maps are on.
-    frames.find((frame) => /(?:^|\.)<static_initializer>$/.test(frame.functionName ?? "")) ??
-    frames.find((frame) => !DECORATOR_HELPER.test(frame.functionName ?? ""))
-  );
+    site: frames.find((frame) => /(?:^|\.)<static_initializer>$/.test(frame.functionName ?? "")) ?? own[0],
+    frames: own,
+  };
 }
 
 /**

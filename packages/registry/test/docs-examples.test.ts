@@ -13,7 +13,9 @@ import { consumerProjects, PACKAGE_DIR } from "./helpers.js";
  * Every complete example of docs/registry.md (a `ts` or `js` block not marked `fragment`), as a
  * user would run it: written into a fresh project outside the workspace whose node_modules holds
  * the registry, compiled by the repository's tsc (TypeScript blocks, once as an ES module project
- * and once as a CommonJS one), started with node, and used by the SDK's v2 Client.
+ * and once as a CommonJS one), started with node, and used by the SDK's v2 Client. Plain tsc
+ * stamps nothing: the registry's start-up check judges the sources through the source maps, and
+ * finds nothing to say.
  */
 
 const require = createRequire(__filename);
@@ -49,7 +51,7 @@ async function compile(dir: string): Promise<void> {
   writeFileSync(
     join(dir, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: ["node"], rootDir: "src", outDir: "out" },
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: ["node"], rootDir: "src", outDir: "out", sourceMap: true },
       include: ["src"],
     }),
   );

@@ -15,11 +15,14 @@ import { gatewayView } from "../dist/gateway.js";
 import { createRegistry, DATA_VIEW_URI, MCP_APP_MIME_TYPE, type Registry } from "../dist/index.js";
 import { connectInMemory, PACKAGE_DIR, recordingLogger, seedResult } from "./helpers";
 
+// The registries of this file test the run time (their tools break the contract on purpose, or sit
+// in no tsconfig): the start-up check is off here; startup-check.test.ts tests it.
+
 // The gateway view as MCP Apps hosts find it: the tool's _meta names a ui:// resource that
 // resources/list lists and resources/read returns as text/html;profile=mcp-app.
 
 function citiesRegistry(options: { ui?: boolean; toolUi?: boolean } = {}): Registry {
-  const registry = createRegistry({ name: "cities", version: "1.0.0", logger: recordingLogger(), ...(options.ui === undefined ? {} : { ui: options.ui }) });
+  const registry = createRegistry({ name: "cities", version: "1.0.0", startupCheck: false, logger: recordingLogger(), ...(options.ui === undefined ? {} : { ui: options.ui }) });
   registry.tool({ description: "Return the top 3 cities by population." })(function list_cities() {
     return seedResult();
   });
@@ -143,7 +146,7 @@ describe("the data view (MCP Apps resource)", () => {
   });
 
   it("no tool uses it: no resource is served", async () => {
-    const registry = createRegistry({ name: "quiet", version: "1.0.0", logger: recordingLogger() });
+    const registry = createRegistry({ name: "quiet", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
     registry.tool({ ui: false })(function only_text() {
       return seedResult();
     });

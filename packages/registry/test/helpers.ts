@@ -77,7 +77,8 @@ export const seedResult = (): DataToolOutput => ({
 /**
  * Fresh projects outside the workspace, as a user's: a package.json of the given `type` and a
  * node_modules that links what a user would install (the registry, zod, the SDK server package,
- * Node's types). `removeAll` deletes every project made.
+ * Node's types, and as development dependencies TypeScript and the project layer the registry's
+ * start-up check loads). `removeAll` deletes every project made.
  */
 export function consumerProjects(prefix: string): { project(type: "module" | "commonjs"): string; removeAll(): void } {
   const made: string[] = [];
@@ -92,6 +93,8 @@ export function consumerProjects(prefix: string): { project(type: "module" | "co
         zod: join(PACKAGE_DIR, "node_modules", "zod"),
         "@modelcontextprotocol/server": join(PACKAGE_DIR, "node_modules", "@modelcontextprotocol", "server"),
         "@types/node": join(root, "node_modules", "@types", "node"),
+        "@sourced/project": join(root, "packages", "project"),
+        typescript: join(root, "node_modules", "typescript"),
       };
       for (const [name, target] of Object.entries(links)) {
         mkdirSync(dirname(join(dir, "node_modules", name)), { recursive: true });

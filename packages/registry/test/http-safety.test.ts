@@ -4,6 +4,9 @@ import { afterEach, describe, expect, test } from "vitest";
 import { createRegistry, type HttpServeOptions, type HttpServing } from "../dist/index.js";
 import { recordingLogger, seedResult } from "./helpers.js";
 
+// The registries of this file test the run time (their tools break the contract on purpose, or sit
+// in no tsconfig): the start-up check is off here; startup-check.test.ts tests it.
+
 /*
  * serveHttp as an attacker meets it: raw HTTP on loopback, every header chosen by the test
  * (fetch cannot set Host or Origin, so plain node:http and node:net).
@@ -42,7 +45,7 @@ afterEach(async () => {
 
 async function serve(options: HttpServeOptions = {}, register = true) {
   const logger = recordingLogger();
-  const registry = createRegistry({ name: "safety", version: "1.0.0", logger });
+  const registry = createRegistry({ name: "safety", version: "1.0.0", startupCheck: false, logger });
   if (register) {
     registry.tool()(function list_cities() {
       return seedResult();
@@ -120,7 +123,7 @@ describe("serveHttp: who may call", () => {
 
   test("authenticate: undefined or a throw is 401; what it returns reaches the tool as extra.http.authInfo", async () => {
     const logger = recordingLogger();
-    const registry = createRegistry({ name: "auth", version: "1.0.0", logger });
+    const registry = createRegistry({ name: "auth", version: "1.0.0", startupCheck: false, logger });
     const seen: unknown[] = [];
     registry.tool()(function whoami(_args: unknown, extra: { http?: { authInfo?: { clientId: string } } }) {
       seen.push(extra.http?.authInfo?.clientId);
@@ -208,7 +211,7 @@ describe("serveHttp: what it reads", () => {
   });
 
   test("no server is built for a request whose body has not fully arrived", async () => {
-    const registry = createRegistry({ name: "lazy", version: "1.0.0", logger: recordingLogger() });
+    const registry = createRegistry({ name: "lazy", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
     registry.tool()(function list_cities() {
       return seedResult();
     });

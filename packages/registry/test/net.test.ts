@@ -16,6 +16,9 @@ import {
 } from "../dist/index.js";
 import { compileServers, connectInMemory, firstText, recordingLogger, seedResult } from "./helpers.js";
 
+// The registries of this file test the run time (their tools break the contract on purpose, or sit
+// in no tsconfig): the start-up check is off here; startup-check.test.ts tests it.
+
 type ToolsModule = typeof import("./servers/tools.js");
 
 
@@ -111,7 +114,7 @@ describe("the run-time net over the SDK's Client and InMemoryTransport", () => {
 
   test("any thenable result is awaited, as `await` would; one whose `then` cannot be read is a tool that threw", async () => {
     const thenLogger = recordingLogger();
-    const registry = createRegistry({ name: "t", version: "1.0.0", logger: thenLogger });
+    const registry = createRegistry({ name: "t", version: "1.0.0", startupCheck: false, logger: thenLogger });
     registry.tool()(function thenable() {
       return { then: (resolve: (value: unknown) => void) => resolve(seedResult()) };
     });
@@ -136,7 +139,7 @@ describe("the run-time net over the SDK's Client and InMemoryTransport", () => {
 
 describe("registration", () => {
   test("the call form registers the function and returns the very same function", () => {
-    const registry = createRegistry({ name: "t", version: "1.0.0", logger: recordingLogger() });
+    const registry = createRegistry({ name: "t", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
     function list_cities(): DataToolOutput {
       return seedResult();
     }
@@ -147,7 +150,7 @@ describe("registration", () => {
   });
 
   test("an anonymous function without a name is a clear error; { name } fixes it", () => {
-    const registry = createRegistry({ name: "t", version: "1.0.0" });
+    const registry = createRegistry({ name: "t", version: "1.0.0", startupCheck: false });
     expect(() => registry.tool()(() => seedResult())).toThrow(
       /^registry\.tool\(\) at .*net\.test\.ts:\d+:\d+ cannot name the tool: the function is anonymous\. Name the function \(function list_cities\(\) \{…\}\) or pass \{ name: "list_cities" \}\. If the source names it, a minifier probably removed the name: build with @sourced\/unplugin or @sourced\/transformer, which state each tool's name in the emitted code, or pass \{ name \}\.$/,
     );
@@ -158,7 +161,7 @@ describe("registration", () => {
   });
 
   test("a second tool with the same name is an error naming both registrations", () => {
-    const registry = createRegistry({ name: "t", version: "1.0.0" });
+    const registry = createRegistry({ name: "t", version: "1.0.0", startupCheck: false });
     registry.tool()(function list_cities() {
       return seedResult();
     });
@@ -170,18 +173,18 @@ describe("registration", () => {
   });
 
   test("something that is not a function is refused", () => {
-    const registry = createRegistry({ name: "t", version: "1.0.0" });
+    const registry = createRegistry({ name: "t", version: "1.0.0", startupCheck: false });
     expect(() => registry.tool()(42 as never)).toThrow(/expects a function, got number/);
   });
 
   test("a registry with no tools still answers tools/list", async () => {
-    const { client, close } = await connectInMemory(createRegistry({ name: "empty", version: "1.0.0" }));
+    const { client, close } = await connectInMemory(createRegistry({ name: "empty", version: "1.0.0", startupCheck: false }));
     expect((await client.listTools()).tools).toEqual([]);
     await close();
   });
 
   test("options reach tools/list: title, description, annotations", async () => {
-    const registry = createRegistry({ name: "t", version: "1.0.0" });
+    const registry = createRegistry({ name: "t", version: "1.0.0", startupCheck: false });
     registry.tool({ title: "Top cities", description: "Top 3 by population.", annotations: { readOnlyHint: true } })(
       function list_cities() {
         return seedResult();
@@ -194,7 +197,7 @@ describe("registration", () => {
   });
 
   test("a zod object works as input too, and a tool without input receives {}", async () => {
-    const registry = createRegistry({ name: "t", version: "1.0.0" });
+    const registry = createRegistry({ name: "t", version: "1.0.0", startupCheck: false });
     const seen: unknown[] = [];
     registry.tool({ input: z.object({ limit: z.number().int().default(3) }) })(function top(args: { limit: number }) {
       seen.push(args);
@@ -240,7 +243,7 @@ describe("requireVerified and the verified stamp", () => {
 
   test("an unstamped registration is refused with one warning, returned unchanged, absent from tools/list", async () => {
     const logger = recordingLogger();
-    const registry = createRegistry({ name: "prod", version: "1.0.0", logger, requireVerified: true });
+    const registry = createRegistry({ name: "prod", version: "1.0.0", startupCheck: false, logger, requireVerified: true });
     function list_cities(): DataToolOutput {
       return seedResult();
     }
@@ -268,7 +271,7 @@ describe("requireVerified and the verified stamp", () => {
   });
 
   test("without requireVerified, stamps are recorded but not needed", () => {
-    const registry = createRegistry({ name: "dev", version: "1.0.0", logger: recordingLogger() });
+    const registry = createRegistry({ name: "dev", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
     registry.tool()(function list_cities() {
       return seedResult();
     });

@@ -5,6 +5,9 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { createRegistry, isSourceUrl, SOURCE_URL_PATTERN, structuredContentSchema } from "../dist/index.js";
 import { connectInMemory, seedResult } from "./helpers.js";
 
+// The registries of this file test the run time (their tools break the contract on purpose, or sit
+// in no tsconfig): the start-up check is off here; startup-check.test.ts tests it.
+
 /*
  * One URL rule, two readers: the server accepts a source exactly when the JSON Schema it publishes
  * as outputSchema does, as the SDK clients' own validators read it (v1 `@modelcontextprotocol/sdk`
@@ -18,7 +21,7 @@ let clientV2: Check;
 
 beforeAll(async () => {
   // The schema exactly as a client receives it in tools/list.
-  const registry = createRegistry({ name: "urls", version: "1.0.0" });
+  const registry = createRegistry({ name: "urls", version: "1.0.0", startupCheck: false });
   registry.tool()(function list_cities() {
     return seedResult();
   });

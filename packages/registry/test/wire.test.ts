@@ -3,6 +3,9 @@ import { createRegistry, WIRE_LIMITS } from "../dist/index.js";
 import { callThroughNet } from "../dist/net.js";
 import { connectInMemory, firstText, recordingLogger, seedResult } from "./helpers.js";
 
+// The registries of this file test the run time (their tools break the contract on purpose, or sit
+// in no tsconfig): the start-up check is off here; startup-check.test.ts tests it.
+
 /*
  * The wire copy's own rules, through a registry and the SDK's real Client: what JSON semantics it
  * keeps (toJSON, dropped undefined keys, symbol keys), and the limits that bound every call.
@@ -48,7 +51,7 @@ describe("the wire copy", () => {
   let connection: Awaited<ReturnType<typeof connectInMemory>>;
 
   beforeAll(async () => {
-    const registry = createRegistry({ name: "wire", version: "1.0.0", logger });
+    const registry = createRegistry({ name: "wire", version: "1.0.0", startupCheck: false, logger });
     for (const [name, make] of Object.entries(TOOLS)) registry.tool({ name })(() => make());
     connection = await connectInMemory(registry);
   });
@@ -136,6 +139,7 @@ describe("the error path itself", () => {
     });
     try {
       const registry = createRegistry({
+        startupCheck: false,
         name: "t",
         version: "1.0.0",
         logger: {

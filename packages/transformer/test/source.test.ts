@@ -1,11 +1,24 @@
 import * as path from "node:path";
 import { expect, test } from "vitest";
-import { copyProject, listTools, TRANSFORMER_DIR } from "./support";
+import { copyProject, edit, listTools, TRANSFORMER_DIR } from "./support";
 
 const TSX = path.join(TRANSFORMER_DIR, "node_modules", "tsx", "dist", "cli.mjs");
 
-test("the same server run from source (tsx, no transformer) refuses every tool with the registry's warning", async () => {
+/** Where tspc reports each rejected tool of the server fixture (see suite.ts): the start-up check warns there. */
+const REJECTED = { no_annotation: "src/tools.ts:21:54", count_cities: "src/tools.ts:26:69", temperature: "src/tools.ts:40:25" };
+
+test("the same server run from source (tsx, no transformer): the start-up check serves exactly what tspc keeps, and warns for the rest where tspc reports it", async () => {
   const project = copyProject("server", "source-tsx");
+  const { tools, stderr } = await listTools(process.execPath, [TSX, "src/server.ts"], project);
+  // requireVerified is on: the check's verdict is what verifies a tool run from source.
+  expect(tools).toEqual(["forecast", "list_cities", "population"]);
+  for (const [tool, at] of Object.entries(REJECTED)) expect(stderr).toContain(`[sourced] warning: tool "${tool}" (${at}) was not registered: Tool '${tool}'`);
+  expect(stderr).not.toContain("requireVerified is on");
+});
+
+test("run from source with the start-up check off, requireVerified refuses every tool: nothing stamped them", async () => {
+  const project = copyProject("server", "source-tsx-unchecked");
+  edit(path.join(project, "src/registry.ts"), "requireVerified: true", "requireVerified: true, startupCheck: false");
   const { tools, stderr } = await listTools(process.execPath, [TSX, "src/server.ts"], project);
   expect(tools).toEqual([]);
   for (const tool of ["list_cities", "population", "no_annotation", "count_cities", "forecast", "temperature"]) {

@@ -251,12 +251,16 @@ export async function listTools(command: string, args: string[], cwd: string): P
   const transport = new StdioClientTransport({ command, args, cwd, stderr: "pipe" });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  // Everything the server wrote, up to its exit: a warning may still be in the pipe when the list arrives.
+  const ended = new Promise((resolve) => transport.stderr?.on("end", resolve));
   const client = new Client({ name: "transformer-test", version: "1.0.0" });
   await client.connect(transport);
+  let tools: string[];
   try {
-    const { tools } = await client.listTools();
-    return { tools: tools.map((tool) => tool.name).sort(), stderr };
+    tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
   } finally {
     await client.close();
   }
+  await ended;
+  return { tools, stderr };
 }

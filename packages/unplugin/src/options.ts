@@ -1,5 +1,5 @@
 import { describeOptionValue, parseBuildOptions, type BuildOptions, type OptionProblem } from "@sourced/analysis";
-import type { Backend } from "@sourced/cli";
+import type { Backend } from "@sourced/project";
 
 /** The plugin's options: the transformer's (`severity`, `strip`, `stamp`), plus the tsconfig to analyse. */
 export interface SourcedPluginOptions {

@@ -1,8 +1,9 @@
-// TC39 decorators on static methods, compiled by tsc (the form users write).
+// TC39 decorators on static methods, compiled by tsc (the form users write). The start-up check
+// is off: what is tested is the decorator form and the stamp alone.
 import { createRegistry, type DataToolOutput, type Logger, type ToolDecorator, type ToolFunction } from "@sourced/registry";
 
 export function buildDecorated(logger: Logger) {
-  const registry = createRegistry({ name: "decorated", version: "1.0.0", logger });
+  const registry = createRegistry({ name: "decorated", version: "1.0.0", logger, startupCheck: false });
 
   class Weather {
     static readonly source = "https://example.org/weather";
@@ -28,7 +29,7 @@ function stamped(decorator: ToolDecorator) {
 }
 
 export function buildVerifiedDecorated(logger: Logger) {
-  const registry = createRegistry({ name: "decorated-verified", version: "1.0.0", logger, requireVerified: true });
+  const registry = createRegistry({ name: "decorated-verified", version: "1.0.0", logger, requireVerified: true, startupCheck: false });
 
   class Weather {
     @stamped(registry.tool())

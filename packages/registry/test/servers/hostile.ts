@@ -1,4 +1,5 @@
 // Results a careless or hostile tool author can return, each with what a client must receive.
+// The start-up check is off: these tools are unannotated on purpose, and the net is what is tested.
 import { createRegistry, type Logger } from "@sourced/registry";
 import { z } from "zod";
 
@@ -266,7 +267,7 @@ export const INPUT_CASES: Record<string, { input: z.ZodObject; args: Record<stri
 export const jsonLinesLogger: Logger = { warn: (message) => void process.stderr.write(`${JSON.stringify(message)}\n`) };
 
 export function buildHostileRegistry(logger: Logger) {
-  const registry = createRegistry({ name: "hostile", version: "1.0.0", logger });
+  const registry = createRegistry({ name: "hostile", version: "1.0.0", logger, startupCheck: false });
   for (const [name, { make }] of Object.entries(CASES)) registry.tool({ name })(() => make());
   for (const [name, { input }] of Object.entries(INPUT_CASES)) registry.tool({ name, input })(() => good());
   registry.tool({ name: "healthy" })(() => good());

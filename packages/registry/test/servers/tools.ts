@@ -1,4 +1,6 @@
 // A registry with one good tool, one with an input, and every bad result the net must stop.
+// Compiled by plain tsc: the start-up check would refuse the tools that break the contract on
+// purpose, so it is off (the net is what is tested here).
 import { createRegistry, type DataToolOutput, type Logger } from "@sourced/registry";
 import { z } from "zod";
 
@@ -60,7 +62,7 @@ export const FIRST_PROBLEM: Record<keyof typeof BAD_RESULTS, string> = {
 };
 
 export function buildRegistry(logger?: Logger) {
-  const registry = createRegistry({ name: "net-test", version: "1.0.0", ...(logger ? { logger } : {}) });
+  const registry = createRegistry({ name: "net-test", version: "1.0.0", startupCheck: false, ...(logger ? { logger } : {}) });
 
   registry.tool({ description: "Return the top 3 cities by population." })(function list_cities(): DataToolOutput {
     return {

@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as ts from "typescript";
+import { stripJsonComments } from "./config-files";
 import { UsageError } from "./errors";
 import type { TypeScript } from "./typescript";
 
@@ -8,30 +9,6 @@ import type { TypeScript } from "./typescript";
 export interface Project {
   readonly configPath: string;
   readonly parsed: ts.ParsedCommandLine;
-}
-
-/**
- * Turns a `-p` argument into the path of a tsconfig file: a directory means its tsconfig.json.
- * Throws {@link UsageError} when there is none, saying what to pass instead.
- */
-export function resolveConfigPath(argument: string, cwd: string, isDefault: boolean): string {
-  const absolute = path.resolve(cwd, argument);
-  let stat: fs.Stats | undefined;
-  try {
-    stat = fs.statSync(absolute);
-  } catch {
-    stat = undefined;
-  }
-  if (stat?.isDirectory()) {
-    const inside = path.join(absolute, "tsconfig.json");
-    if (fs.existsSync(inside)) return inside;
-    throw new UsageError(`cannot find a tsconfig.json in the directory '${argument}'. Pass '-p <path/to/tsconfig.json>'.`);
-  }
-  if (stat?.isFile()) return absolute;
-  if (isDefault) {
-    throw new UsageError(`cannot find tsconfig.json in the current directory. Run sourced check where your tsconfig.json is, or pass '-p <path/to/tsconfig.json>'.`);
-  }
-  throw new UsageError(`cannot find '${argument}' (from -p). Pass '-p' the path to a tsconfig.json or to a directory that holds one.`);
 }
 
 /** Configuration problems, as TypeScript reports them, ready to print in its own format. */
@@ -190,28 +167,6 @@ function referencesOf(text: string): string[] {
     const referencePath = (reference as { path?: unknown } | null)?.path;
     return typeof referencePath === "string" ? [referencePath] : [];
   });
-}
-
-/** JSON with comments and trailing commas, as tsconfig files allow, made plain JSON (strings kept intact). */
-function stripJsonComments(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (char === '"') {
-      const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-      out += text.slice(start, i + 1);
-    } else if (char === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else if (char === "/" && text[i + 1] === "*") {
-      const close = text.indexOf("*/", i + 2);
-      i = close < 0 ? text.length : close + 1;
-    } else {
-      out += char;
-    }
-  }
-  return out.replace(/,(\s*[}\]])/g, "$1");
 }
 
 function canonicalPath(file: string): string {

@@ -7,7 +7,7 @@ import { UsageError } from "./errors";
 import { createSharedHost } from "./projects";
 import { loadTypeScript } from "./typescript";
 
-/** One project judged on the backend `sourced check` would choose for it. */
+/** One project judged on the backend `chooseBackend` picks for it (the one `sourced check` runs). */
 export interface ProjectAnalysis {
   readonly backend: Backend;
   readonly typescriptVersion: string;
@@ -31,8 +31,9 @@ export interface AnalyzeProjectOptions {
 
 /**
  * Loads one project and judges it with the backend `sourced check` picks for it, the same choice
- * in the same place (`chooseBackend`): for front-ends that build without tsc (the bundler plugin)
- * and must agree with the check. Throws {@link UsageError} for a TypeScript it cannot use.
+ * in the same place (`chooseBackend`): for front-ends that build without tsc (the bundler plugin,
+ * the registry's start-up check) and must agree with the check. Throws {@link UsageError} for a
+ * TypeScript it cannot use.
  */
 export function analyzeProject(options: AnalyzeProjectOptions): ProjectAnalysis {
   const cwd = path.resolve(options.cwd ?? process.cwd());

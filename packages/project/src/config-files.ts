@@ -1,0 +1,156 @@
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+
+/*
+ * What a tsconfig says about which files it covers, read without TypeScript: the files it
+ * extends, and the directories its `include` globs search. The start-up check's cache reads
+ * these in the server's own thread, where loading TypeScript would cost more than the check it
+ * saves.
+ */
+
+/** JSON with comments and trailing commas, as tsconfig files allow, made plain JSON (strings kept intact). */
+export function stripJsonComments(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char === '"') {
+      const start = i;
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      out += text.slice(start, i + 1);
+    } else if (char === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+      out += "\n";
+    } else if (char === "/" && text[i + 1] === "*") {
+      const close = text.indexOf("*/", i + 2);
+      i = close < 0 ? text.length : close + 1;
+    } else {
+      out += char;
+    }
+  }
+  return out.replace(/,(\s*[}\]])/g, "$1");
+}
+
+type Json = Record<string, unknown>;
+
+function readJson(file: string): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(stripJsonComments(fs.readFileSync(file, "utf8")));
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file an `extends` entry names, resolved as TypeScript resolves it: a path, or a package's tsconfig. */
+function resolveExtends(specifier: string, from: string): string | undefined {
+  const directory = path.dirname(from);
+  if (specifier.startsWith(".") || path.isAbsolute(specifier)) {
+    const file = path.resolve(directory, specifier);
+    return fs.existsSync(file) || !fs.existsSync(`${file}.json`) ? file : `${file}.json`;
+  }
+  const require = createRequire(from);
+  for (const candidate of [specifier, `${specifier}.json`, `${specifier}/tsconfig.json`]) {
+    try {
+      return require.resolve(candidate);
+    } catch {
+      // the next form
+    }
+  }
+  return undefined;
+}
+
+export interface ConfigCoverage {
+  /** The config and every file it extends, transitively. */
+  readonly configFiles: readonly string[];
+  /** The directories its `include` globs search (absolute); empty when it lists its `files` only. */
+  readonly searched: readonly string[];
+  /** Directories that hold no sources: output directories, which builds write into. */
+  readonly skipped: readonly string[];
+}
+
+/**
+ * Which files a tsconfig's own text makes part of the project: the configs it extends (whose
+ * `include`, `files` and `compilerOptions` it inherits, each path relative to the config that
+ * wrote it), and the directories `include` makes TypeScript search.
+ */
+export function configCoverage(configPath: string): ConfigCoverage {
+  const configFiles: string[] = [];
+  let include: { readonly patterns: readonly unknown[]; readonly base: string } | undefined;
+  let hasFiles = false;
+  const skipped: string[] = [];
+  const visit = (file: string, depth: number): void => {
+    if (configFiles.includes(file) || depth > 16) return;
+    configFiles.push(file);
+    const json = readJson(file);
+    if (json === undefined) return;
+    const directory = path.dirname(file);
+    // The config that extends wins: only the first one that says `include` (or `files`) counts.
+    if (include === undefined && Array.isArray(json["include"])) include = { patterns: json["include"] as unknown[], base: directory };
+    if (Array.isArray(json["files"])) hasFiles = true;
+    const options = json["compilerOptions"] as Json | undefined;
+    for (const key of ["outDir", "declarationDir"]) {
+      const value = options?.[key];
+      if (typeof value === "string") skipped.push(path.resolve(directory, value));
+    }
+    const extended = json["extends"];
+    for (const specifier of typeof extended === "string" ? [extended] : Array.isArray(extended) ? extended : []) {
+      if (typeof specifier !== "string") continue;
+      const target = resolveExtends(specifier, file);
+      if (target !== undefined) visit(target, depth + 1);
+    }
+  };
+  visit(path.resolve(configPath), 0);
+  const patterns = include ?? (hasFiles ? { patterns: [], base: path.dirname(configPath) } : { patterns: ["**/*"], base: path.dirname(configPath) });
+  const searched = new Set<string>();
+  for (const pattern of patterns.patterns) {
+    if (typeof pattern !== "string") continue;
+    const segments = pattern.split(/[\\/]/);
+    const wildcard = segments.findIndex((segment) => /[*?[]/.test(segment));
+    const fixed = wildcard < 0 ? segments : segments.slice(0, wildcard);
+    searched.add(path.resolve(patterns.base, ...fixed));
+  }
+  return { configFiles, searched: [...searched], skipped };
+}
+
+/** Sources TypeScript would pick up in a searched directory. */
+const SOURCE = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
+/** Past this many entries a directory tree is not fingerprinted (its project is then never taken from the cache). */
+const MAX_ENTRIES = 50_000;
+
+/**
+ * A fingerprint of the source files and folders under `directory` (not `node_modules`, hidden
+ * folders, or `skipped`): a file added, removed or renamed where `include` searches changes the
+ * project's files, and so this. `undefined` for a tree too large to walk at start-up.
+ */
+export function directoryFingerprint(directory: string, skipped: readonly string[]): string | undefined {
+  const hash = createHash("sha1");
+  let entries = 0;
+  const pending = [directory];
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
+    let listing: fs.Dirent[];
+    try {
+      listing = fs.readdirSync(current, { withFileTypes: true });
+    } catch {
+      hash.update(`${current}\0-\n`);
+      continue;
+    }
+    const names: string[] = [];
+    // Sorted: the walk, and so the fingerprint, must not depend on the order the file system lists in.
+    for (const entry of listing.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (entry.isDirectory()) {
+        const full = path.join(current, entry.name);
+        if (entry.name === "node_modules" || entry.name.startsWith(".") || skipped.includes(full)) continue;
+        names.push(`${entry.name}/`);
+        pending.push(full);
+      } else if (SOURCE.test(entry.name)) {
+        names.push(entry.name);
+      }
+    }
+    entries += names.length;
+    if (entries > MAX_ENTRIES) return undefined;
+    hash.update(`${current}\0${names.join("\0")}\n`);
+  }
+  return hash.digest("base64");
+}

@@ -1,0 +1,221 @@
+import * as path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { FilePlace, JudgeRequest, JudgeResult } from "./judge";
+import type { StartupCheckOptions, StartupOutcome, StartupRegistration, StartupVerdict } from "./protocol";
+import { Fingerprints, isCurrent, readRecord, verifierName, type EscapeRecord, type ProjectRecord, type RegistrationRecord, type Span } from "./records";
+import { builtWithoutSourceMaps, configsAbove, isTypeScriptFile, sourcePositionOf, type LostPosition, type SourceMaps, type SourcePosition } from "./sources";
+
+export { STARTUP_PROTOCOL } from "./protocol";
+export type { Frame, ReportedFinding, StartupCheckOptions, StartupOutcome, StartupRegistration, StartupVerdict } from "./protocol";
+
+/*
+ * The registry's start-up check, as the project layer answers it: `@sourced/project/startup`,
+ * which the registry loads only when it has registrations no stamp verified. This module runs in
+ * the server's own thread and loads neither TypeScript nor the analysis: it maps stacks to
+ * sources, answers from the records of an unchanged project (a restart), and hands the rest to a
+ * worker thread that judges (judge.ts).
+ */
+
+const DEFAULT_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * Judges each registration by the stack it was made from: verified, refused with the finding
+ * the build prints, or why it could not be judged. Never rejects: a failure of the check itself is
+ * an `unjudged` verdict that says so.
+ */
+export async function checkRegistrations(registrations: readonly StartupRegistration[], options: StartupCheckOptions = {}): Promise<StartupOutcome> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const display = (file: string): string => path.relative(cwd, file).split(path.sep).join("/") || file;
+  const useCache = options.cache !== false;
+  const maps: SourceMaps = new Map();
+  const positions = registrations.map((registration) =>
+    registration.frames.flatMap((frame) => {
+      const position = sourcePositionOf(frame, display, maps);
+      return position === undefined ? [] : [position];
+    }),
+  );
+  const files = [...new Set(positions.flat().flatMap((position) => ("lost" in position ? [] : [position.file])))];
+
+  const records = new Map<string, ProjectRecord>();
+  const places = new Map<string, FilePlace>();
+  const fingerprints = new Fingerprints();
+  const current = (config: string): ProjectRecord | undefined => {
+    if (!records.has(config)) {
+      const record = useCache ? readRecord(config) : undefined;
+      if (record !== undefined && isCurrent(record, fingerprints)) records.set(config, record);
+      else return undefined;
+    }
+    return records.get(config);
+  };
+  for (const file of files) {
+    const place = placeFromRecords(file, current, display);
+    if (place !== undefined) places.set(file, place);
+  }
+  const cold = files.filter((file) => !places.has(file));
+  let source: StartupOutcome["source"] = files.length === 0 ? "none" : "cache";
+  if (cold.length > 0) {
+    source = "analysis";
+    const judged = await judgeInWorker({ files: cold, cwd, cache: useCache }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    if ("error" in judged) {
+      for (const file of cold) places.set(file, { file, failure: `the start-up check failed (${judged.error}). Please report it` });
+    } else {
+      for (const record of judged.records) records.set(record.config, record);
+      for (const place of judged.places) places.set(place.file, place);
+    }
+  }
+  const byFile = new SitesByFile(records);
+  return { verifier: verifierName(), verdicts: positions.map((list) => verdictOf(list, places, byFile, display)), source };
+}
+
+/** Each project's registrations and escapes by file, indexed once: a server registers thousands of tools. */
+class SitesByFile {
+  private readonly indexed = new Map<string, { readonly registrations: Map<string, RegistrationRecord[]>; readonly escapes: Map<string, EscapeRecord[]> } | undefined>();
+
+  constructor(private readonly records: ReadonlyMap<string, ProjectRecord>) {}
+
+  /** `undefined` when the project was not analysed. */
+  of(config: string, file: string): { readonly registrations: readonly RegistrationRecord[]; readonly escapes: readonly EscapeRecord[] } | undefined {
+    if (!this.indexed.has(config)) {
+      const analysis = this.records.get(config)?.analysis;
+      this.indexed.set(config, analysis === undefined ? undefined : { registrations: groupByFile(analysis.registrations), escapes: groupByFile(analysis.escapes) });
+    }
+    const index = this.indexed.get(config);
+    return index === undefined ? undefined : { registrations: index.registrations.get(file) ?? [], escapes: index.escapes.get(file) ?? [] };
+  }
+}
+
+function groupByFile<T extends { readonly file: string }>(items: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(item.file);
+    if (group === undefined) groups.set(item.file, [item]);
+    else group.push(item);
+  }
+  return groups;
+}
+
+/**
+ * Where `file` belongs, from current records alone, as judge.ts would find it: the nearest config
+ * whose files (or whose references' files) name it, else the nearest config's program when it
+ * imports it. `undefined` when a record it needs is missing or stale: then the worker decides.
+ */
+function placeFromRecords(file: string, current: (config: string) => ProjectRecord | undefined, display: (file: string) => string): FilePlace | undefined {
+  const above = configsAbove(file);
+  if (above.length === 0) return isTypeScriptFile(file) ? { file, failure: `no tsconfig.json is in ${display(path.dirname(file))} or above it` } : { file, plain: true };
+  for (const config of above) {
+    const found = holder(config, file, current, new Set());
+    if (found === undefined) return undefined;
+    // The holder's record must say what its program registers; one that was only read is not enough.
+    if (found !== false) return current(found)?.analysis === undefined ? undefined : { file, config: found };
+  }
+  const nearest = current(above[0]!);
+  if (nearest?.analysis === undefined) return undefined;
+  if (nearest.analysis.judged.includes(file)) return { file, config: nearest.config };
+  // Not in any project: what the worker says of it, from the same facts.
+  if (isTypeScriptFile(file)) return { file, failure: `no tsconfig includes ${display(file)} (looked in ${above.map(display).join(", ")})` };
+  const failure = builtWithoutSourceMaps(file, above, display);
+  return failure === undefined ? { file, plain: true } : { file, failure };
+}
+
+/** The config among `config` and its references (depth first) whose roots name `file`; `false` for none; `undefined` when a record is missing. */
+function holder(config: string, file: string, current: (config: string) => ProjectRecord | undefined, seen: Set<string>): string | false | undefined {
+  if (seen.has(config)) return false;
+  seen.add(config);
+  const record = current(config);
+  if (record === undefined) return undefined;
+  if (record.roots.includes(file)) return config;
+  for (const reference of record.references) {
+    const found = holder(reference, file, current, seen);
+    if (found !== false) return found;
+  }
+  return false;
+}
+
+type Located = SourcePosition | LostPosition;
+
+function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, FilePlace>, sites: SitesByFile, display: (file: string) => string): StartupVerdict {
+  /** The first frame that leads to a source decides what an unmatched registration is. */
+  let first: { readonly failure: string } | { readonly judged: SourcePosition; readonly config: string } | undefined;
+  // Innermost first: the first frame at a registration's head is the registration (a platform's
+  // wrapper is a frame or more inside it). Frames further out are not read: their positions are
+  // where the enclosing code was called from, and a loader's wrapper can map anywhere.
+  for (const position of positions) {
+    if ("lost" in position) {
+      first ??= { failure: position.lost };
+      continue;
+    }
+    const place = places.get(position.file);
+    if (place === undefined || "plain" in place) continue;
+    if ("failure" in place) {
+      first ??= { failure: place.failure };
+      continue;
+    }
+    const inFile = sites.of(place.config, position.file);
+    if (inFile === undefined) continue;
+    first ??= { judged: position, config: place.config };
+    const registration = innermost(inFile.registrations.filter((candidate) => contains(candidate.span, position)));
+    if (registration !== undefined) {
+      // The build strips a rejected registration: what it would have registered never is.
+      return registration.finding === undefined ? { kind: "verified" } : { kind: "refused", finding: { ...registration.finding, file: display(registration.finding.file) } };
+    }
+    const escape = innermost(inFile.escapes.filter((candidate) => contains(candidate.span, position)));
+    if (escape !== undefined) {
+      const { finding } = escape;
+      return { kind: "unverified", reason: `it is registered through a registry value the analysis cannot follow (${display(finding.file)}:${finding.line}:${finding.column}: ${finding.message})` };
+    }
+  }
+  if (first === undefined) return { kind: "unchecked" };
+  if ("failure" in first) return { kind: "unjudged", reason: first.failure };
+  const at = `${display(first.judged.file)}:${first.judged.line}:${first.judged.column}`;
+  const via = first.judged.mapped === undefined ? "" : ` (${display(first.judged.mapped.file)}:${first.judged.mapped.line}:${first.judged.mapped.column} through its source map)`;
+  return { kind: "unverified", reason: `the analysis of ${display(first.config)} finds no registration at ${at}${via}` };
+}
+
+function contains(span: Span, position: SourcePosition): boolean {
+  const at = [position.line, position.column] as const;
+  return compare(span.start, at) <= 0 && compare(at, span.end) < 0;
+}
+
+function compare(a: readonly [number, number], b: readonly [number, number]): number {
+  return a[0] - b[0] || a[1] - b[1];
+}
+
+/** The innermost of spans that all contain one position: the one that starts last (and, of those, ends first). */
+function innermost<T extends { readonly span: Span }>(candidates: readonly T[]): T | undefined {
+  let best: T | undefined;
+  for (const candidate of candidates) {
+    if (best === undefined || compare(candidate.span.start, best.span.start) > 0 || (compare(candidate.span.start, best.span.start) === 0 && compare(candidate.span.end, best.span.end) < 0)) best = candidate;
+  }
+  return best;
+}
+
+/**
+ * Runs judge.ts in a worker thread. Its standard streams go to this process's stderr (stdout
+ * carries the protocol); it keeps the process alive only while it judges, and is stopped after
+ * `timeoutMs`.
+ */
+function judgeInWorker(request: JudgeRequest, timeoutMs: number): Promise<JudgeResult | { readonly error: string }> {
+  return new Promise((resolve) => {
+    let worker: Worker;
+    try {
+      worker = new Worker(path.join(__dirname, "worker.js"), { workerData: request, stdout: true, stderr: true, execArgv: [] });
+    } catch (error) {
+      resolve({ error: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    worker.stdout.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+    worker.stderr.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+    const timer = setTimeout(() => {
+      resolve({ error: `it did not finish within ${Math.round(timeoutMs / 1000)} s` });
+      void worker.terminate();
+    }, timeoutMs);
+    timer.unref();
+    const settle = (answer: JudgeResult | { readonly error: string }): void => {
+      clearTimeout(timer);
+      resolve(answer);
+    };
+    worker.once("message", (message: { result?: JudgeResult; error?: string }) => settle(message.result ?? { error: message.error ?? "no answer" }));
+    worker.once("error", (error) => settle({ error: error.stack ?? error.message }));
+    worker.once("exit", (code) => settle({ error: `its worker stopped (exit code ${code}) before answering` }));
+  });
+}

@@ -1,0 +1,289 @@
+import * as path from "node:path";
+import type * as ts from "typescript";
+import { analyzeProgram, isAnalysedFile, sourceFileNamesOf, type AnalysisResult, type Finding, type TypeScript as SyntaxPort } from "@sourced/analysis";
+import type { NativeSession, NativeTypeScript } from "@sourced/analysis-native";
+import { chooseBackend, loadNative, NativeBackendUnavailable } from "../backend";
+import { ConfigError, createSharedHost, readNativeProjects, readProjects } from "../projects";
+import { loadTypeScript, type TypeScript } from "../typescript";
+import { coverageOf, Fingerprints, RECORD_FORMAT, writeRecord, type EscapeRecord, type ProjectRecord, type RecordedFinding, type RegistrationRecord, type Span } from "./records";
+import { builtWithoutSourceMaps, configsAbove, isTypeScriptFile } from "./sources";
+
+/*
+ * The start-up check's heavy half, run in a worker thread (or TypeScript 7's own process): finds
+ * the project of each source file — the nearest tsconfig that holds it, as an editor finds it —
+ * loads that project's own TypeScript, judges it on the backend `sourced check` would choose,
+ * and keeps what it learnt as records (see records.ts).
+ */
+
+export interface JudgeRequest {
+  /** Absolute paths of the source files registrations were made in. */
+  readonly files: readonly string[];
+  readonly cwd: string;
+  /** Write the records to the cache. */
+  readonly cache: boolean;
+}
+
+/** Where each file was found. */
+export type FilePlace =
+  | { readonly file: string; readonly config: string }
+  | { readonly file: string; readonly failure: string }
+  /** JavaScript no tsconfig holds: plain JavaScript, not the check's to judge. */
+  | { readonly file: string; readonly plain: true };
+
+export interface JudgeResult {
+  readonly records: readonly ProjectRecord[];
+  readonly places: readonly FilePlace[];
+}
+
+/** A project opened for the check: its roots, its references, and how to analyse it. */
+interface OpenedProject {
+  readonly config: string;
+  readonly roots: readonly string[];
+  readonly references: readonly string[];
+  analyse(): Analysed;
+}
+
+interface Analysed {
+  readonly ts: SyntaxPort;
+  readonly result: AnalysisResult;
+  readonly judged: readonly ts.SourceFile[];
+  readonly programFiles: readonly string[];
+}
+
+export function judgeFiles(request: JudgeRequest): JudgeResult {
+  const display = (file: string): string => path.relative(request.cwd, file).split(path.sep).join("/") || file;
+  const fingerprints = new Fingerprints();
+  const candidates = new Map(request.files.map((file) => [file, configsAbove(file)]));
+  const configs = [...new Set([...candidates.values()].flat())];
+
+  const opened = new Map<string, OpenedProject>();
+  /** A config, with its references depth first: the projects it stands for. */
+  const projectsOf = new Map<string, readonly OpenedProject[]>();
+  const failedConfigs = new Map<string, string>();
+  const sessions: NativeSession[] = [];
+  try {
+    openAll(configs, request.cwd, display, { opened, projectsOf, failedConfigs, sessions });
+
+    const places: FilePlace[] = [];
+    const chosen = new Map<string, OpenedProject>();
+    const analysed = new Map<string, Analysed | string>();
+    const analyse = (project: OpenedProject): Analysed | string => {
+      let result = analysed.get(project.config);
+      if (result === undefined) {
+        try {
+          result = project.analyse();
+        } catch (error) {
+          result = `internal error while analysing ${display(project.config)}: ${error instanceof Error ? error.message : String(error)}. Please report it`;
+        }
+        analysed.set(project.config, result);
+      }
+      return result;
+    };
+
+    for (const file of request.files) {
+      const above = candidates.get(file)!;
+      if (above.length === 0) {
+        places.push(isTypeScriptFile(file) ? { file, failure: `no tsconfig.json is in ${display(path.dirname(file))} or above it` } : { file, plain: true });
+        continue;
+      }
+      // As an editor: the nearest config whose files (or whose references' files) name it.
+      let project: OpenedProject | undefined;
+      let failure: string | undefined;
+      for (const config of above) {
+        failure ??= failedConfigs.get(config);
+        project = projectsOf.get(config)?.find((candidate) => candidate.roots.includes(file));
+        if (project !== undefined) break;
+      }
+      // Else a file the nearest config's program imports without naming it (`"files": ["src/server.ts"]`).
+      if (project === undefined) {
+        const nearest = projectsOf.get(above[0]!)?.[0];
+        const result = nearest === undefined ? undefined : analyse(nearest);
+        if (nearest !== undefined && typeof result === "object" && result.judged.some((sourceFile) => samePath(sourceFile.fileName, file))) project = nearest;
+      }
+      if (project !== undefined) {
+        chosen.set(project.config, project);
+        places.push({ file, config: project.config });
+      } else if (failure !== undefined) {
+        places.push({ file, failure });
+      } else if (isTypeScriptFile(file)) {
+        places.push({ file, failure: `no tsconfig includes ${display(file)} (looked in ${above.map(display).join(", ")})` });
+      } else {
+        const failure = builtWithoutSourceMaps(file, above, display);
+        places.push(failure === undefined ? { file, plain: true } : { file, failure });
+      }
+    }
+
+    const records: ProjectRecord[] = [];
+    for (const project of opened.values()) {
+      const coverage = coverageOf(project.config, fingerprints);
+      const base = { roots: project.roots, references: project.references };
+      let record: ProjectRecord | undefined;
+      // Analysed when it holds a file, or when its program was searched for one: either way its record says what it registers.
+      if (chosen.has(project.config) || analysed.has(project.config)) {
+        const result = analyse(project);
+        if (typeof result === "string") {
+          for (const [index, place] of places.entries()) if ("config" in place && place.config === project.config) places[index] = { file: place.file, failure: result };
+          continue;
+        }
+        record = { ...(coverage ?? { format: RECORD_FORMAT, config: project.config, stamp: "", configFiles: {}, directories: {} }), ...base, analysis: analysisRecord(result, fingerprints) };
+      } else if (coverage !== undefined) {
+        record = { ...coverage, ...base };
+      }
+      if (record === undefined) continue;
+      records.push(record);
+      // A tree too large to fingerprint is never kept: a change in it could not be seen.
+      if (request.cache && coverage !== undefined) writeRecord(record);
+    }
+    return { records, places };
+  } finally {
+    for (const session of sessions) session.close();
+  }
+}
+
+interface Opened {
+  readonly opened: Map<string, OpenedProject>;
+  readonly projectsOf: Map<string, readonly OpenedProject[]>;
+  readonly failedConfigs: Map<string, string>;
+  readonly sessions: NativeSession[];
+}
+
+/**
+ * Opens every config (and what it references) on the backend `sourced check` chooses for it: one
+ * classic TypeScript per install, parsing each declaration file once; one TypeScript 7 process
+ * per install, every config in one snapshot. A config that cannot be read records why.
+ */
+function openAll(configs: readonly string[], cwd: string, display: (file: string) => string, into: Opened): void {
+  const classic = new Map<string, { ts: TypeScript; declarations: Map<string, ts.SourceFile>; extended: Map<string, ts.ExtendedConfigCacheEntry>; seen: Set<string> }>();
+  const native = new Map<string, { compiler: NativeTypeScript; configs: Map<string, string[]> }>();
+  for (const config of configs) {
+    const directory = path.dirname(config);
+    try {
+      const choice = chooseBackend(directory, undefined);
+      if (choice.backend === "native") {
+        try {
+          const compiler = loadNative(directory, choice.typescript);
+          let group = native.get(compiler.directory);
+          if (group === undefined) native.set(compiler.directory, (group = { compiler, configs: new Map() }));
+          group.configs.set(config, readNativeProjects(config, new Set(), cwd));
+          continue;
+        } catch (error) {
+          // As `sourced check`: a chosen native backend that cannot run falls back to the classic one.
+          if (!(error instanceof NativeBackendUnavailable)) throw error;
+        }
+      }
+      const loaded = loadTypeScript(directory);
+      let group = classic.get(loaded.path);
+      if (group === undefined) classic.set(loaded.path, (group = { ts: loaded.ts, declarations: new Map(), extended: new Map(), seen: new Set() }));
+      const { ts: typescript, declarations } = group;
+      const projects = readProjects(typescript, config, new Set(), group.extended, cwd).reverse();
+      into.projectsOf.set(
+        config,
+        projects.map((project) => {
+          const known = into.opened.get(project.configPath);
+          if (known !== undefined) return known;
+          const { parsed } = project;
+          const opened: OpenedProject = {
+            config: project.configPath,
+            roots: parsed.fileNames.map((file) => path.resolve(file)),
+            references: (parsed.projectReferences ?? []).map((reference) => path.resolve(typescript.resolveProjectReferencePath(reference))),
+            analyse: () => {
+              // As `sourced check`: without `projectReferences`, imports of a referenced project read its sources.
+              const program = typescript.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host: createSharedHost(typescript, parsed.options, declarations) });
+              const judged = program.getSourceFiles().filter((sourceFile) => isAnalysedFile(program, sourceFile));
+              return { ts: typescript, result: analyzeProgram(typescript, program, { sourceFiles: judged }), judged, programFiles: program.getSourceFiles().map((sourceFile) => path.resolve(sourceFile.fileName)) };
+            },
+          };
+          into.opened.set(project.configPath, opened);
+          return opened;
+        }),
+      );
+    } catch (error) {
+      const detail = error instanceof ConfigError ? `${error.diagnostics.trim()}\n${error.message}` : error instanceof Error ? error.message : String(error);
+      into.failedConfigs.set(config, `${display(config)} cannot be used: ${detail}`);
+    }
+  }
+  for (const { compiler, configs: groupConfigs } of native.values()) {
+    const all = [...new Set([...groupConfigs.values()].flat())];
+    let session: NativeSession;
+    try {
+      session = compiler.openSession(all, cwd);
+    } catch (error) {
+      for (const config of groupConfigs.keys()) into.failedConfigs.set(config, `TypeScript ${compiler.version} cannot open ${display(config)}: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    into.sessions.push(session);
+    for (const [config, list] of groupConfigs) {
+      const projects: OpenedProject[] = [];
+      for (const configPath of [...list].reverse()) {
+        const known = into.opened.get(configPath);
+        if (known !== undefined) {
+          projects.push(known);
+          continue;
+        }
+        const project = session.project(configPath);
+        if (project === undefined) continue;
+        const errors = project.configErrors();
+        if (errors.length > 0) {
+          into.failedConfigs.set(config, `${display(configPath)} cannot be used: ${errors.map((error) => error.message).join("; ")}`);
+          continue;
+        }
+        const opened: OpenedProject = {
+          config: configPath,
+          roots: project.rootFiles.map((file) => path.resolve(file)),
+          references: list.filter((other) => other !== configPath),
+          analyse: () => {
+            const judged = project.candidateSources().filter((sourceFile) => isAnalysedFile(project.program, sourceFile));
+            return { ts: project.syntax, result: analyzeProgram(project.syntax, project.program, { sourceFiles: judged }), judged, programFiles: sourceFileNamesOf(project.program).map((file) => path.resolve(file)) };
+          },
+        };
+        into.opened.set(configPath, opened);
+        projects.push(opened);
+      }
+      into.projectsOf.set(config, projects);
+    }
+  }
+}
+
+function analysisRecord(analysed: Analysed, fingerprints: Fingerprints): NonNullable<ProjectRecord["analysis"]> {
+  const { ts: syntax, result } = analysed;
+  const registrations: RegistrationRecord[] = [];
+  const owned = new Set<Finding>();
+  for (const registration of result.registrations) {
+    const sourceFile = registration.site.getSourceFile();
+    const finding = registration.finding === undefined ? undefined : findingRecord(registration.finding);
+    if (registration.finding !== undefined) owned.add(registration.finding);
+    registrations.push({ file: path.resolve(sourceFile.fileName), span: headOf(syntax, sourceFile, registration.site), ...(finding === undefined ? {} : { finding }) });
+  }
+  const escapes: EscapeRecord[] = result.findings
+    .filter((finding) => !owned.has(finding))
+    .map((finding) => ({ file: path.resolve(finding.sourceFile.fileName), span: spanOf(finding.sourceFile, finding.site), finding: findingRecord(finding) }));
+  const files: Record<string, string> = {};
+  for (const file of analysed.programFiles) files[file] = fingerprints.file(file);
+  return { files, judged: analysed.judged.map((sourceFile) => path.resolve(sourceFile.fileName)), registrations, escapes };
+}
+
+function spanOf(sourceFile: ts.SourceFile, node: ts.Node, endPosition = node.getEnd()): Span {
+  const start = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
+  const end = sourceFile.getLineAndCharacterOfPosition(endPosition);
+  return { start: [start.line + 1, start.character + 1], end: [end.line + 1, end.character + 1] };
+}
+
+/** A registration's head (see `RegistrationRecord.span`): the call up to its first argument, or the decorated declaration up to its body. */
+function headOf(syntax: SyntaxPort, sourceFile: ts.SourceFile, site: ts.CallExpression | ts.Decorator): Span {
+  if (syntax.isDecorator(site)) {
+    const declaration = site.parent;
+    const body = syntax.isMethodDeclaration(declaration) ? declaration.body : undefined;
+    return spanOf(sourceFile, declaration, body === undefined ? declaration.getEnd() : body.getStart(sourceFile));
+  }
+  const first = site.arguments[0];
+  return spanOf(sourceFile, site, first === undefined ? site.getEnd() : first.getStart(sourceFile));
+}
+
+function findingRecord(finding: Finding): RecordedFinding {
+  const { line, character } = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
+  return { id: finding.id, code: finding.code, tool: finding.tool, message: finding.message, file: path.resolve(finding.sourceFile.fileName), line: line + 1, column: character + 1 };
+}
+
+function samePath(a: string, b: string): boolean {
+  return path.resolve(a) === path.resolve(b);
+}

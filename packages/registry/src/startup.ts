@@ -1,0 +1,176 @@
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, isAbsolute, join } from "node:path";
+import { formatSite, type Site } from "./site.js";
+
+/*
+ * The seed's start-up check where no build ran (node src/server.ts, tsx, vitest): when serving
+ * starts, every registration without a verified stamp made from a TypeScript source (or checked
+ * JavaScript, or JavaScript whose source map leads to TypeScript) is judged by the same analysis
+ * the build runs, and one the build would strip is not served. The judging is done by the
+ * project layer, `@sourced/project`, which this package does not depend on: it is loaded from the
+ * user's project when a check runs, so a production install pulls in nothing (and then says once
+ * that it cannot check).
+ */
+
+/** `"auto"`: check, and serve unchecked (saying so) what cannot be checked; `"require"`: refuse that instead; `false`: no check. */
+export type StartupCheckMode = "auto" | "require" | false;
+
+/** `@sourced/project/startup`, as far as the registry reads it (the layer's own types, restated: no dependency). */
+interface ProjectLayer {
+  readonly STARTUP_PROTOCOL: number;
+  checkRegistrations(registrations: readonly { readonly tool: string; readonly frames: readonly Site[] }[], options?: { readonly cwd?: string }): Promise<LayerOutcome>;
+}
+
+interface LayerOutcome {
+  readonly verifier: string;
+  readonly verdicts: readonly Verdict[];
+}
+
+export type Verdict =
+  | { readonly kind: "verified" }
+  | { readonly kind: "refused"; readonly finding: { readonly message: string; readonly file: string; readonly line: number; readonly column: number } }
+  | { readonly kind: "unverified"; readonly reason: string }
+  | { readonly kind: "unjudged"; readonly reason: string }
+  | { readonly kind: "unchecked" };
+
+const LAYER = "@sourced/project";
+const PROTOCOL = 1;
+
+const TYPESCRIPT = /\.(?:[cm]?ts|tsx)$/;
+const JAVASCRIPT = /\.(?:[cm]?js|jsx)$/;
+const DEPENDENCY = /[\\/]node_modules[\\/]/;
+/** A `sourceMappingURL` comment on a JavaScript file's last line. */
+const SOURCE_MAPPING_URL = /\/[/*][#@]\s*sourceMappingURL=\S+\s*(?:\*\/)?\s*$/;
+
+const namesSourceMap = new Map<string, boolean>();
+const hasConfigAbove = new Map<string, boolean>();
+
+/**
+ * Whether a registration made from `file` is the check's to judge: a TypeScript file, or
+ * JavaScript that names a source map or lies under a tsconfig.json or jsconfig.json (it may be
+ * checked JavaScript); never a dependency's file. Read from the file system once per file.
+ */
+export function isCheckableFile(file: string | undefined): boolean {
+  if (file === undefined || !isAbsolute(file) || DEPENDENCY.test(file)) return false;
+  if (TYPESCRIPT.test(file)) return true;
+  if (!JAVASCRIPT.test(file)) return false;
+  let named = namesSourceMap.get(file);
+  if (named === undefined) {
+    try {
+      const text = readFileSync(file, "utf8").trimEnd();
+      named = SOURCE_MAPPING_URL.test(text.slice(text.lastIndexOf("\n") + 1));
+    } catch {
+      named = false;
+    }
+    namesSourceMap.set(file, named);
+  }
+  return named || configAbove(dirname(file));
+}
+
+function configAbove(directory: string): boolean {
+  let found = hasConfigAbove.get(directory);
+  if (found === undefined) {
+    const parent = dirname(directory);
+    found = existsSync(join(directory, "tsconfig.json")) || existsSync(join(directory, "jsconfig.json")) || (parent !== directory && configAbove(parent));
+    hasConfigAbove.set(directory, found);
+  }
+  return found;
+}
+
+/** What the check is asked about one registration. */
+export interface Judged {
+  readonly tool: string;
+  readonly frames: readonly Site[];
+}
+
+/** The verdicts, in the order asked, with the name of what verified the verified ones. */
+export interface Verdicts {
+  readonly verifier: string;
+  readonly verdicts: readonly Verdict[];
+}
+
+/**
+ * Loads the project layer from where the user's project resolves packages (the working
+ * directory, then the registrations' own directories) and asks it. Never rejects: a layer that
+ * is missing, speaks another protocol or fails is an `unjudged` verdict for every registration,
+ * saying what to install or report.
+ */
+export async function judge(registrations: readonly Judged[]): Promise<Verdicts> {
+  const unjudged = (reason: string): Verdicts => ({ verifier: LAYER, verdicts: registrations.map(() => ({ kind: "unjudged", reason })) });
+  const bases = [process.cwd(), ...new Set(registrations.flatMap((registration) => registration.frames.slice(0, 1).map((frame) => dirname(frame.file))))];
+  let entry: string | undefined;
+  for (const base of bases) {
+    try {
+      entry = createRequire(join(base, "noop.js")).resolve(`${LAYER}/startup`);
+      break;
+    } catch {
+      // not installed there
+    }
+  }
+  if (entry === undefined) return unjudged(`${LAYER}, which runs it, is not installed`);
+  let layer: ProjectLayer;
+  try {
+    layer = createRequire(entry)(entry) as ProjectLayer;
+  } catch (error) {
+    return unjudged(`${LAYER} cannot be loaded (${messageOf(error)})`);
+  }
+  if (layer.STARTUP_PROTOCOL !== PROTOCOL) return unjudged(`the installed ${LAYER} speaks another version of the check's protocol (${String(layer.STARTUP_PROTOCOL)}, this registry ${PROTOCOL}): install matching versions of @sourced/registry and ${LAYER}`);
+  try {
+    const outcome = await layer.checkRegistrations(registrations);
+    return outcome.verdicts.length === registrations.length ? outcome : unjudged(`${LAYER} answered ${outcome.verdicts.length} verdicts for ${registrations.length} registrations. Please report it`);
+  } catch (error) {
+    return unjudged(`${LAYER} failed (${messageOf(error)}). Please report it`);
+  }
+}
+
+/** How the check's warnings say what can be done when it could not judge. */
+const WAYS_OUT =
+  `To check them: install ${LAYER} and TypeScript beside the server ('npm install --save-dev ${LAYER} typescript@6.0') and keep its tsconfig and sources next to it; ` +
+  "or build with @sourced/transformer (tspc) or bundle with @sourced/unplugin, which check at build time and stamp what they verified; " +
+  "or turn the start-up check off with createRegistry({ startupCheck: false }).";
+
+/** One warning for every registration left unjudged for one reason: which tools, where, why, and what to do. */
+export function unjudgedWarning(tools: readonly { readonly name: string; readonly site: Site | undefined }[], reason: string, served: boolean): string {
+  const named = tools.slice(0, 5).map((tool) => `"${tool.name}" (${formatSite(tool.site)})`);
+  const list = tools.length > 5 ? `${named.join(", ")} and ${tools.length - 5} more` : named.join(", ");
+  const what = tools.length === 1 ? `tool ${list}` : `${tools.length} tools: ${list}`;
+  const outcome = served ? "Served unchecked (the net still checks every result)." : "Not registered: the check is required.";
+  return `the start-up check could not judge ${what}: ${reason}. ${outcome} ${WAYS_OUT}`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message.split("\n")[0]! : String(error);
+}
+
+let hinting = false;
+
+/**
+ * Node's type stripping does not parse decorators: `@registry.tool()` in a `.ts` file run by
+ * `node` fails with a bare `SyntaxError: Invalid or unexpected token` at the `@`. When this
+ * process dies of one (a module loaded after the registry: `require`, `import()`), one line on
+ * stderr says why and what runs it. Once per process; it changes nothing else.
+ */
+export function hintAtDecoratorSyntaxErrors(): void {
+  if (hinting) return;
+  hinting = true;
+  process.on("uncaughtExceptionMonitor", (error: unknown) => {
+    const where = decoratorSyntaxError(error);
+    if (where === undefined) return;
+    process.stderr.write(
+      `[sourced] hint: ${where === "" ? "if the line Node shows starts with @, it is" : `${where} is`} a decorator, which Node's type stripping does not parse (node src/server.ts). ` +
+        "Run the server with tsx (tsx src/server.ts, or node --import tsx src/server.ts), build it (tspc, or a bundler with @sourced/unplugin), " +
+        "or register the tool in the call form: registry.tool()(function my_tool(): DataToolOutput {…}).\n",
+    );
+  });
+}
+
+/** `file:line` of a decorator's `@` that a SyntaxError points at in a TypeScript file; `""` when the error names no place but may be one; else `undefined`. */
+export function decoratorSyntaxError(error: unknown): string | undefined {
+  if (!(error instanceof SyntaxError) || !(process.features as { typescript?: unknown }).typescript) return undefined;
+  // CommonJS puts the place in the stack: `file.ts:2\n  @tool()\n  ^\n\nSyntaxError: …`.
+  const located = /^(.+\.[cm]?tsx?):(\d+)\n(.*)\n( *)\^/.exec(error.stack ?? "");
+  if (located !== null) return located[3]![located[4]!.length] === "@" ? `${located[1]!}:${located[2]!}` : undefined;
+  // An ES module's place is printed by Node from a field of its own: only the message is left.
+  return error.message === "Invalid or unexpected token" ? "" : undefined;
+}

@@ -1,0 +1,330 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { NODE_LINES, nodeBinary } from "../../../scripts/node-lines";
+import { PACKAGE_DIR } from "./helpers.js";
+
+/*
+ * The seed's start-up check where no build ran: fixtures/startup, a server with compliant and
+ * non-compliant tools, copied into a fresh project outside the workspace whose node_modules links
+ * what its developer installs (the registry, zod; as development dependencies TypeScript, the
+ * project layer, tsx), then run as its developer runs it — `node src/server.ts` on Node 22, 24 and 26,
+ * tsx, `node --import tsx`, plain tsc's output — and listed by the SDK's own Client over stdio.
+ * What it serves and warns is compared with what `sourced check` finds in the same project.
+ */
+
+const require = createRequire(__filename);
+const ROOT = join(PACKAGE_DIR, "..", "..");
+const FIXTURE = join(ROOT, "fixtures", "startup");
+const SOURCED = join(ROOT, "packages", "cli", "bin", "sourced.js");
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+const TSX_CLI = require.resolve("tsx/cli");
+
+const COMPLIANT = ["capital", "list_cities", "population", "wrapped"];
+const REFUSED = ["greet", "no_annotation", "wrapped_loose"];
+
+const made: string[] = [];
+afterAll(() => {
+  for (const directory of made) rmSync(directory, { recursive: true, force: true });
+});
+
+
+type TypeScriptInstall = "typescript 6" | "typescript 7" | "none";
+
+/** A copy of fixtures/startup in a fresh directory, its node_modules linked as a developer's install is. */
+function serverProject(typescript: TypeScriptInstall = "typescript 6", { layer = true }: { layer?: boolean } = {}): string {
+  const directory = realpathSync(mkdtempSync(join(tmpdir(), "sourced-startup-")));
+  made.push(directory);
+  cpSync(FIXTURE, directory, { recursive: true });
+  const links: Record<string, string> = {
+    "@sourced/registry": PACKAGE_DIR,
+    zod: join(PACKAGE_DIR, "node_modules", "zod"),
+    "@types/node": join(ROOT, "node_modules", "@types", "node"),
+    tsx: join(PACKAGE_DIR, "node_modules", "tsx"),
+  };
+  if (layer) links["@sourced/project"] = join(ROOT, "packages", "project");
+  if (typescript === "typescript 6") links["typescript"] = join(ROOT, "node_modules", "typescript");
+  if (typescript === "typescript 7") links["typescript"] = join(ROOT, "fixtures", "ts7", "node_modules", "typescript");
+  for (const [name, target] of Object.entries(links)) {
+    mkdirSync(dirname(join(directory, "node_modules", name)), { recursive: true });
+    symlinkSync(realpathSync(target), join(directory, "node_modules", name), "dir");
+  }
+  if (typescript === "typescript 7") {
+    // The project's `tsc` is TypeScript 7, so the check (as `sourced check`) runs the native backend.
+    mkdirSync(join(directory, "node_modules", ".bin"));
+    symlinkSync(join(directory, "node_modules", "typescript", "bin", "tsc"), join(directory, "node_modules", ".bin", "tsc"));
+  }
+  return directory;
+}
+
+interface Served {
+  readonly tools: string[];
+  /** The registry's warnings, `[sourced] warning: ` taken off. */
+  readonly warnings: string[];
+  readonly stderr: string;
+}
+
+/** Starts the server as `command args` in `directory`, lists its tools with the SDK's Client over stdio, calls one, and stops it. */
+async function serve(directory: string, command: string, args: readonly string[], env: Record<string, string> = {}, { legacy = false } = {}): Promise<Served> {
+  const childEnv = { ...cleanEnv(), ...env };
+  const chunks: string[] = [];
+  let tools: string[];
+  if (legacy) {
+    const transport = new LegacyStdioClientTransport({ command, args: [...args], cwd: directory, env: childEnv, stderr: "pipe" });
+    transport.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString()));
+    const ended = new Promise((resolve) => transport.stderr?.on("end", resolve));
+    const client = new LegacyClient({ name: "startup-test", version: "1.0.0" });
+    await client.connect(transport);
+    tools = (await client.listTools()).tools.map((tool) => tool.name);
+    await client.close();
+    await ended;
+  } else {
+    const transport = new StdioClientTransport({ command, args: [...args], cwd: directory, env: childEnv, stderr: "pipe" });
+    transport.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString()));
+    const ended = new Promise((resolve) => transport.stderr?.on("end", resolve));
+    const client = new Client({ name: "startup-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await client.connect(transport);
+    tools = (await client.listTools()).tools.map((tool) => tool.name);
+    if (tools.includes("list_cities")) {
+      const result = await client.callTool({ name: "list_cities" });
+      expect(result.isError).toBeUndefined();
+      expect(result.structuredContent).toEqual({ sources: ["https://example.org/cities"] });
+    }
+    // A refused tool is not there to call.
+    if (!tools.includes("greet")) await expect(client.callTool({ name: "greet" })).rejects.toThrow(/Tool greet not found/);
+    await client.close();
+    await ended;
+  }
+  const stderr = chunks.join("");
+  const warnings = stderr
+    .split("\n")
+    .filter((line) => line.startsWith("[sourced] warning: "))
+    .map((line) => line.slice("[sourced] warning: ".length));
+  return { tools: tools.sort(), warnings: warnings.sort(), stderr };
+}
+
+/**
+ * The environment a developer's shell gives the server: no test runner's loader hooks, and no
+ * NODE_PATH (pnpm points it at the workspace's packages, which would resolve what the project
+ * did not install).
+ */
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && key !== "NODE_OPTIONS" && key !== "NODE_PATH" && !key.startsWith("VITEST")) env[key] = value;
+  }
+  return env;
+}
+
+interface CheckFinding {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly tool: string;
+  readonly message: string;
+}
+
+/** What `sourced check` reports on the project, as the refusal each finding of a served tool becomes: the build's message at the build's place. */
+function refusals(directory: string, tools: readonly string[]): string[] {
+  const run = spawnSync(process.execPath, [SOURCED, "check", "--format", "json"], { cwd: directory, encoding: "utf8" });
+  const findings = JSON.parse(run.stdout) as CheckFinding[];
+  return findings
+    .filter((finding) => tools.includes(finding.tool))
+    .map((finding) => `tool "${finding.tool}" (${finding.file}:${finding.line}:${finding.column}) was not registered: ${finding.message}`)
+    .sort();
+}
+
+/** The one record the check keeps for the project's tsconfig. */
+function recordOf(directory: string, config = "tsconfig.json"): { file: string; record: { config: string; stamp: string; analysis?: unknown } } {
+  const cache = join(directory, "node_modules", ".cache", "sourced");
+  for (const name of readdirSync(cache)) {
+    const record = JSON.parse(readFileSync(join(cache, name), "utf8")) as { config: string; stamp: string; analysis?: unknown };
+    if (record.config === join(directory, config)) return { file: join(cache, name), record };
+  }
+  throw new Error(`no record for ${config} in ${cache}`);
+}
+
+function edit(file: string, from: string, to: string): void {
+  const text = readFileSync(file, "utf8");
+  expect(text, `${file} holds ${from}`).toContain(from);
+  writeFileSync(file, text.replace(from, to));
+}
+
+describe("run from source, a server serves exactly its compliant tools and warns once for each other, at the build's file:line:col", () => {
+  let project: string;
+  let expected: string[];
+  let expectedWithDecorators: string[];
+
+  beforeAll(() => {
+    project = serverProject();
+    expected = refusals(project, REFUSED);
+    expectedWithDecorators = refusals(project, [...REFUSED, "temperature", "humidity"]);
+    expect(expected).toHaveLength(3);
+    expect(expectedWithDecorators).toHaveLength(5);
+  });
+
+  for (const line of NODE_LINES) {
+    test(`node src/server.ts on Node ${line} (type stripping)`, async () => {
+      const run = await serve(project, nodeBinary(line).path, ["src/server.ts"]);
+      expect(run.tools).toEqual(COMPLIANT);
+      expect(run.warnings, run.stderr).toEqual(expected);
+    });
+  }
+
+  test("tsx src/server-decorators.ts: decorators too, positions mapped through tsx's source maps; an instance method refused, not thrown", async () => {
+    const run = await serve(project, process.execPath, [TSX_CLI, "src/server-decorators.ts"]);
+    expect(run.tools).toEqual([...COMPLIANT, "forecast"].sort());
+    expect(run.warnings, run.stderr).toEqual(expectedWithDecorators);
+  });
+
+  test("node --import tsx src/server-decorators.ts", async () => {
+    const run = await serve(project, process.execPath, ["--import", "tsx", "src/server-decorators.ts"]);
+    expect(run.tools).toEqual([...COMPLIANT, "forecast"].sort());
+    expect(run.warnings, run.stderr).toEqual(expectedWithDecorators);
+  });
+
+  test("with requireVerified, the check's verdict counts as verified: exactly the compliant tools", async () => {
+    const run = await serve(project, process.execPath, ["src/server.ts"], { SERVER_REQUIRE_VERIFIED: "1" });
+    expect(run.tools).toEqual(COMPLIANT);
+    expect(run.warnings, run.stderr).toEqual(expected);
+  });
+
+  test("the 2025-era v1 Client lists the same tools", async () => {
+    const run = await serve(project, process.execPath, ["src/server.ts"], {}, { legacy: true });
+    expect(run.tools).toEqual(COMPLIANT);
+    expect(run.warnings, run.stderr).toEqual(expected);
+  });
+
+  test("plain tsc's output with source maps: judged through them, warned at the TypeScript source", async () => {
+    execFileSync(process.execPath, [TSC, "-p", "."], { cwd: project });
+    const run = await serve(project, process.execPath, ["dist/server.js"]);
+    expect(run.tools).toEqual(COMPLIANT);
+    expect(run.warnings, run.stderr).toEqual(expected);
+  });
+
+  test("a registration in a file the tsconfig does not include: one warning saying so; served unchecked, or refused under requireVerified", async () => {
+    const unchecked = await serve(project, process.execPath, ["scripts/extra.ts"]);
+    expect(unchecked.tools).toEqual(["extra"]);
+    expect(unchecked.warnings).toEqual([
+      expect.stringMatching(
+        /^the start-up check could not judge tool "extra" \(\/.*\/scripts\/extra\.ts:6:16\): no tsconfig includes scripts\/extra\.ts \(looked in tsconfig\.json\)\. Served unchecked \(the net still checks every result\)\. To check them: /,
+      ),
+    ]);
+    const required = await serve(project, process.execPath, ["scripts/extra.ts"], { SERVER_REQUIRE_VERIFIED: "1" });
+    expect(required.tools).toEqual([]);
+    expect(required.warnings).toEqual([expect.stringMatching(/^the start-up check could not judge tool "extra" .*: no tsconfig includes scripts\/extra\.ts .*\. Not registered: the check is required\./)]);
+  });
+});
+
+describe("the verdicts are cached in node_modules/.cache/sourced/", () => {
+  test("a restart with unchanged sources reuses them; an edit in a tool file, in a file it imports, or in the tsconfig judges again", async () => {
+    const project = serverProject();
+    const node = process.execPath;
+    const first = await serve(project, node, ["src/server.ts"]);
+    expect(first.tools).toEqual(COMPLIANT);
+    const { file, record } = recordOf(project);
+    expect(record.analysis).toBeDefined();
+    const written = statSync(file);
+
+    // Unchanged: answered from the record, which is not written again.
+    const second = await serve(project, node, ["src/server.ts"]);
+    expect(second).toEqual(first);
+    expect(statSync(file).ino).toBe(written.ino);
+
+    // The tool file: greet now declares DataToolOutput.
+    edit(join(project, "src/tools.ts"), 'function greet(): string {\n  return "Hello!";', 'function greet(): DataToolOutput {\n  return answer("Hello!");');
+    const fixed = await serve(project, node, ["src/server.ts"]);
+    expect(fixed.tools).toEqual([...COMPLIANT, "greet"].sort());
+    expect(fixed.warnings).toEqual(refusals(project, REFUSED));
+    expect(statSync(file).ino).not.toBe(written.ino);
+
+    // A file the tool file imports: `Answer`, capital's annotation, is no longer DataToolOutput.
+    edit(join(project, "src/answer.ts"), "export type Answer = DataToolOutput;", "export type Answer = string;");
+    const broken = await serve(project, node, ["src/server.ts"]);
+    expect(broken.tools).toEqual(["greet", "list_cities", "population", "wrapped"]);
+    expect(broken.warnings).toEqual(refusals(project, [...REFUSED, "capital"]));
+    expect(broken.warnings.some((warning) => warning.startsWith('tool "capital" (src/tools.ts:'))).toBe(true);
+
+    // The tsconfig: judged again (same verdicts), the record rewritten.
+    const before = statSync(file).ino;
+    edit(join(project, "tsconfig.json"), '"strict": true,', '"strict": true,\n    "noUnusedLocals": false,');
+    const reconfigured = await serve(project, node, ["src/server.ts"]);
+    expect(reconfigured).toEqual(broken);
+    expect(statSync(file).ino).not.toBe(before);
+  }, 600_000);
+});
+
+describe("every way a project can be set up", () => {
+  test("a TypeScript-7-only project: judged on TypeScript 7's own checker (the native backend), with the same verdicts", async () => {
+    const project = serverProject("typescript 7");
+    const run = await serve(project, process.execPath, ["src/server.ts"]);
+    expect(run.tools).toEqual(COMPLIANT);
+    expect(run.warnings, run.stderr).toEqual(refusals(project, REFUSED));
+    expect(recordOf(project).record.stamp).toMatch(/\|native:7\.0\.2:/);
+  });
+
+  test("a solution-style tsconfig.json whose reference holds the sources: found through the reference", async () => {
+    const project = serverProject();
+    cpSync(join(project, "tsconfig.json"), join(project, "tsconfig.app.json"));
+    edit(join(project, "tsconfig.app.json"), '"strict": true,', '"strict": true,\n    "composite": true,');
+    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ files: [], references: [{ path: "./tsconfig.app.json" }] }, null, 2));
+    const run = await serve(project, process.execPath, ["src/server.ts"]);
+    expect(run.tools).toEqual(COMPLIANT);
+    expect(run.warnings, run.stderr).toEqual(refusals(project, REFUSED).map((warning) => warning));
+    expect(recordOf(project, "tsconfig.app.json").record.analysis).toBeDefined();
+    expect(recordOf(project, "tsconfig.json").record.analysis).toBeUndefined();
+    // A restart finds it through the records alone.
+    expect(await serve(project, process.execPath, ["src/server.ts"])).toEqual(run);
+  });
+
+  test("plain tsc's output without source maps: one warning that it cannot lead back to the sources; served unchecked", async () => {
+    const project = serverProject();
+    execFileSync(process.execPath, [TSC, "-p", ".", "--sourceMap", "false"], { cwd: project });
+    const run = await serve(project, process.execPath, ["dist/server.js"]);
+    expect(run.tools).toEqual([...COMPLIANT, ...REFUSED].sort());
+    expect(run.warnings).toEqual([
+      expect.stringMatching(/^the start-up check could not judge 7 tools: .*: dist holds the output of a TypeScript build without source maps, which would lead back to its sources \("sourceMap": true in tsconfig\.json gives them\)\. Served unchecked/),
+    ]);
+  });
+
+  test('without @sourced/project and TypeScript: one warning saying what to install and the ways out; served unchecked, or refused with startupCheck: "require"', async () => {
+    const project = serverProject("none", { layer: false });
+    const run = await serve(project, process.execPath, ["src/server.ts"]);
+    expect(run.tools).toEqual([...COMPLIANT, ...REFUSED].sort());
+    expect(run.warnings).toEqual([
+      expect.stringMatching(
+        /^the start-up check could not judge 7 tools: "list_cities" \(\/.*\/src\/tools\.ts:8:\d+\), .* and 2 more: @sourced\/project, which runs it, is not installed\. Served unchecked \(the net still checks every result\)\. To check them: install @sourced\/project and TypeScript beside the server \('npm install --save-dev @sourced\/project typescript@6\.0'\) .*; or build with @sourced\/transformer \(tspc\) or bundle with @sourced\/unplugin, .*; or turn the start-up check off with createRegistry\(\{ startupCheck: false \}\)\.$/,
+      ),
+    ]);
+    const required = await serve(project, process.execPath, ["src/server.ts"], { SERVER_STARTUP_CHECK: "require" });
+    expect(required.tools).toEqual([]);
+    expect(required.warnings).toEqual([expect.stringMatching(/is not installed\. Not registered: the check is required\./)]);
+    const off = await serve(project, process.execPath, ["src/server.ts"], { SERVER_STARTUP_CHECK: "false" });
+    expect(off).toEqual({ ...run, warnings: [], stderr: "" });
+  });
+});
+
+describe("Node's limits, said plainly", () => {
+  test("a decorator under Node's type stripping: the SyntaxError gets a hint naming the file and the ways to run it", () => {
+    const project = serverProject();
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "startup-cjs", private: true, type: "commonjs" }));
+    writeFileSync(
+      join(project, "src", "main.cts"),
+      'const { createRegistry } = require("@sourced/registry");\ncreateRegistry({ name: "hint", version: "1.0.0" });\nrequire("./decorated.cts");\n',
+    );
+    writeFileSync(join(project, "src", "decorated.cts"), "class Weather {\n  @tool()\n  static forecast() {}\n}\nfunction tool() {\n  return (method: unknown) => method;\n}\nmodule.exports = { Weather };\n");
+    const run = spawnSync(process.execPath, ["src/main.cts"], { cwd: project, encoding: "utf8", env: cleanEnv() });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      `[sourced] hint: ${join(project, "src", "decorated.cts")}:2 is a decorator, which Node's type stripping does not parse (node src/server.ts). Run the server with tsx (tsx src/server.ts, or node --import tsx src/server.ts), build it (tspc, or a bundler with @sourced/unplugin), or register the tool in the call form: registry.tool()(function my_tool(): DataToolOutput {…}).`,
+    );
+    expect(run.stderr).toContain("SyntaxError: Invalid or unexpected token");
+  });
+});
