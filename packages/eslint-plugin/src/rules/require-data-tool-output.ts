@@ -14,6 +14,11 @@ const findingMessages = {
   "not-data-tool-output": "{{message}}",
   "unverifiable-registration": "{{message}}",
   "internal-error": "{{message}}",
+  "unnamed-tool": "{{message}}",
+  "duplicate-tool-name": "{{message}}",
+  "invalid-tool-name": "{{message}}",
+  "invalid-source": "{{message}}",
+  "strict-null-checks-off": "{{message}}",
 } satisfies Record<FindingId, string>;
 
 export default createRule<Options, MessageIds>({
