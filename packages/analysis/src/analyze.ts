@@ -82,7 +82,7 @@ export function analyzeSourceFile(tsInstance: TypeScript, program: ProgramPort, 
       if (judgement.contract !== undefined) first ??= judgement;
     }
     if (result.findings.length > 0) findings.push(...result.findings);
-    const duplicate = judgement === undefined ? undefined : names.add(context, judgement);
+    const duplicate = judgement === undefined ? undefined : names.add(judgement);
     if (duplicate !== undefined) findings.push(duplicate);
   }
   context.registersTools.set(sourceFile, first !== undefined);
@@ -101,7 +101,7 @@ export function analyzeSourceFile(tsInstance: TypeScript, program: ProgramPort, 
 class ServedNames {
   private readonly byRegistry = new Map<ts.Node, Map<string, ts.Node>>();
 
-  add(context: Context, judgement: Judgement): Finding | undefined {
+  add(judgement: Judgement): Finding | undefined {
     const { registration, registry, nameNode } = judgement;
     const tool = registration.tool;
     if (registry === undefined || tool === undefined || nameNode === undefined) return undefined;

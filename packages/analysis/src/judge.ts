@@ -42,13 +42,16 @@ type SignatureDeclaration =
  * implementation's name and modifiers, spanning the tag's name: this reads the tag the same way.)
  */
 interface JSDocOverload {
-  readonly kind: "jsdoc-overload";
-  readonly tag: ts.JSDocOverloadTag;
+  readonly overloadTag: ts.JSDocOverloadTag;
   readonly implementation: SignatureDeclaration;
 }
 
 /** One callable signature to judge: a declaration, or a JSDoc overload. */
 type Judged = SignatureDeclaration | JSDocOverload;
+
+function isJSDocOverload(judged: Judged): judged is JSDocOverload {
+  return "overloadTag" in judged;
+}
 
 /** What a registered value resolves to, before any return type is looked at. */
 type Target =
@@ -106,7 +109,7 @@ export function judgeRegistered(context: Context, contract: Contract, value: ts.
 
 /** The node that stands for a judged signature: the declaration, or a JSDoc overload's tag name. */
 function nodeOf(judged: Judged): ts.Node {
-  return "kind" in judged && judged.kind === "jsdoc-overload" ? judged.tag.tagName : (judged as SignatureDeclaration);
+  return isJSDocOverload(judged) ? judged.overloadTag.tagName : judged;
 }
 
 function judgeDeclaration(
@@ -119,14 +122,14 @@ function judgeDeclaration(
   siteFile: ts.SourceFile,
 ): Verdict {
   const { ts, checker } = context;
-  const jsdocOverload = "kind" in judged && judged.kind === "jsdoc-overload" ? judged : undefined;
+  const jsdocOverload = isJSDocOverload(judged) ? judged : undefined;
   // A JSDoc overload has the implementation's modifiers (TypeScript 7 copies them onto it).
-  const declaration = jsdocOverload?.implementation ?? (judged as SignatureDeclaration);
+  const declaration = isJSDocOverload(judged) ? judged.implementation : judged;
   const fn = nodeOf(judged);
   const isAsync = hasModifier(ts, declaration, ts.SyntaxKind.AsyncKeyword);
   const jsdoc = isJavaScript(ts, declaration);
   const annotation = messages.annotationText(isAsync ? `Promise<${messages.DATA_TOOL_OUTPUT}>` : messages.DATA_TOOL_OUTPUT, jsdoc);
-  const returnType = jsdocOverload !== undefined ? overloadReturnType(jsdocOverload.tag) : declaredReturnTypeNode(ts, declaration);
+  const returnType = jsdocOverload !== undefined ? overloadReturnType(jsdocOverload.overloadTag) : declaredReturnTypeNode(ts, declaration);
   const here = declaration.getSourceFile() === siteFile;
   const where = here ? "" : ` (declared at ${locate(fn, siteFile)})`;
   const name = target.name;
@@ -145,7 +148,7 @@ function judgeDeclaration(
       return judgeBinding(context, contract, target.binding, name, reference, siteFile);
     }
     // A JSDoc signature is a signature declaration to the checker, though not to the public types.
-    const signature = checker.getSignatureFromDeclaration((jsdocOverload?.tag.typeExpression as ts.SignatureDeclaration | undefined) ?? declaration);
+    const signature = checker.getSignatureFromDeclaration((jsdocOverload?.overloadTag.typeExpression as ts.SignatureDeclaration | undefined) ?? declaration);
     const inferred = signature === undefined ? checker.getAnyType() : checker.getReturnTypeOfSignature(signature);
     const fits = judgeType(context, contract, inferred, isAsync) === undefined;
     const wantsPromise = isAsync || isThenable(context, inferred);
@@ -181,7 +184,7 @@ function overloadReturnType(tag: ts.JSDocOverloadTag): ts.TypeNode | undefined {
 
 /** A JSDoc overload, as a tag (TypeScript 5, 6) or as the declaration TypeScript 7 makes of it. */
 function isOverloadOfJavaScript(ts: Context["ts"], judged: Judged): boolean {
-  if ("kind" in judged && judged.kind === "jsdoc-overload") return true;
+  if (isJSDocOverload(judged)) return true;
   const reparsed = (ts.NodeFlags as { readonly Reparsed?: number }).Reparsed;
   return reparsed !== undefined && (judged.flags & reparsed) !== 0;
 }
@@ -197,7 +200,7 @@ function jsDocOverloadsOf(ts: Context["ts"], implementation: SignatureDeclaratio
   for (const item of ts.getJSDocCommentsAndTags(implementation)) {
     const tags = item.kind === ts.SyntaxKind.JSDoc ? ((item as ts.JSDoc).tags ?? []) : [item];
     for (const tag of tags) {
-      if (tag.kind === ts.SyntaxKind.JSDocOverloadTag) overloads.push({ kind: "jsdoc-overload", tag: tag as ts.JSDocOverloadTag, implementation });
+      if (tag.kind === ts.SyntaxKind.JSDocOverloadTag) overloads.push({ overloadTag: tag as ts.JSDocOverloadTag, implementation });
     }
   }
   return overloads;

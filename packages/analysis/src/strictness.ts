@@ -66,10 +66,26 @@ function nullableMemberIn(context: Context, contract: Contract, node: ts.TypeNod
       const symbol = checker.getSymbolAtLocation(name);
       const target = symbol === undefined ? undefined : resolveAlias(context, symbol);
       if (target === undefined || target === contract.symbol) return undefined;
-      const alias = target.declarations?.find(ts.isTypeAliasDeclaration);
-      return alias === undefined ? undefined : nullableMemberIn(context, contract, alias.type, hops + 1);
+      const aliased = aliasedTypeNode(context, target);
+      return aliased === undefined ? undefined : nullableMemberIn(context, contract, aliased, hops + 1);
     }
     default:
       return undefined;
   }
+}
+
+/**
+ * The type a type alias names: `type Maybe = …`, or in JavaScript `/** @typedef {…} Maybe *\/`
+ * (TypeScript 7 turns a typedef into a type alias; 5 and 6 keep the tag).
+ */
+function aliasedTypeNode(context: Context, symbol: ts.Symbol): ts.TypeNode | undefined {
+  const { ts } = context;
+  for (const declaration of symbol.declarations ?? []) {
+    if (ts.isTypeAliasDeclaration(declaration)) return declaration.type;
+    if (declaration.kind === ts.SyntaxKind.JSDocTypedefTag) {
+      const expression = (declaration as ts.JSDocTypedefTag).typeExpression;
+      if (expression !== undefined && expression.kind === ts.SyntaxKind.JSDocTypeExpression) return (expression as ts.JSDocTypeExpression).type;
+    }
+  }
+  return undefined;
 }
