@@ -82,7 +82,7 @@ export function analyzeSourceFile(tsInstance: TypeScript, program: ProgramPort, 
       if (judgement.contract !== undefined) first ??= judgement;
     }
     if (result.findings.length > 0) findings.push(...result.findings);
-    const duplicate = judgement === undefined ? undefined : names.add(judgement);
+    const duplicate = judgement === undefined ? undefined : names.add(context, judgement);
     if (duplicate !== undefined) findings.push(duplicate);
   }
   context.registersTools.set(sourceFile, first !== undefined);
@@ -94,29 +94,35 @@ export function analyzeSourceFile(tsInstance: TypeScript, program: ProgramPort, 
 }
 
 /**
- * The served names of a file's registrations, per registry: the second registration of a name on
- * one registry is a finding naming the first's place (the registry throws there at start-up).
- * Within the file, as every front-end judges a file at a time.
+ * The served names of a file's registrations: the second registration of a name on one registry
+ * is a finding naming the first's place (the registry throws there at start-up). Within the file,
+ * as every front-end judges a file at a time. Which registry a registration is made on is asked
+ * only of registrations that share a name.
  */
 class ServedNames {
-  private readonly byRegistry = new Map<ts.Node, Map<string, ts.Node>>();
+  private readonly byName = new Map<string, { readonly judgement: Judgement; registry?: RegistryIdentity | null }[]>();
 
-  add(judgement: Judgement): Finding | undefined {
-    const { registration, registry, nameNode } = judgement;
+  add(context: Context, judgement: Judgement): Finding | undefined {
+    const { registration, producer, nameNode } = judgement;
     const tool = registration.tool;
-    if (registry === undefined || tool === undefined || nameNode === undefined) return undefined;
-    let served = this.byRegistry.get(registry.declaration);
-    if (served === undefined) {
-      served = new Map();
-      this.byRegistry.set(registry.declaration, served);
-    }
-    const firstSite = served.get(tool);
-    if (firstSite === undefined) {
-      served.set(tool, registration.site);
+    if (tool === undefined || producer === undefined || nameNode === undefined) return undefined;
+    const earlier = this.byName.get(tool);
+    const entry: { readonly judgement: Judgement; registry?: RegistryIdentity | null } = { judgement };
+    if (earlier === undefined) {
+      this.byName.set(tool, [entry]);
       return undefined;
     }
+    earlier.push(entry);
+    const registryOfEntry = (candidate: typeof entry): RegistryIdentity | undefined => {
+      if (candidate.registry === undefined) candidate.registry = registryOf(context, candidate.judgement.producer!) ?? null;
+      return candidate.registry ?? undefined;
+    };
+    const registry = registryOfEntry(entry);
+    if (registry === undefined) return undefined;
+    const first = earlier.find((candidate) => candidate !== entry && registryOfEntry(candidate)?.declaration === registry.declaration);
+    if (first === undefined) return undefined;
     const { site } = registration;
-    return makeFinding("duplicate-tool-name", nameNode, site, tool, messages.duplicateToolName(tool, registry.name, locate(firstSite, site.getSourceFile())));
+    return makeFinding("duplicate-tool-name", nameNode, site, tool, messages.duplicateToolName(tool, registry.name, locate(first.judgement.registration.site, site.getSourceFile())));
   }
 }
 
@@ -262,10 +268,10 @@ function analyzeSite(context: Context, node: ts.Node, placement?: Placement): Si
       judgement = judgementOf(context, node);
     } catch (error) {
       const finding = makeFinding("internal-error", node, node, undefined, messages.internalError(error));
-      judgement = { registration: { site: node, form: ts.isDecorator(node) ? "decorator" : "call", tool: undefined, fn: undefined, finding }, startup: [] };
+      judgement = { registration: { site: node, form: ts.isDecorator(node) ? "decorator" : "call", tool: undefined, fn: undefined, finding }, startup: NO_FINDINGS };
     }
     if (judgement?.registration.finding !== undefined) findings.push(judgement.registration.finding);
-    if (judgement !== undefined) findings.push(...judgement.startup);
+    if (judgement !== undefined && judgement.startup.length > 0) findings.push(...judgement.startup);
   }
   if (!ts.isDecorator(node)) {
     try {
@@ -301,8 +307,8 @@ interface Judgement {
   readonly startup: readonly Finding[];
   /** The registry's own DataToolOutput, when the registration is marked (not an unresolved registry's). */
   readonly contract?: Contract | undefined;
-  /** The registry it is made on, when the checker shows which. */
-  readonly registry?: RegistryIdentity | undefined;
+  /** The decorator that registers it (its registry is asked only when two registrations share a name). */
+  readonly producer?: ts.Expression;
   /** What to underline about its served name. */
   readonly nameNode?: ts.Node;
 }
@@ -316,7 +322,7 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
   const mark = producerType === undefined ? undefined : markOf(context, producerType);
   if (mark === undefined) {
     const registration = unresolvedRegistryAt(context, site);
-    return registration === undefined ? undefined : { registration, startup: [] };
+    return registration === undefined ? undefined : { registration, startup: NO_FINDINGS };
   }
 
   const value: ts.Node | undefined = ts.isDecorator(site) ? site.parent : site.arguments[0];
@@ -337,7 +343,7 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
   });
   const unverifiable = (node: ts.Node, why: string, instead: string): Judgement => {
     const tool = toolName(undefined);
-    return { registration: done(tool, undefined, { id: "unverifiable-registration", node, message: messages.unverifiable(tool, why, instead) }), startup: [] };
+    return { registration: done(tool, undefined, { id: "unverifiable-registration", node, message: messages.unverifiable(tool, why, instead) }), startup: NO_FINDINGS };
   };
 
   if (value === undefined) return unverifiable(site, messages.WHY_APPLIED_TO_NOTHING, messages.REGISTER_INSTEAD_SENTENCE);
@@ -359,7 +365,7 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
     registration,
     startup: startupFindings(context, site, value, served, tool, nameNode, verdict.implementation),
     contract,
-    registry: registryOf(context, producer),
+    producer,
     nameNode,
   };
 }
@@ -377,23 +383,27 @@ function startupFindings(
   tool: string | undefined,
   nameNode: ts.Node,
   implementation: ts.SignatureDeclaration | undefined,
-): Finding[] {
+): readonly Finding[] {
   const { ts } = context;
-  const findings: Finding[] = [];
+  let findings: Finding[] | undefined;
   const anonymous = served.kind === "function" && ts.isCallExpression(site) ? anonymousFunctionOf(ts, value) : undefined;
   if (anonymous !== undefined) {
-    findings.push(makeFinding("unnamed-tool", headOf(ts, anonymous), site, undefined, messages.unnamedTool(ts.isArrowFunction(anonymous))));
+    (findings ??= []).push(makeFinding("unnamed-tool", headOf(ts, anonymous), site, undefined, messages.unnamedTool(ts.isArrowFunction(anonymous))));
   }
   const problem = tool === undefined ? undefined : toolNameProblem(tool);
-  if (tool !== undefined && problem !== undefined) findings.push(makeFinding("invalid-tool-name", nameNode, site, tool, messages.invalidToolName(tool, problem)));
-  const siteFile = site.getSourceFile();
+  if (tool !== undefined && problem !== undefined) (findings ??= []).push(makeFinding("invalid-tool-name", nameNode, site, tool, messages.invalidToolName(tool, problem)));
   for (const { literal, value: source } of refusedSourcesOf(context, implementation)) {
+    const siteFile = site.getSourceFile();
     const here = literal.getSourceFile() === siteFile;
     const node = here ? literal : ts.isDecorator(site) ? site : value;
-    findings.push(makeFinding("invalid-source", node, site, tool, messages.refusedSource(tool, source, here ? undefined : locate(literal, siteFile), describeSourceUrlProblem(source))));
+    (findings ??= []).push(
+      makeFinding("invalid-source", node, site, tool, messages.refusedSource(tool, source, here ? undefined : locate(literal, siteFile), describeSourceUrlProblem(source))),
+    );
   }
-  return findings;
+  return findings ?? NO_FINDINGS;
 }
+
+const NO_FINDINGS: readonly Finding[] = [];
 
 /**
  * `(fn) => registry.tool()(fn)` inside a platform wrapper that is itself marked: the wrapper

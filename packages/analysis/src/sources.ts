@@ -15,30 +15,68 @@ export interface RefusedSource {
   readonly value: string;
 }
 
-/** The refused source literals of what `implementation` returns (its own returns, not those of functions inside it). */
-export function refusedSourcesOf(context: Context, implementation: ts.SignatureDeclaration | undefined): RefusedSource[] {
+const NONE: readonly RefusedSource[] = [];
+
+/**
+ * The refused source literals of what `implementation` returns: its own `return`s, found among its
+ * statements (an expression's functions return for themselves), so the walk never enters an
+ * expression but a returned one.
+ */
+export function refusedSourcesOf(context: Context, implementation: ts.SignatureDeclaration | undefined): readonly RefusedSource[] {
   const { ts } = context;
-  const refused: RefusedSource[] = [];
-  if (implementation === undefined || !("body" in implementation) || implementation.body === undefined) return refused;
+  if (implementation === undefined || !("body" in implementation) || implementation.body === undefined) return NONE;
+  let refused: RefusedSource[] | undefined;
   const collect = (source: ts.StringLiteralLike): void => {
-    if (canNeverBeSource(source.text)) refused.push({ literal: source, value: source.text });
+    if (canNeverBeSource(source.text)) (refused ??= []).push({ literal: source, value: source.text });
   };
   const { body } = implementation;
   if (!ts.isBlock(body)) {
     resultsOf(context, body, collect, 0);
-    return refused;
+    return refused ?? NONE;
   }
+  const statements = statementKinds(ts);
   const pending: ts.Node[] = [body];
+  const push = (child: ts.Node): void => {
+    if (statements.has(child.kind)) pending.push(child);
+  };
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     if (ts.isReturnStatement(node)) {
       if (node.expression !== undefined) resultsOf(context, node.expression, collect, 0);
-      continue;
+    } else {
+      ts.forEachChild(node, push);
     }
-    ts.forEachChild(node, (child) => {
-      if (!ts.isFunctionLike(child)) pending.push(child);
-    });
   }
-  return refused;
+  return refused ?? NONE;
+}
+
+const STATEMENT_KINDS = new WeakMap<object, ReadonlySet<number>>();
+
+/** The kinds of the nodes a `return` can be nested in, without entering an expression. */
+function statementKinds(ts: Context["ts"]): ReadonlySet<number> {
+  let kinds = STATEMENT_KINDS.get(ts.SyntaxKind);
+  if (kinds === undefined) {
+    const { SyntaxKind } = ts;
+    kinds = new Set([
+      SyntaxKind.Block,
+      SyntaxKind.ReturnStatement,
+      SyntaxKind.IfStatement,
+      SyntaxKind.ForStatement,
+      SyntaxKind.ForInStatement,
+      SyntaxKind.ForOfStatement,
+      SyntaxKind.WhileStatement,
+      SyntaxKind.DoStatement,
+      SyntaxKind.TryStatement,
+      SyntaxKind.CatchClause,
+      SyntaxKind.SwitchStatement,
+      SyntaxKind.CaseBlock,
+      SyntaxKind.CaseClause,
+      SyntaxKind.DefaultClause,
+      SyntaxKind.LabeledStatement,
+      SyntaxKind.WithStatement,
+    ]);
+    STATEMENT_KINDS.set(ts.SyntaxKind, kinds);
+  }
+  return kinds;
 }
 
 type Collect = (source: ts.StringLiteralLike) => void;

@@ -31,6 +31,7 @@ function suggestToolName(name: string): string {
 
 /** What is wrong with `name` as a tool name, in the registry's words, or `undefined` when it is fine. */
 export function toolNameProblem(name: string): string | undefined {
+  if (TOOL_NAME_PATTERN.test(name) && !OBJECT_BUILT_INS.has(name)) return undefined;
   const quoted = JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
   if (!TOOL_NAME_PATTERN.test(name)) {
     const bad = [...name].find((char) => !/^[A-Za-z0-9_.-]$/u.test(char));
