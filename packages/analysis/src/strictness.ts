@@ -84,7 +84,7 @@ function aliasedTypeNode(context: Context, symbol: ts.Symbol): ts.TypeNode | und
     if (ts.isTypeAliasDeclaration(declaration)) return declaration.type;
     if (declaration.kind === ts.SyntaxKind.JSDocTypedefTag) {
       const expression = (declaration as ts.JSDocTypedefTag).typeExpression;
-      if (expression !== undefined && expression.kind === ts.SyntaxKind.JSDocTypeExpression) return (expression as ts.JSDocTypeExpression).type;
+      if (expression !== undefined && expression.kind === ts.SyntaxKind.JSDocTypeExpression) return expression.type;
     }
   }
   return undefined;
