@@ -84,7 +84,7 @@ export function servedNameOf(context: Context, producer: ts.Expression, hops = 0
 }
 
 /**
- * `x.tool(…)`, or `tool(…)` destructured from `x` (`const { tool } = registry`): the registry's own
+ * `x.tool(…)` (or `x["tool"](…)`), or `tool(…)` destructured from `x` (`const { tool } = registry`): the registry's own
  * method, whose first argument is the options it serves. Any other function returning a decorator
  * (a factory) passes options of its own.
  */
@@ -92,6 +92,7 @@ export function isToolCall(context: Context, call: ts.CallExpression): boolean {
   const { ts, checker } = context;
   const callee = skipOuterExpressions(ts, call.expression);
   if (ts.isPropertyAccessExpression(callee)) return callee.name.text === "tool";
+  if (ts.isElementAccessExpression(callee)) return ts.isStringLiteralLike(callee.argumentExpression) && callee.argumentExpression.text === "tool";
   if (!ts.isIdentifier(callee)) return false;
   const declaration = checker.getSymbolAtLocation(callee)?.valueDeclaration;
   if (declaration === undefined || !ts.isBindingElement(declaration)) return false;
