@@ -12,16 +12,23 @@ import fc from "fast-check";
  * namespace imports, re-export chains, destructuring, registries passed as parameters or made by a
  * factory, platform wrappers marked `RegistersTool`, decorator values kept in another module,
  * escaped decorator values, look-alikes, type aliases, subtypes, unions, promises, generics,
- * overloads, generators, and registries whose package does not resolve.
+ * overloads, generators, and registries whose package does not resolve; and what the registry
+ * refuses at start-up or the net on every call (an anonymous tool, a name taken twice or one the
+ * MCP rule forbids, a source literal no rule accepts).
  */
 
 export type Verdict = "ok" | "missing-annotation" | "not-data-tool-output" | "unverifiable-registration";
+
+/** What is found beside a verdict: what the registry refuses at start-up, or the net on every call. */
+export type StartupFinding = "unnamed-tool" | "duplicate-tool-name" | "invalid-tool-name" | "invalid-source";
+
+export type ExpectedId = Exclude<Verdict, "ok"> | StartupFinding;
 
 /** What a front-end must report for one registration or escape. */
 export interface ExpectedFinding {
   /** Program file, relative to the project directory (`p0001.ts`). */
   readonly file: string;
-  readonly id: Exclude<Verdict, "ok">;
+  readonly id: ExpectedId;
   /** `undefined` when the tool's name is not known statically. */
   readonly tool: string | undefined;
   /** 1-based line of the underlined node. */
@@ -235,7 +242,8 @@ type EscapeForm =
   | "template-tag"
   | "returned-unmarked"
   | "registry-to-plugin"
-  | "registry-or-double";
+  | "registry-or-double"
+  | "registry-as-any";
 
 type LookalikeForm = "library" | "local-object" | "any-typed" | "local-function" | "registry-logged" | "registry-described";
 
@@ -299,11 +307,31 @@ interface NoiseSpec {
 /** A registration in a checked JavaScript module, where JSDoc is the declared type. */
 interface CheckedJsSpec {
   readonly kind: "checked-js";
-  readonly form: "returns-ok" | "returns-async-ok" | "returns-string" | "type-ok" | "type-loose" | "no-jsdoc" | "described-no-returns";
+  readonly form:
+    | "returns-ok"
+    | "returns-async-ok"
+    | "returns-string"
+    | "type-ok"
+    | "type-loose"
+    | "no-jsdoc"
+    | "described-no-returns"
+    | "overloads-ok"
+    | "overload-rejected"
+    | "const-object-ok";
   readonly base: string;
 }
 
-type UnitSpec = RegisterSpec | DecorateSpec | PairSpec | EscapeSpec | LookalikeSpec | NoiseSpec | CheckedJsSpec;
+/**
+ * What the registry refuses at start-up (an anonymous tool, a name taken twice, a name the MCP rule
+ * forbids: the main module then fails to load), or the net on every call (a source literal).
+ */
+interface StartupSpec {
+  readonly kind: "startup";
+  readonly form: "unnamed" | "duplicate" | "invalid-name" | "invalid-source";
+  readonly base: string;
+}
+
+type UnitSpec = RegisterSpec | DecorateSpec | PairSpec | EscapeSpec | LookalikeSpec | NoiseSpec | CheckedJsSpec | StartupSpec;
 
 /** How the files are laid out: line endings, a byte order mark, tabs. None of it may move a finding. */
 interface Layout {
@@ -449,6 +477,7 @@ const escapeArb: fc.Arbitrary<EscapeSpec> = fc.record({
     "returned-unmarked",
     "registry-to-plugin",
     "registry-or-double",
+    "registry-as-any",
   ),
 });
 
@@ -465,7 +494,24 @@ const noiseArb: fc.Arbitrary<NoiseSpec> = fc.record({
 
 const checkedJsArb: fc.Arbitrary<CheckedJsSpec> = fc.record({
   kind: fc.constant("checked-js" as const),
-  form: fc.constantFrom<CheckedJsSpec["form"]>("returns-ok", "returns-async-ok", "returns-string", "type-ok", "type-loose", "no-jsdoc", "described-no-returns"),
+  form: fc.constantFrom<CheckedJsSpec["form"]>(
+    "returns-ok",
+    "returns-async-ok",
+    "returns-string",
+    "type-ok",
+    "type-loose",
+    "no-jsdoc",
+    "described-no-returns",
+    "overloads-ok",
+    "overload-rejected",
+    "const-object-ok",
+  ),
+  base: baseArb,
+});
+
+const startupArb: fc.Arbitrary<StartupSpec> = fc.record({
+  kind: fc.constant("startup" as const),
+  form: fc.constantFrom<StartupSpec["form"]>("unnamed", "duplicate", "invalid-name", "invalid-source", "invalid-source"),
   base: baseArb,
 });
 
@@ -477,6 +523,7 @@ const unitArb: fc.Arbitrary<UnitSpec> = fc.oneof(
   { weight: 1, arbitrary: lookalikeArb },
   { weight: 2, arbitrary: noiseArb },
   { weight: 1, arbitrary: checkedJsArb },
+  { weight: 1, arbitrary: startupArb },
 );
 
 const unresolvedArb: fc.Arbitrary<UnresolvedSpec> = fc.record({
@@ -521,7 +568,7 @@ class FileBuilder {
   private readonly locals = new Set<string>();
   readonly lines: string[] = [];
   /** Findings by body line index (0-based, before the header is prepended). */
-  readonly marks: Array<{ index: number; id: Exclude<Verdict, "ok">; tool: string | undefined }> = [];
+  readonly marks: Array<{ index: number; id: ExpectedId; tool: string | undefined }> = [];
 
   constructor(readonly name: string) {}
 
@@ -548,7 +595,7 @@ class FileBuilder {
     return this.lines.length - lines.length;
   }
 
-  mark(index: number, id: Exclude<Verdict, "ok">, tool: string | undefined): void {
+  mark(index: number, id: ExpectedId, tool: string | undefined): void {
     this.marks.push({ index, id, tool });
   }
 
@@ -629,6 +676,8 @@ class ProgramRenderer {
   private readonly extraFiles: FileBuilder[] = [];
   private javascript: FileBuilder | undefined;
   layout: Layout = { crlf: false, bom: false, tabs: false };
+  /** What the registry throws at start-up, from the first unit that makes it throw: loading the main module fails on it. */
+  loadError: string | undefined;
 
   constructor(readonly id: string) {
     this.main = new FileBuilder(`${id}.ts`);
@@ -989,9 +1038,12 @@ class ProgramRenderer {
         callee = `maybe_${tag}?.tool(${optionsText})`;
         break;
       case "returned":
+        // Made by a function: the options it was made with are not visible where it is applied,
+        // so the finding has no name (the registry serves the function's own).
         file.import("@sourced/registry", "ToolDecorator", true);
         before.push(`function makeDecorator_${tag}(): ToolDecorator {`, "  return registry.tool();", "}");
         callee = `makeDecorator_${tag}()`;
+        servedOverride = { name: undefined, runtimeName: undefined };
         break;
       case "platform":
         file.import("./lib/platform.js", "defineTool");
@@ -1299,6 +1351,12 @@ class ProgramRenderer {
         ];
         at = 1;
         break;
+      case "registry-as-any":
+        // Cast to `any` where it is used: what it registers is never judged (nor stamped, so a
+        // registry with requireVerified refuses it at run time).
+        lines = [`(registry as any).tool()(function ${fnName}() {`, '  return "no sources";', "});"];
+        at = 0;
+        break;
     }
     const start = file.push(...lines);
     file.mark(start + at, "unverifiable-registration", undefined);
@@ -1330,12 +1388,82 @@ class ProgramRenderer {
       "type-loose": { lines: ["/** @type {ToolFunction} */", `const ${name} = () => sample();`], at: 0, verdict: "not-data-tool-output" },
       "no-jsdoc": { lines: [`function ${name}() {`, "  return sample();", "}"], at: 0, verdict: "missing-annotation" },
       "described-no-returns": { lines: ["/**", " * What the tool does.", " * @param {unknown} [input]", " */", `function ${name}(input) {`, "  void input;", "  return sample();", "}"], at: 4, verdict: "missing-annotation" },
+      // JSDoc overloads are the signatures judged, never the implementation's JSDoc.
+      "overloads-ok": {
+        lines: ["/**", " * @overload", " * @param {string} city", " * @returns {DataToolOutput}", " */", "/**", " * @param {string} city", " * @returns {DataToolOutput | undefined}", " */", `function ${name}(city) {`, "  return sample(city);", "}"],
+        at: 0,
+        verdict: "ok",
+      },
+      "overload-rejected": {
+        lines: ["/**", " * @overload", " * @param {string} city", " * @returns {string}", " */", "/**", " * @param {string} city", " * @returns {DataToolOutput | string}", " */", `function ${name}(city) {`, "  return city;", "}"],
+        at: 3,
+        verdict: "not-data-tool-output",
+      },
+      // `/** @type {const} */ (…)`: the object's functions are fixed, as with `as const`.
+      "const-object-ok": {
+        lines: [`const fixed_${name} = /** @type {const} */ ({`, "  /** @returns {DataToolOutput} */", `  ${name}: () => sample(),`, "});"],
+        at: 0,
+        verdict: "ok",
+      },
     };
     const { lines, at, verdict } = forms[spec.form];
-    const start = file.push(...lines, `registry.tool()(${name});`);
+    const registered = spec.form === "const-object-ok" ? `fixed_${name}.${name}` : name;
+    const start = file.push(...lines, `registry.tool()(${registered});`);
     this.registrations++;
     if (verdict === "ok") this.served.push(name);
     else file.mark(start + at, verdict, name);
+  }
+
+  startup(spec: StartupSpec): void {
+    const file = this.main;
+    const name = this.unique(spec.base);
+    // One start-up failure per program: loading stops at the first, so later ones would not be seen.
+    const form = this.loadError !== undefined && spec.form !== "invalid-source" ? "invalid-source" : spec.form;
+    const returns = "  return sample();";
+    switch (form) {
+      case "unnamed": {
+        const at = file.push("registry.tool()((): DataToolOutput => sample());");
+        this.registrations++;
+        file.mark(at, "unnamed-tool", undefined);
+        this.loadError = "cannot name the tool";
+        break;
+      }
+      case "duplicate": {
+        const at = file.push(
+          `registry.tool({ name: "${name}" })(function ${name}_first(): DataToolOutput {`,
+          returns,
+          "});",
+          `registry.tool({ name: "${name}" })(function ${name}_second(): DataToolOutput {`,
+          returns,
+          "});",
+        );
+        this.registrations += 2;
+        this.served.push(name);
+        file.mark(at + 3, "duplicate-tool-name", name);
+        this.loadError = `tool "${name}" is registered twice`;
+        break;
+      }
+      case "invalid-name": {
+        const refused = `${name} city`;
+        const at = file.push(`registry.tool({ name: "${refused}" })(function ${name}(): DataToolOutput {`, returns, "});");
+        this.registrations++;
+        file.mark(at, "invalid-tool-name", refused);
+        this.loadError = "breaks the MCP tool-name rule";
+        break;
+      }
+      case "invalid-source": {
+        // Served (the net refuses each call, not the registration).
+        const at = file.push(
+          `registry.tool()(function ${name}(): DataToolOutput {`,
+          `  return { content: [{ type: "text", text: "From a file." }], structuredContent: { sources: ["data/${name}.json"] } };`,
+          "});",
+        );
+        this.registrations++;
+        this.served.push(name);
+        file.mark(at + 1, "invalid-source", name);
+        break;
+      }
+    }
   }
 
   lookalike(spec: LookalikeSpec): void {
@@ -1424,6 +1552,9 @@ class ProgramRenderer {
         case "checked-js":
           this.checkedJs(unit);
           break;
+        case "startup":
+          this.startup(unit);
+          break;
       }
     }
     if (this.localRegistries.length > 0) this.main.push(`export const __registries = [${this.localRegistries.join(", ")}];`);
@@ -1482,7 +1613,7 @@ export function renderProgram(spec: ProgramSpec, index: number): GeneratedProgra
   const renderer = new ProgramRenderer(`p${String(index).padStart(5, "0")}`);
   if (spec.kind === "resolved") {
     renderer.renderResolved(spec);
-    return renderer.result(index, undefined);
+    return renderer.result(index, renderer.loadError);
   }
   renderer.renderUnresolved(spec);
   return renderer.result(index, "@sourced/registy");

@@ -44,9 +44,19 @@ describe.skipIf(SOAK_PROGRAMS > 0)(`fuzzed parity: ${PROGRAMS} generated program
 
   it("the generator covers every verdict, served tools and unresolved registries", () => {
     const ids = new Set(programs.flatMap((p) => p.findings.map((f) => f.id)));
-    expect([...ids].sort()).toEqual(["missing-annotation", "not-data-tool-output", "unverifiable-registration"]);
+    expect([...ids].sort()).toEqual([
+      "duplicate-tool-name",
+      "invalid-source",
+      "invalid-tool-name",
+      "missing-annotation",
+      "not-data-tool-output",
+      "unnamed-tool",
+      "unverifiable-registration",
+    ]);
     expect(programs.reduce((sum, p) => sum + p.served.length, 0)).toBeGreaterThan(PROGRAMS / 2);
     expect(programs.filter((p) => p.loadError !== undefined).length).toBeGreaterThan(0);
+    // Start-up failures of a registry that resolves, besides unresolved registries.
+    expect(programs.filter((p) => p.loadError !== undefined && p.loadError !== "@sourced/registy").length).toBeGreaterThan(0);
     expect(programs.filter((p) => p.findings.some((f) => f.tool === undefined)).length).toBeGreaterThan(0);
     expect(programs.filter((p) => p.files.length > 1).length).toBeGreaterThan(0);
     expect(programs.filter((p) => p.files.some((f) => f.name.endsWith(".js"))).length, "checked JavaScript modules").toBeGreaterThan(0);

@@ -224,6 +224,10 @@ export class NativeCheckerPort {
     return this.any();
   }
 
+  getUndefinedType(): PortType {
+    return this.type(this.native.getUndefinedType());
+  }
+
   /**
    * The classic `getIndexTypeOfType(type, IndexKind)` (`0` string, `1` number): the value type of
    * the index signature keyed by exactly that type. TypeScript 7 lists a type's index signatures.

@@ -74,6 +74,7 @@ export interface NativeChecker {
   getShorthandAssignmentValueSymbol(node: NativeNode): NativeSymbol | undefined;
   getTypeOfSymbolAtLocation(symbol: NativeSymbol, location: NativeNode): NativeType;
   getAnyType(): NativeType;
+  getUndefinedType(): NativeType;
   typeToString(type: NativeType, enclosingDeclaration?: NativeNode, flags?: number): string;
   getReturnTypeOfSignature(signature: NativeSignature): NativeType | undefined;
   getPropertiesOfType(type: NativeType): readonly NativeSymbol[];

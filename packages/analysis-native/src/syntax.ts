@@ -178,7 +178,7 @@ export const SYNTAX_PORT_MEMBERS = [
   "getJSDocCommentsAndTags", "getJSDocReturnType", "getJSDocType", "isConstTypeReference",
   "isExpressionStatement", "isForInStatement", "isForOfStatement", "isVariableDeclarationList", "isVoidExpression",
   "isArrayBindingPattern", "isArrayLiteralExpression", "isArrowFunction", "isAsExpression", "isAwaitExpression",
-  "isBinaryExpression", "isBindingElement", "isCallExpression", "isCallSignatureDeclaration", "isClassDeclaration",
+  "isBinaryExpression", "isBindingElement", "isBlock", "isCallExpression", "isCallSignatureDeclaration", "isClassDeclaration",
   "isComputedPropertyName", "isConditionalExpression", "isDecorator", "isElementAccessExpression", "isEnumDeclaration",
   "isExportAssignment", "isExportDeclaration", "isExpression", "isExternalModuleReference", "isFunctionDeclaration",
   "isFunctionExpression", "isFunctionLike", "isFunctionTypeNode", "isIdentifier", "isImportDeclaration",

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import type * as TS from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyzeProgram, type AnalysisResult, type Finding, type ProgramPort, type Registration, type SyntaxPort } from "@sourced/analysis";
-import { assertMatchesExpectations, CASES_DIR, CASES_TSCONFIG, relativeToCases } from "../../../fixtures/harness";
+import { assertMatchesExpectations, CASES_DIR, CASES_PROJECTS, relativeToCases } from "../../../fixtures/harness";
 import { loadNativeTypeScript, type NativeProjectPorts, type NativeSession, SYNTAX_PORT_MEMBERS } from "../src/index";
 
 /*
@@ -24,8 +24,8 @@ const NATIVE_TYPESCRIPTS: readonly [string, string][] = [
 /** Corpus files where TypeScript 7 types differently from 6 (none so far), with why. */
 const TYPED_DIFFERENTLY: Readonly<Record<string, string>> = {};
 
-function classicProgram(ts: typeof TS): TS.Program {
-  const parsed = ts.getParsedCommandLineOfConfigFile(CASES_TSCONFIG, {}, {
+function classicProgram(ts: typeof TS, tsconfig: string): TS.Program {
+  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, {
     ...ts.sys,
     onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
       throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
@@ -34,7 +34,30 @@ function classicProgram(ts: typeof TS): TS.Program {
   return ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
 }
 
-/** Every field a front-end reads, with node kinds by name (their numbers differ between 6 and 7). */
+/** A project's own sources, by the names its program gives them. */
+function ownSources(program: ProgramPort, fileNames: readonly string[]): TS.SourceFile[] {
+  return fileNames.filter((fileName) => !fileName.endsWith(".d.ts") && !fileName.includes("/node_modules/")).map((fileName) => program.getSourceFile(fileName)!);
+}
+
+/** Every project of the corpus analysed, each file once (by the first project that has it), the results in one. */
+function analyseProjects(projects: readonly { readonly syntax: SyntaxPort; readonly program: ProgramPort; readonly sources: readonly TS.SourceFile[] }[]): { result: AnalysisResult; files: TS.SourceFile[] } {
+  const seen = new Set<string>();
+  const files: TS.SourceFile[] = [];
+  const registrations: Registration[] = [];
+  const findings: Finding[] = [];
+  const unresolvedRegistryImports: AnalysisResult["unresolvedRegistryImports"][number][] = [];
+  for (const { syntax, program, sources } of projects) {
+    const sourceFiles = sources.filter((sourceFile) => !seen.has(sourceFile.fileName));
+    for (const sourceFile of sourceFiles) seen.add(sourceFile.fileName);
+    files.push(...sourceFiles);
+    const result = analyzeProgram(syntax, program, { sourceFiles });
+    registrations.push(...result.registrations);
+    findings.push(...result.findings);
+    unresolvedRegistryImports.push(...result.unresolvedRegistryImports);
+  }
+  return { result: { registrations, findings, unresolvedRegistryImports }, files };
+}
+
 function findingFields(syntax: SyntaxPort, finding: Finding): unknown {
   const kind = (node: TS.Node): string => (syntax.SyntaxKind as unknown as Record<number, string>)[node.kind]!;
   return {
@@ -72,20 +95,22 @@ describe.each(NATIVE_TYPESCRIPTS)("the corpus on TypeScript %s's native API, aga
   let nativeFiles: TS.SourceFile[];
   let nativeResult: AnalysisResult;
   const classicTs = createRequire(__filename)("typescript") as typeof TS;
-  const classic = classicProgram(classicTs);
-  const classicResult = analyzeProgram(classicTs, classic);
+  const classicResult = analyseProjects(
+    CASES_PROJECTS.map((tsconfig) => {
+      const program = classicProgram(classicTs, tsconfig);
+      return { syntax: classicTs, program, sources: ownSources(program, program.getSourceFiles().map((file) => file.fileName)) };
+    }),
+  ).result;
 
   beforeAll(() => {
     const compiler = loadNativeTypeScript(directory);
     expect(compiler.version).toBe(version);
-    session = compiler.openSession([CASES_TSCONFIG], CASES_DIR);
-    native = session.project(CASES_TSCONFIG)!;
-    const program: ProgramPort = native.program;
-    nativeFiles = program
-      .getSourceFileNames!()
-      .filter((fileName) => !fileName.endsWith(".d.ts") && !fileName.includes("/node_modules/"))
-      .map((fileName) => program.getSourceFile(fileName)!);
-    nativeResult = analyzeProgram(native.syntax, program, { sourceFiles: nativeFiles });
+    session = compiler.openSession(CASES_PROJECTS, CASES_DIR);
+    const projects = CASES_PROJECTS.map((tsconfig) => session.project(tsconfig)!);
+    native = projects[0]!;
+    const analysed = analyseProjects(projects.map(({ syntax, program }) => ({ syntax, program, sources: ownSources(program, program.getSourceFileNames!()) })));
+    nativeFiles = analysed.files;
+    nativeResult = analysed.result;
   });
   afterAll(() => session?.close());
 

@@ -1,16 +1,36 @@
 import type * as ts from "typescript";
 import type { AnalysisResult, AnnotationFix, Finding, FindingId, Registration, TypeScript, UnresolvedRegistryImport } from "./api.js";
-import { type Context, contextOf, contractFor, hasUnresolvedImports, isErrorType, isProjectSource, isMarked, markOf, moduleSpecifiersOf, printType, resolveAlias, unresolvedImportsOf } from "./context.js";
+import {
+  type Context,
+  type Contract,
+  contextOf,
+  contractFor,
+  hasUnresolvedImports,
+  isErrorType,
+  isExternalFileName,
+  isMarked,
+  isProjectSource,
+  markOf,
+  moduleSpecifiersOf,
+  printType,
+  resolveAlias,
+  unresolvedImportsOf,
+} from "./context.js";
 import { judgeRegistered } from "./judge.js";
 import { FINDING_KINDS } from "./kinds.js";
 import { hasAnyType, markedTypeAt, ReferenceScan, referencedSymbol } from "./marked.js";
 import * as messages from "./messages.js";
-import { isConstDeclaration, MAX_HOPS, skipOuterExpressions } from "./syntax.js";
 import { optionProblemsAt } from "./options.js";
+import { anonymousFunctionOf, nameNodeOf, type RegistryIdentity, registryOf } from "./names.js";
+import { type ProgramPort, sourceFileNamesOf } from "./ports.js";
 import { registryEscapeAt } from "./registry-escape.js";
-import { servedNameOf, toolNameOf } from "./served.js";
+import { type ServedName, servedNameOf, toolNameOf } from "./served.js";
 import { escapePlacementOf, needsTypeQuery, type Placement, placementOf } from "./sites.js";
-import type { ProgramPort } from "./ports.js";
+import { refusedSourcesOf } from "./sources.js";
+import { admitsUndefined } from "./strictness.js";
+import { headOf, isConstDeclaration, locate, MAX_HOPS, skipOuterExpressions } from "./syntax.js";
+import { toolNameProblem } from "./tool-name.js";
+import { describeSourceUrlProblem } from "./url-rule.js";
 
 export interface AnalyzeProgramOptions {
   /** Only these files (default: every file of the program but declaration files and node_modules). */
@@ -53,15 +73,104 @@ export function analyzeSourceFile(tsInstance: TypeScript, program: ProgramPort, 
   const context = contextOf(tsInstance, program);
   const registrations: Registration[] = [];
   const findings: Finding[] = [];
-  const sites = sitesOf(context, sourceFile);
-  // A batching checker (the native one) fetches the file's symbols in one request; classic has no prefetch.
-  if (context.checker.prefetch !== undefined) context.checker.prefetch(sourceFile, sites.map(({ node }) => node));
-  for (const { node, placement } of sites) {
+  const names = new ServedNames();
+  let first: Judgement | undefined;
+  for (const { node, placement } of sitesOf(context, sourceFile, true)) {
     const result = analyzeSite(context, node, placement);
-    if (result.registration !== undefined) registrations.push(result.registration);
+    const { judgement } = result;
+    if (judgement !== undefined) {
+      registrations.push(judgement.registration);
+      if (judgement.contract !== undefined) first ??= judgement;
+    }
     if (result.findings.length > 0) findings.push(...result.findings);
+    const duplicate = judgement === undefined ? undefined : names.add(context, judgement);
+    if (duplicate !== undefined) findings.push(duplicate);
+  }
+  context.registersTools.set(sourceFile, first !== undefined);
+  if (first !== undefined && admitsUndefined(context, first.contract!) && isFirstFileRegistering(context, sourceFile)) {
+    const { site } = first.registration;
+    findings.unshift(makeFinding("strict-null-checks-off", site.expression, site, undefined, messages.STRICT_NULL_CHECKS_OFF));
   }
   return { registrations, findings, unresolvedRegistryImports: unresolvedRegistryImportsOf(context, sourceFile) };
+}
+
+/**
+ * The served names of a file's registrations: the second registration of a name on one registry
+ * is a finding naming the first's place (the registry throws there at start-up). Within the file,
+ * as every front-end judges a file at a time. Which registry a registration is made on is asked
+ * only of registrations that share a name.
+ */
+class ServedNames {
+  private readonly byName = new Map<string, { readonly judgement: Judgement; registry?: RegistryIdentity | null }[]>();
+
+  add(context: Context, judgement: Judgement): Finding | undefined {
+    const { registration, producer, nameNode } = judgement;
+    const tool = registration.tool;
+    if (tool === undefined || producer === undefined || nameNode === undefined) return undefined;
+    const earlier = this.byName.get(tool);
+    const entry: { readonly judgement: Judgement; registry?: RegistryIdentity | null } = { judgement };
+    if (earlier === undefined) {
+      this.byName.set(tool, [entry]);
+      return undefined;
+    }
+    earlier.push(entry);
+    const registryOfEntry = (candidate: typeof entry): RegistryIdentity | undefined => {
+      if (candidate.registry === undefined) candidate.registry = registryOf(context, candidate.judgement.producer!) ?? null;
+      return candidate.registry ?? undefined;
+    };
+    const registry = registryOfEntry(entry);
+    if (registry === undefined) return undefined;
+    const first = earlier.find((candidate) => candidate !== entry && registryOfEntry(candidate)?.declaration === registry.declaration);
+    if (first === undefined) return undefined;
+    const { site } = registration;
+    return makeFinding("duplicate-tool-name", nameNode, site, tool, messages.duplicateToolName(tool, registry.name, locate(first.judgement.registration.site, site.getSourceFile())));
+  }
+}
+
+/**
+ * Whether `sourceFile` is the program's first file (in file-name order, the same on every backend)
+ * that registers a tool: a program-wide warning is reported there, once. Only asked in a program
+ * that has one to report, so the files before it are judged a second time only then.
+ */
+function isFirstFileRegistering(context: Context, sourceFile: ts.SourceFile): boolean {
+  if (context.firstFileRegistering === undefined) {
+    const { program } = context;
+    const names = sourceFileNamesOf(program).filter((fileName) => !isExternalFileName(fileName)).sort(compareText);
+    context.firstFileRegistering = null;
+    for (const fileName of names) {
+      const candidate = program.getSourceFile(fileName);
+      if (candidate === undefined || !isProjectSource(program, candidate) || !registersTools(context, candidate)) continue;
+      context.firstFileRegistering = candidate.fileName;
+      break;
+    }
+  }
+  return context.firstFileRegistering === sourceFile.fileName;
+}
+
+/** Whether a file registers a tool on a registry the analysis recognises (its answer kept from its own analysis when there was one). */
+function registersTools(context: Context, sourceFile: ts.SourceFile): boolean {
+  let known = context.registersTools.get(sourceFile);
+  if (known === undefined) {
+    known = false;
+    for (const { node } of sitesOf(context, sourceFile, false)) {
+      if (!context.ts.isCallExpression(node) && !context.ts.isDecorator(node)) continue;
+      try {
+        if (judgementOf(context, node)?.contract !== undefined) {
+          known = true;
+          break;
+        }
+      } catch {
+        // Its own analysis reports the failure.
+      }
+    }
+    context.registersTools.set(sourceFile, known);
+  }
+  return known;
+}
+
+/** Code-unit order: the same on every machine, unlike `localeCompare`. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -94,7 +203,7 @@ interface Site {
  * a generated file can nest expressions thousands deep (`1 + 1 + …`), deeper than the call stack
  * allows a recursive walk.
  */
-function sitesOf(context: Context, sourceFile: ts.SourceFile): Site[] {
+function sitesOf(context: Context, sourceFile: ts.SourceFile, prefetch: boolean): Site[] {
   const { ts } = context;
   const { SyntaxKind } = ts;
   const sites: Site[] = [];
@@ -139,11 +248,13 @@ function sitesOf(context: Context, sourceFile: ts.SourceFile): Site[] {
     while (children.length > 0) pending.push(children.pop()!);
   }
   references.finish(sourceFile);
+  // A batching checker (the native one) fetches the file's symbols in one request; classic has no prefetch.
+  if (prefetch && context.checker.prefetch !== undefined) context.checker.prefetch(sourceFile, sites.map(({ node }) => node));
   return sites;
 }
 
 interface SiteResult {
-  readonly registration?: Registration;
+  readonly judgement?: Judgement;
   readonly findings: readonly Finding[];
 }
 
@@ -151,16 +262,17 @@ const NOTHING: SiteResult = { findings: [] };
 
 function analyzeSite(context: Context, node: ts.Node, placement?: Placement): SiteResult {
   const { ts } = context;
-  let registration: Registration | undefined;
+  let judgement: Judgement | undefined;
   const findings: Finding[] = [];
   if (ts.isCallExpression(node) || ts.isDecorator(node)) {
     try {
-      registration = registrationOf(context, node);
+      judgement = judgementOf(context, node);
     } catch (error) {
       const finding = makeFinding("internal-error", node, node, undefined, messages.internalError(error));
-      registration = { site: node, form: ts.isDecorator(node) ? "decorator" : "call", tool: undefined, fn: undefined, finding };
+      judgement = { registration: { site: node, form: ts.isDecorator(node) ? "decorator" : "call", tool: undefined, fn: undefined, finding }, startup: NO_FINDINGS };
     }
-    if (registration?.finding !== undefined) findings.push(registration.finding);
+    if (judgement?.registration.finding !== undefined) findings.push(judgement.registration.finding);
+    if (judgement !== undefined && judgement.startup.length > 0) findings.push(...judgement.startup);
   }
   if (ts.isCallExpression(node)) {
     try {
@@ -177,7 +289,7 @@ function analyzeSite(context: Context, node: ts.Node, placement?: Placement): Si
       findings.push(makeFinding("internal-error", node, node, undefined, messages.internalError(error)));
     }
   }
-  return registration === undefined && findings.length === 0 ? NOTHING : { ...(registration ? { registration } : {}), findings };
+  return judgement === undefined && findings.length === 0 ? NOTHING : { ...(judgement ? { judgement } : {}), findings };
 }
 
 /** The `invalid-option` findings of a call's literal options (options.ts), under the tool's name when it registers one. */
@@ -211,14 +323,30 @@ function makeFinding(id: FindingId, node: ts.Node, site: ts.Node, tool: string |
   };
 }
 
+/** A registration and what the analysis learnt about it beyond its verdict. */
+interface Judgement {
+  readonly registration: Registration;
+  /** What the registry refuses at start-up or the net on every call: a missing or invalid name, a source that cannot pass. */
+  readonly startup: readonly Finding[];
+  /** The registry's own DataToolOutput, when the registration is marked (not an unresolved registry's). */
+  readonly contract?: Contract | undefined;
+  /** The decorator that registers it (its registry is asked only when two registrations share a name). */
+  readonly producer?: ts.Expression;
+  /** What to underline about its served name. */
+  readonly nameNode?: ts.Node;
+}
+
 /** A call `value(…)` or decorator `@value` whose value is marked: judge what it registers. */
-function registrationOf(context: Context, site: ts.CallExpression | ts.Decorator): Registration | undefined {
+function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): Judgement | undefined {
   const { ts } = context;
   const form = ts.isDecorator(site) ? "decorator" : "call";
   const producer = site.expression;
   const producerType = markedTypeAt(context, producer);
   const mark = producerType === undefined ? undefined : markOf(context, producerType);
-  if (mark === undefined) return unresolvedRegistryAt(context, site);
+  if (mark === undefined) {
+    const registration = unresolvedRegistryAt(context, site);
+    return registration === undefined ? undefined : { registration, startup: NO_FINDINGS };
+  }
 
   const value: ts.Node | undefined = ts.isDecorator(site) ? site.parent : site.arguments[0];
   if (value !== undefined && ts.isCallExpression(site) && isDelegation(context, value as ts.Expression)) return undefined;
@@ -236,9 +364,9 @@ function registrationOf(context: Context, site: ts.CallExpression | ts.Decorator
     fn,
     finding: finding === undefined ? undefined : makeFinding(finding.id, finding.node, site, tool, finding.message, finding.fix),
   });
-  const unverifiable = (node: ts.Node, why: string, instead: string): Registration => {
+  const unverifiable = (node: ts.Node, why: string, instead: string): Judgement => {
     const tool = toolName(undefined);
-    return done(tool, undefined, { id: "unverifiable-registration", node, message: messages.unverifiable(tool, why, instead) });
+    return { registration: done(tool, undefined, { id: "unverifiable-registration", node, message: messages.unverifiable(tool, why, instead) }), startup: NO_FINDINGS };
   };
 
   if (value === undefined) return unverifiable(site, messages.WHY_APPLIED_TO_NOTHING, messages.REGISTER_INSTEAD_SENTENCE);
@@ -251,9 +379,54 @@ function registrationOf(context: Context, site: ts.CallExpression | ts.Decorator
   }
   const verdict = judgeRegistered(context, contract, value, site);
   const tool = toolName(verdict.functionName);
-  if (verdict.id === undefined) return done(tool, verdict.fn);
-  return done(tool, verdict.fn, { id: verdict.id, node: verdict.node, message: verdict.message(tool), ...(verdict.fix !== undefined ? { fix: verdict.fix } : {}) });
+  const registration =
+    verdict.id === undefined
+      ? done(tool, verdict.fn)
+      : done(tool, verdict.fn, { id: verdict.id, node: verdict.node, message: verdict.message(tool), ...(verdict.fix !== undefined ? { fix: verdict.fix } : {}) });
+  const nameNode = nameNodeOf(context, site, producer);
+  return {
+    registration,
+    startup: startupFindings(context, site, value, served, tool, nameNode, verdict.implementation),
+    contract,
+    producer,
+    nameNode,
+  };
 }
+
+/**
+ * What the registry refuses at start-up, or the net on every call, seen at a registration: an
+ * anonymous function with no name in its options, a served name the MCP rule forbids, a source
+ * literal no rule accepts. Reported beside the verdict, which they do not change.
+ */
+function startupFindings(
+  context: Context,
+  site: ts.CallExpression | ts.Decorator,
+  value: ts.Node,
+  served: ServedName,
+  tool: string | undefined,
+  nameNode: ts.Node,
+  implementation: ts.SignatureDeclaration | undefined,
+): readonly Finding[] {
+  const { ts } = context;
+  let findings: Finding[] | undefined;
+  const anonymous = served.kind === "function" && ts.isCallExpression(site) ? anonymousFunctionOf(ts, value) : undefined;
+  if (anonymous !== undefined) {
+    (findings ??= []).push(makeFinding("unnamed-tool", headOf(ts, anonymous), site, undefined, messages.unnamedTool(ts.isArrowFunction(anonymous))));
+  }
+  const problem = tool === undefined ? undefined : toolNameProblem(tool);
+  if (tool !== undefined && problem !== undefined) (findings ??= []).push(makeFinding("invalid-tool-name", nameNode, site, tool, messages.invalidToolName(tool, problem)));
+  for (const { literal, value: source } of refusedSourcesOf(context, implementation)) {
+    const siteFile = site.getSourceFile();
+    const here = literal.getSourceFile() === siteFile;
+    const node = here ? literal : ts.isDecorator(site) ? site : value;
+    (findings ??= []).push(
+      makeFinding("invalid-source", node, site, tool, messages.refusedSource(tool, source, here ? undefined : locate(literal, siteFile), describeSourceUrlProblem(source))),
+    );
+  }
+  return findings ?? NO_FINDINGS;
+}
+
+const NO_FINDINGS: readonly Finding[] = [];
 
 /**
  * `(fn) => registry.tool()(fn)` inside a platform wrapper that is itself marked: the wrapper
@@ -382,8 +555,12 @@ function escapeAt(context: Context, node: ts.Expression, known?: Placement): Fin
   const type = markedTypeAt(context, node);
   if (type === undefined) {
     const lost = registryEscapeAt(context, node, placement);
-    return lost === undefined ? undefined : makeFinding("unverifiable-registration", node, node, undefined, messages.registryTypedAway(lost.type, lost.becomes));
+    if (lost === undefined) return undefined;
+    const message = lost.toAny ? messages.registryCastToAny(lost.type, lost.becomes) : messages.registryTypedAway(lost.type, lost.becomes);
+    return makeFinding("unverifiable-registration", node, node, undefined, message);
   }
+  // A decorator read without flowing anywhere (`(asTool as T).name`) registers nothing there.
+  if (placement.slot.kind === "inert") return undefined;
   // The type a message names is the node's own: `markedTypeAt` may answer with a generic callee's declared return type.
   const printed = (): string => printType(context, checker.getTypeAtLocation(node));
   for (const wrapper of placement.typed) {
@@ -405,7 +582,7 @@ function escapeAt(context: Context, node: ts.Expression, known?: Placement): Fin
     }
     return undefined;
   }
-  if (slot.kind === "const" && slot.declaration.type !== undefined) {
+  if (slot.kind === "const" && slot.declaredType !== undefined) {
     const declared = checker.getTypeAtLocation(slot.declaration.name);
     if (!isMarked(context, declared)) {
       return makeFinding("unverifiable-registration", node, node, undefined, messages.typedAway(printed(), printType(context, declared)));

@@ -10,14 +10,30 @@ import type { SyntaxPort } from "./ports.js";
 export type TypeScript = SyntaxPort;
 
 /** Stable finding ids. Each is documented in docs/analysis.md. */
-export type FindingId = "missing-annotation" | "not-data-tool-output" | "unverifiable-registration" | "invalid-option" | "internal-error";
+export type FindingId =
+  | "missing-annotation"
+  | "not-data-tool-output"
+  | "unverifiable-registration"
+  | "invalid-option"
+  | "internal-error"
+  | "unnamed-tool"
+  | "duplicate-tool-name"
+  | "invalid-tool-name"
+  | "invalid-source"
+  | "strict-null-checks-off";
 
-/** Per finding id: the numeric diagnostic code shared by the transformer (TSnnnnn) and the CLI (SRCnnnnn), a title, and help text. */
+/**
+ * Per finding id: the numeric diagnostic code shared by the transformer (TSnnnnn) and the CLI
+ * (SRCnnnnn), a title, help text, and its severity: an `error` is a tool that is refused, never
+ * served or never answers; a `warning` is a weaker guarantee (a front-end reports it as a warning
+ * whatever its own severity setting).
+ */
 export interface FindingKind {
   readonly id: FindingId;
   readonly code: number;
   readonly title: string;
   readonly help: string;
+  readonly severity: "error" | "warning";
 }
 
 /** For `missing-annotation`: what to insert so a front-end can offer a fix without computing it. */

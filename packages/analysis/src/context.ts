@@ -44,6 +44,10 @@ export interface Context {
   readonly registryTypes: WeakMap<ts.Type, "marked" | "unmarked" | "none">;
   /** Symbol -> whether its declared type is a registry's. */
   readonly registrySymbols: WeakMap<ts.Symbol, boolean>;
+  /** File -> whether it registers a tool on a recognised registry (see `isFirstFileRegistering`). */
+  readonly registersTools: WeakMap<ts.SourceFile, boolean>;
+  /** The program's first file, by name, that registers a tool (`null`: none); computed when a program-wide warning needs a place. */
+  firstFileRegistering: string | null | undefined;
 }
 
 const contexts = new WeakMap<ProgramPort, Context>();
@@ -67,6 +71,8 @@ export function contextOf(tsInstance: TypeScript, program: ProgramPort): Context
       symbolsByName: new WeakMap(),
       registryTypes: new WeakMap(),
       registrySymbols: new WeakMap(),
+      registersTools: new WeakMap(),
+      firstFileRegistering: undefined,
     };
     contexts.set(program, context);
   }
@@ -226,8 +232,27 @@ export function isProjectSource(program: ProgramPort, sourceFile: ts.SourceFile)
 }
 
 /** A declaration file or a file under node_modules, told by its name alone (no syntax needed). */
-function isExternalFileName(fileName: string): boolean {
+export function isExternalFileName(fileName: string): boolean {
   return /\.d\.[cm]?ts$|\.d\.[^/\\]*\.ts$/.test(fileName) || /[\\/]node_modules[\\/]/.test(fileName);
+}
+
+/**
+ * The property a `const` destructures (`const { alerts } = await import("./alerts.js")` binds what
+ * `module.alerts` reads at that moment), its key read as the run time reads it. `undefined` for an
+ * element this does not follow: of an array or nested pattern, a parameter's, a `let`'s, one with
+ * a default value, a rest element.
+ */
+export function destructuredProperty(context: Context, element: ts.BindingElement): ts.Symbol | undefined {
+  const { ts, checker } = context;
+  const pattern = element.parent;
+  const variable = pattern.parent;
+  if (!ts.isObjectBindingPattern(pattern) || !ts.isVariableDeclaration(variable) || variable.initializer === undefined) return undefined;
+  if ((ts.getCombinedNodeFlags(variable) & ts.NodeFlags.BlockScoped) !== ts.NodeFlags.Const) return undefined;
+  if (element.dotDotDotToken !== undefined || element.initializer !== undefined) return undefined;
+  const key = element.propertyName ?? element.name;
+  const text = ts.isIdentifier(key) || ts.isStringLiteral(key) || ts.isNumericLiteral(key) ? key.text : undefined;
+  const property = text === undefined ? undefined : checker.getTypeAtLocation(variable.initializer).getProperty(text);
+  return property === undefined ? undefined : resolveAlias(context, property);
 }
 
 /** The symbol behind an alias (import, re-export), or the symbol itself. */

@@ -1,22 +1,24 @@
-import { posix } from "node:path";
 import type * as ts from "typescript";
 import type { AnnotationFix, FindingId } from "./api.js";
-import { type Context, type Contract, isErrorType, printType, resolveAlias } from "./context.js";
+import { type Context, type Contract, destructuredProperty, isErrorType, printType, resolveAlias } from "./context.js";
 import * as messages from "./messages.js";
 import { closeParenEnd } from "./ports.js";
-import { isConstDeclaration, isJavaScript, MAX_HOPS, skipOuterExpressions, typeOfProperty, unionMembers } from "./syntax.js";
+import { writtenNullableMember } from "./strictness.js";
+import { declaredTypeNode, headOf, isConstDeclaration, isJavaScript, jsDocAssertedType, locate, MAX_HOPS, skipOuterExpressions, typeOfProperty, unionMembers } from "./syntax.js";
 
-interface Judged {
+interface Seen {
   /** The function-like node that was judged, when the registered function is visible. */
   readonly fn: ts.Node | undefined;
   /** The function's own name (the tool's default name) when it is static. */
   readonly functionName: string | undefined;
+  /** The declaration with the function's body, when it is visible: what the tool returns is read there. */
+  readonly implementation?: SignatureDeclaration | undefined;
 }
 
 /** What judging one registered value concludes: verified, or a finding with everything it needs. */
 export type Verdict =
-  | (Judged & { readonly id: undefined })
-  | (Judged & {
+  | (Seen & { readonly id: undefined })
+  | (Seen & {
       readonly id: FindingId;
       /** The node to underline (in the registration's file). */
       readonly node: ts.Node;
@@ -34,13 +36,40 @@ type SignatureDeclaration =
   | ts.FunctionTypeNode
   | ts.CallSignatureDeclaration;
 
+/**
+ * A JSDoc `@overload` of a JavaScript function or method, as TypeScript 5 and 6 keep it: a tag in
+ * the implementation's JSDoc. (TypeScript 7 turns each into a declaration of its own, with the
+ * implementation's name and modifiers, spanning the tag's name: this reads the tag the same way.)
+ */
+interface JSDocOverload {
+  readonly overloadTag: ts.JSDocOverloadTag;
+  readonly implementation: SignatureDeclaration;
+}
+
+/** One callable signature to judge: a declaration, or a JSDoc overload. */
+type Judged = SignatureDeclaration | JSDocOverload;
+
+function isJSDocOverload(judged: Judged): judged is JSDocOverload {
+  return "overloadTag" in judged;
+}
+
 /** What a registered value resolves to, before any return type is looked at. */
 type Target =
-  /** Function-like declarations to judge one by one (several: every overload). */
-  | { readonly kind: "functions"; readonly declarations: readonly SignatureDeclaration[]; readonly name: string | undefined; readonly nameNode: ts.Node | undefined; readonly binding?: Binding }
+  /**
+   * Function-like declarations to judge one by one (several: every overload); `implementation`,
+   * the one with the body, when it is visible (the function's returns are read from it).
+   */
+  | {
+      readonly kind: "functions";
+      readonly declarations: readonly Judged[];
+      readonly implementation?: SignatureDeclaration | undefined;
+      readonly name: string | undefined;
+      readonly nameNode: ts.Node | undefined;
+      readonly binding?: Binding;
+    }
   /** A binding with an explicit type (`const f: ToolFn = …`, a parameter, `declare const`). */
   | { readonly kind: "binding"; readonly binding: Binding; readonly name: string | undefined }
-  | { readonly kind: "unverifiable"; readonly why: string; readonly name: string | undefined };
+  | { readonly kind: "unverifiable"; readonly why: string; readonly name: string | undefined; readonly instead?: string };
 
 interface Binding {
   readonly typeNode: ts.TypeNode;
@@ -63,43 +92,52 @@ export function judgeRegistered(context: Context, contract: Contract, value: ts.
       fn: undefined,
       functionName: target.name,
       node: value,
-      message: (tool) => messages.unverifiable(tool, target.why, messages.REGISTER_INSTEAD_SENTENCE),
+      message: (tool) => messages.unverifiable(tool, target.why, target.instead ?? messages.REGISTER_INSTEAD_SENTENCE),
     };
   }
   if (target.kind === "binding") {
     return judgeBinding(context, contract, target.binding, target.name, value, siteFile);
   }
-  const { declarations } = target;
+  const { declarations, implementation } = target;
   for (const [index, declaration] of declarations.entries()) {
     const overload = declarations.length > 1 ? ` (overload ${index + 1} of ${declarations.length})` : "";
     const verdict = judgeDeclaration(context, contract, declaration, target, overload, value, siteFile);
-    if (verdict.id !== undefined) return verdict;
+    if (verdict.id !== undefined) return { ...verdict, implementation };
   }
-  return { id: undefined, fn: declarations[declarations.length - 1], functionName: target.name };
+  return { id: undefined, fn: nodeOf(declarations[declarations.length - 1]!), functionName: target.name, implementation };
+}
+
+/** The node that stands for a judged signature: the declaration, or a JSDoc overload's tag name. */
+function nodeOf(judged: Judged): ts.Node {
+  return isJSDocOverload(judged) ? judged.overloadTag.tagName : judged;
 }
 
 function judgeDeclaration(
   context: Context,
   contract: Contract,
-  declaration: SignatureDeclaration,
+  judged: Judged,
   target: Extract<Target, { kind: "functions" }>,
   overload: string,
   reference: ts.Node,
   siteFile: ts.SourceFile,
 ): Verdict {
   const { ts, checker } = context;
+  const jsdocOverload = isJSDocOverload(judged) ? judged : undefined;
+  // A JSDoc overload has the implementation's modifiers (TypeScript 7 copies them onto it).
+  const declaration = isJSDocOverload(judged) ? judged.implementation : judged;
+  const fn = nodeOf(judged);
   const isAsync = hasModifier(ts, declaration, ts.SyntaxKind.AsyncKeyword);
   const jsdoc = isJavaScript(ts, declaration);
   const annotation = messages.annotationText(isAsync ? `Promise<${messages.DATA_TOOL_OUTPUT}>` : messages.DATA_TOOL_OUTPUT, jsdoc);
-  const returnType = declaredReturnTypeNode(ts, declaration);
+  const returnType = jsdocOverload !== undefined ? overloadReturnType(jsdocOverload.overloadTag) : declaredReturnTypeNode(ts, declaration);
   const here = declaration.getSourceFile() === siteFile;
-  const where = here ? "" : ` (declared at ${locate(declaration, siteFile)})`;
+  const where = here ? "" : ` (declared at ${locate(fn, siteFile)})`;
   const name = target.name;
   const headNode = here ? (target.nameNode ?? headOf(ts, declaration)) : reference;
   if ("asteriskToken" in declaration && declaration.asteriskToken !== undefined) {
     return {
       id: "not-data-tool-output",
-      fn: declaration,
+      fn,
       functionName: name,
       node: here ? (returnType ?? headNode) : reference,
       message: (tool) => messages.notDataToolOutput(tool, overload + where, { kind: "generator", annotation }, ""),
@@ -109,16 +147,18 @@ function judgeDeclaration(
     if (target.binding !== undefined) {
       return judgeBinding(context, contract, target.binding, name, reference, siteFile);
     }
-    const signature = checker.getSignatureFromDeclaration(declaration);
+    // A JSDoc signature is a signature declaration to the checker, though not to the public types.
+    const signature = checker.getSignatureFromDeclaration((jsdocOverload?.overloadTag.typeExpression as ts.SignatureDeclaration | undefined) ?? declaration);
     const inferred = signature === undefined ? checker.getAnyType() : checker.getReturnTypeOfSignature(signature);
     const fits = judgeType(context, contract, inferred, isAsync) === undefined;
     const wantsPromise = isAsync || isThenable(context, inferred);
     const typeText = wantsPromise ? `Promise<${messages.DATA_TOOL_OUTPUT}>` : messages.DATA_TOOL_OUTPUT;
     const printed = printType(context, inferred);
-    const fix = here ? fixFor(context, contract, declaration, typeText, fits) : undefined;
+    // The annotation of an overload goes into that overload's own JSDoc block: no edit planned.
+    const fix = here && !isOverloadOfJavaScript(ts, judged) ? fixFor(context, contract, declaration, typeText, fits) : undefined;
     return {
       id: "missing-annotation",
-      fn: declaration,
+      fn,
       functionName: name,
       node: headNode,
       message: (tool) => messages.missingAnnotation(tool, overload + where, printed, fits, typeText, jsdoc, fix?.typeInScope ?? true),
@@ -126,15 +166,44 @@ function judgeDeclaration(
     };
   }
   const annotated = checker.getTypeFromTypeNode(returnType);
-  const rejection = judgeType(context, contract, annotated, isAsync, returnType);
-  if (rejection === undefined) return { id: undefined, fn: declaration, functionName: name };
+  const rejection = judgeType(context, contract, annotated, isAsync, returnType) ?? writtenNullableMember(context, contract, returnType);
+  if (rejection === undefined) return { id: undefined, fn, functionName: name };
   return {
     id: "not-data-tool-output",
-    fn: declaration,
+    fn,
     functionName: name,
     node: here ? returnType : reference,
     message: (tool) => messages.notDataToolOutput(tool, overload + where, rejection, messages.insteadForFunction(annotation, jsdoc)),
   };
+}
+
+/** The `@returns` type of a JSDoc overload. */
+function overloadReturnType(tag: ts.JSDocOverloadTag): ts.TypeNode | undefined {
+  return tag.typeExpression.type?.typeExpression?.type;
+}
+
+/** A JSDoc overload, as a tag (TypeScript 5, 6) or as the declaration TypeScript 7 makes of it. */
+function isOverloadOfJavaScript(ts: Context["ts"], judged: Judged): boolean {
+  if (isJSDocOverload(judged)) return true;
+  const reparsed = (ts.NodeFlags as { readonly Reparsed?: number }).Reparsed;
+  return reparsed !== undefined && (judged.flags & reparsed) !== 0;
+}
+
+/**
+ * The JSDoc `@overload` tags of a JavaScript function or method that TypeScript 5 and 6 read as
+ * its callable signatures: none when the symbol already has body-less declarations (TypeScript 7's
+ * own reading of the same tags, or TypeScript overloads).
+ */
+function jsDocOverloadsOf(ts: Context["ts"], implementation: SignatureDeclaration): JSDocOverload[] {
+  if (!isJavaScript(ts, implementation)) return [];
+  const overloads: JSDocOverload[] = [];
+  for (const item of ts.getJSDocCommentsAndTags(implementation)) {
+    const tags = item.kind === ts.SyntaxKind.JSDoc ? ((item as ts.JSDoc).tags ?? []) : [item];
+    for (const tag of tags) {
+      if (tag.kind === ts.SyntaxKind.JSDocOverloadTag) overloads.push({ overloadTag: tag as ts.JSDocOverloadTag, implementation });
+    }
+  }
+  return overloads;
 }
 
 function judgeBinding(
@@ -198,11 +267,6 @@ function declaredReturnTypeNode(ts: Context["ts"], declaration: SignatureDeclara
   return ts.getJSDocReturnType(declaration);
 }
 
-/** The type a binding declares: its annotation, or in checked JavaScript its JSDoc `@type` (or `@param`). */
-function declaredTypeNode(ts: Context["ts"], declaration: ts.VariableDeclaration | ts.PropertyDeclaration | ts.PropertySignature | ts.ParameterDeclaration): ts.TypeNode | undefined {
-  if (declaration.type !== undefined || !isJavaScript(ts, declaration)) return declaration.type;
-  return ts.getJSDocType(declaration);
-}
 
 function rejectionOfTopType(context: Context, type: ts.Type, typeNode?: ts.TypeNode): messages.Rejection | undefined {
   const { ts } = context;
@@ -310,16 +374,21 @@ function mismatchOf(context: Context, actual: ts.Type, wanted: ts.Type, path: st
   if (wantedElement !== undefined && path !== undefined) {
     const actualElement = checker.getIndexTypeOfType(actual, ts.IndexKind.Number);
     if (actualElement === undefined) return messages.partNotAnArray(path, printType(context, actual));
+    // Elements that fit in an array that does not: a readonly array (or tuple) where the contract's is mutable.
+    if (isAssignable(context, actualElement, wantedElement)) return messages.partIsReadonly(path, printType(context, actual), printType(context, wanted));
     return elementMismatch(context, actualElement, wantedElement, path);
   }
-  const parts = requiredParts(context, wanted);
-  const missing = parts.filter((part) => actual.getProperty(part.name) === undefined).map((part) => part.name);
+  const required = requiredParts(context, wanted);
+  const missing = required.filter((part) => actual.getProperty(part.name) === undefined).map((part) => part.name);
   if (missing.length > 0) return messages.partHasNo(path, missing);
-  for (const part of parts) {
-    const own = actual.getProperty(part.name)!;
+  // Every named part the type has, the contract's optional ones included (`table`, `isError`): the first that differs.
+  for (const part of namedParts(context, wanted)) {
+    const own = actual.getProperty(part.name);
+    if (own === undefined) continue;
     const partPath = path === undefined ? part.name : `${path}.${part.name}`;
-    if (own.flags & ts.SymbolFlags.Optional) return messages.partIsOptional(partPath);
-    const ownType = typeOfProperty(context, own);
+    const optional = (part.flags & ts.SymbolFlags.Optional) !== 0;
+    if (!optional && own.flags & ts.SymbolFlags.Optional) return messages.partIsOptional(partPath);
+    const ownType = optional ? checker.getNonNullableType(typeOfProperty(context, own)) : typeOfProperty(context, own);
     const wantedType = checker.getNonNullableType(typeOfProperty(context, part));
     if (isAssignable(context, ownType, wantedType)) continue;
     if (depth >= MAX_DEPTH) return undefined;
@@ -368,12 +437,15 @@ function discriminantOf(context: Context, alternatives: readonly ts.Type[]): { r
   return undefined;
 }
 
-/** The required, named properties of a part of the contract (symbol-keyed members are no part of it). */
+/** The named properties of a part of the contract (symbol-keyed members are no part of it). */
+function namedParts(context: Context, type: ts.Type): ts.Symbol[] {
+  return context.checker.getPropertiesOfType(type).filter((property) => !(property.escapedName as string).startsWith("__@"));
+}
+
+/** The required, named properties of a part of the contract. */
 function requiredParts(context: Context, type: ts.Type): ts.Symbol[] {
   const { ts } = context;
-  return context.checker
-    .getPropertiesOfType(type)
-    .filter((property) => !(property.flags & ts.SymbolFlags.Optional) && !(property.escapedName as string).startsWith("__@"));
+  return namedParts(context, type).filter((property) => !(property.flags & ts.SymbolFlags.Optional));
 }
 
 function isObjectType(ts: Context["ts"], type: ts.Type): boolean {
@@ -419,23 +491,6 @@ function hasModifier(ts: Context["ts"], node: ts.Node, kind: ts.SyntaxKind): boo
   return modifiers?.some((modifier) => modifier.kind === kind) ?? false;
 }
 
-/** The function's name, or its head when it has none (an arrow's `=>`, else the function itself). */
-function headOf(ts: Context["ts"], declaration: SignatureDeclaration): ts.Node {
-  if ("name" in declaration && declaration.name !== undefined) return declaration.name;
-  if (ts.isArrowFunction(declaration)) return declaration.equalsGreaterThanToken;
-  return declaration;
-}
-
-/**
- * `./lib/tools.ts:10:1`: where a declaration is, relative to the registration's own file, so the
- * message reads the same whatever directory a front-end runs in.
- */
-function locate(node: ts.Node, siteFile: ts.SourceFile): string {
-  const sourceFile = node.getSourceFile();
-  const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
-  const relative = posix.relative(posix.dirname(siteFile.fileName), sourceFile.fileName);
-  return `${relative.startsWith("../") ? relative : `./${relative}`}:${line + 1}:${character + 1}`;
-}
 
 /**
  * Where `: DataToolOutput` goes (after the parameter list's `)`), whether the name is in scope
@@ -573,10 +628,12 @@ function resolveTarget(context: Context, value: ts.Node, hops: number): Target {
     // A decorated method may be overloaded: judge it through its symbol, overloads included.
     const symbol = checker.getSymbolAtLocation(node.name);
     if (symbol !== undefined && (symbol.declarations?.length ?? 0) > 1) return resolveSymbol(context, symbol, node.name, hops);
+    const overloads = jsDocOverloadsOf(ts, node);
+    if (overloads.length > 0) return { kind: "functions", declarations: overloads, implementation: node, name: nameText(ts, node.name), nameNode: node.name };
   }
   if (ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node)) {
     const nameNode = ts.isArrowFunction(node) ? undefined : node.name;
-    return { kind: "functions", declarations: [node], name: nameText(ts, nameNode), nameNode };
+    return { kind: "functions", declarations: [node], implementation: node, name: nameText(ts, nameNode), nameNode };
   }
   if (hops > MAX_HOPS) return { kind: "unverifiable", why: messages.WHY_TOO_MANY_ALIASES, name: undefined };
   if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
@@ -605,13 +662,33 @@ function abbreviate(text: string): string {
   return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
 }
 
-function parameterAdvice(context: Context, parameter: ts.ParameterDeclaration): string {
+/**
+ * Why a parameter's function cannot be known where it is registered, and what to do instead. A
+ * callback's parameter (`list.map((f) => registry.tool()(f))`) is whichever function the call
+ * passes it; a declared function's parameter is whatever each of its callers passes.
+ */
+function parameterAdvice(
+  context: Context,
+  parameter: ts.ParameterDeclaration,
+): { readonly why: string; readonly because: string; readonly instead: string } {
   const { ts } = context;
-  const enclosing = parameter.parent;
-  let name: string | undefined;
-  if ("name" in enclosing && enclosing.name !== undefined && ts.isIdentifier(enclosing.name)) name = enclosing.name.text;
-  else if (ts.isVariableDeclaration(enclosing.parent) && ts.isIdentifier(enclosing.parent.name)) name = enclosing.parent.name.text;
-  return messages.insteadForParameter(parameter.name.getText(), name ?? "the enclosing function");
+  const name = parameter.name.getText();
+  const fn = parameter.parent;
+  let outer: ts.Node = fn;
+  while (ts.isParenthesizedExpression(outer.parent)) outer = outer.parent;
+  const call = outer.parent;
+  if ((ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && ts.isCallExpression(call) && call.expression !== outer) {
+    const callee = abbreviate(call.expression.getText());
+    return { why: messages.callbackParameter(name, callee), because: messages.callbackParameterBecause(name, callee), instead: messages.REGISTER_EACH_INSTEAD };
+  }
+  let enclosing: string | undefined;
+  if ("name" in fn && fn.name !== undefined && ts.isIdentifier(fn.name)) enclosing = fn.name.text;
+  else if (ts.isVariableDeclaration(fn.parent) && ts.isIdentifier(fn.parent.name)) enclosing = fn.parent.name.text;
+  return {
+    why: messages.callersDecide(name, enclosing, declaredTypeNode(ts, parameter) !== undefined),
+    because: messages.callersDecideBecause(name, enclosing),
+    instead: messages.markOrTypeParameter(name, enclosing),
+  };
 }
 
 function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, hops: number): Target {
@@ -621,10 +698,12 @@ function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, 
   if (functions.length > 0) {
     // With overloads, the implementation's signature is not callable from outside: judge the overloads.
     const withoutBody = functions.filter((declaration) => !("body" in declaration) || declaration.body === undefined);
-    const judged = withoutBody.length > 0 ? withoutBody : functions;
-    const first = judged[0]!;
+    const implementation = functions.find((declaration) => "body" in declaration && declaration.body !== undefined);
+    const overloads = withoutBody.length === 0 && implementation !== undefined ? jsDocOverloadsOf(ts, implementation) : [];
+    const judged: readonly Judged[] = withoutBody.length > 0 ? withoutBody : overloads.length > 0 ? overloads : functions;
+    const first = withoutBody[0] ?? implementation ?? functions[0]!;
     const nameNode = "name" in first ? first.name : undefined;
-    return { kind: "functions", declarations: judged, name: nameText(ts, nameNode) ?? symbol.name, nameNode };
+    return { kind: "functions", declarations: judged, implementation, name: nameText(ts, nameNode) ?? symbol.name, nameNode };
   }
   const declaration = declarations[0];
   if (declaration === undefined) {
@@ -634,11 +713,11 @@ function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, 
     // A parameter's function is whatever each caller passes, a loop variable whatever the list
     // holds: their names are not static.
     const name = ts.isIdentifier(declaration.name) && !ts.isParameter(declaration) && !isLoopVariable(ts, declaration) ? declaration.name.text : undefined;
-    const instead = ts.isParameter(declaration) ? parameterAdvice(context, declaration) : undefined;
+    const advice = ts.isParameter(declaration) ? parameterAdvice(context, declaration) : undefined;
     const typeNode = declaredTypeNode(ts, declaration);
     const binding =
       typeNode !== undefined
-        ? { typeNode, nameNode: declaration.name, ...(instead !== undefined ? { instead } : {}) }
+        ? { typeNode, nameNode: declaration.name, ...(advice !== undefined ? { instead: `${advice.because}. ${advice.instead}` } : {}) }
         : undefined;
     const isFixed =
       (ts.isVariableDeclaration(declaration) && isConstDeclaration(ts, declaration)) ||
@@ -654,6 +733,7 @@ function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, 
       return {
         kind: "functions",
         declarations: [initializer],
+        implementation: initializer,
         name: ownName ?? name,
         nameNode: declaration.name,
         ...(binding !== undefined ? { binding } : {}),
@@ -667,17 +747,18 @@ function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, 
       if (target.kind === "functions") return { ...target, binding: target.binding ?? binding };
     }
     if (binding !== undefined) return { kind: "binding", binding, name };
+    if (advice !== undefined) return { kind: "unverifiable", why: advice.why, name, instead: advice.instead };
     return {
       kind: "unverifiable",
-      why: isFixed
-        ? messages.noVisibleValue(reference.getText())
-        : ts.isParameter(declaration)
-          ? messages.untypedParameter(reference.getText(), instead)
-          : messages.reassignableWithoutType(reference.getText()),
+      why: isFixed ? messages.noVisibleValue(reference.getText()) : messages.reassignableWithoutType(reference.getText()),
       name,
     };
   }
   if (ts.isExportAssignment(declaration)) return resolveTarget(context, declaration.expression, hops + 1);
+  if (ts.isBindingElement(declaration)) {
+    const destructured = resolveDestructured(context, declaration, reference, hops);
+    if (destructured !== undefined) return destructured;
+  }
   if (ts.isPropertyAssignment(declaration) || ts.isShorthandPropertyAssignment(declaration)) {
     const property = resolveObjectProperty(context, declaration, reference, hops);
     if (property !== undefined) return property;
@@ -688,6 +769,26 @@ function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, 
     why: messages.notStaticallyAFunction(reference.getText(), printed),
     name: undefined,
   };
+}
+
+/**
+ * A name destructured from an object by a `const` — `const { alerts } = await import("./alerts.js")`,
+ * `const { alerts } = module`, `const { alerts } = require("./alerts.js")` — binds the value that
+ * `object.alerts` reads at that moment: it is judged as that property is (a module's export, a
+ * property of an `as const` object, or a mutable object's property that can be replaced). A
+ * default value may stand in for it, a `let` can be reassigned: those are unverifiable.
+ * `undefined` for a pattern this does not read (an array, a nested pattern, a parameter's).
+ */
+function resolveDestructured(context: Context, element: ts.BindingElement, reference: ts.Node, hops: number): Target | undefined {
+  const { ts } = context;
+  const pattern = element.parent;
+  const variable = pattern.parent;
+  if (!ts.isObjectBindingPattern(pattern) || !ts.isVariableDeclaration(variable) || element.dotDotDotToken !== undefined) return undefined;
+  const bound = ts.isIdentifier(element.name) ? element.name.text : undefined;
+  if (!isConstDeclaration(ts, variable)) return { kind: "unverifiable", why: messages.reassignableWithoutType(reference.getText()), name: bound };
+  if (element.initializer !== undefined) return { kind: "unverifiable", why: messages.destructuredWithDefault(reference.getText()), name: undefined };
+  const property = destructuredProperty(context, element);
+  return property === undefined ? undefined : resolveSymbol(context, property, reference, hops + 1);
 }
 
 /**
@@ -707,7 +808,7 @@ function resolveObjectProperty(
   const isFunction = ts.isFunctionExpression(value) || ts.isArrowFunction(value);
   const ownName = ts.isFunctionExpression(value) ? nameText(ts, value.name) : undefined;
   if (isConstObject(ts, declaration.parent)) {
-    if (isFunction) return { kind: "functions", declarations: [value], name: ownName ?? key, nameNode: declaration.name };
+    if (isFunction) return { kind: "functions", declarations: [value], implementation: value, name: ownName ?? key, nameNode: declaration.name };
     if (ts.isShorthandPropertyAssignment(declaration)) {
       const symbol = checker.getShorthandAssignmentValueSymbol(declaration);
       return symbol === undefined ? undefined : resolveSymbol(context, resolveAlias(context, symbol), reference, hops + 1);
@@ -715,14 +816,19 @@ function resolveObjectProperty(
     return resolveTarget(context, value, hops + 1);
   }
   if (!isFunction) return undefined;
-  return { kind: "unverifiable", why: messages.reassignableProperty(reference.getText()), name: ownName ?? key };
+  return { kind: "unverifiable", why: messages.reassignableProperty(reference.getText(), isJavaScript(ts, declaration)), name: ownName ?? key };
 }
 
-/** Whether an object literal is fixed by `as const`: its own, or that of a literal it is nested in. */
+/**
+ * Whether an object literal is fixed by `as const` (in JavaScript, `/** @type {const} *\/ (…)`):
+ * its own, or that of a literal it is nested in.
+ */
 function isConstObject(ts: Context["ts"], literal: ts.ObjectLiteralExpression): boolean {
   let node: ts.Node = literal;
   for (;;) {
     const parent = node.parent;
+    const asserted = jsDocAssertedType(ts, parent);
+    if (asserted !== undefined) return ts.isConstTypeReference(asserted);
     if (ts.isParenthesizedExpression(parent) || ts.isSatisfiesExpression(parent) || ts.isArrayLiteralExpression(parent)) node = parent;
     else if (ts.isPropertyAssignment(parent) && parent.initializer === node) node = parent.parent;
     else return (ts.isAsExpression(parent) || ts.isTypeAssertionExpression(parent)) && ts.isConstTypeReference(parent.type);

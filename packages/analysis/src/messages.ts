@@ -74,10 +74,31 @@ export function insteadForFunction(annotation: string, jsdoc = false): string {
   return jsdoc ? `Declare '${annotation}' in its JSDoc instead and ${SHAPE}.` : `Declare '${annotation}' instead and ${SHAPE}.`;
 }
 
-export function insteadForParameter(parameter: string, enclosing: string): string {
+/** Why a callback's parameter is not known: the call it is passed to decides. */
+export function callbackParameter(parameter: string, callee: string): string {
+  return `'${parameter}' is a parameter of the callback passed to '${callee}', so the function registered is whichever one that call passes it`;
+}
+
+/** The same, as a sentence of its own after a finding about the parameter's type. */
+export function callbackParameterBecause(parameter: string, callee: string): string {
+  return `The function registered through '${parameter}' is whichever one '${callee}' passes its callback`;
+}
+
+export const REGISTER_EACH_INSTEAD = "Register each function by name where it is declared (registry.tool()(cities)), not through a callback or a loop.";
+
+/** Why a declared function's parameter is not known: each caller decides. */
+export function callersDecide(parameter: string, enclosing: string | undefined, typed: boolean): string {
+  return `'${parameter}' is a parameter${typed ? "" : " without a type"}, so each caller of ${enclosing === undefined ? "its function" : `'${enclosing}'`} decides what is registered`;
+}
+
+export function callersDecideBecause(parameter: string, enclosing: string | undefined): string {
+  return `Each caller of ${enclosing === undefined ? "its function" : `'${enclosing}'`} decides what '${parameter}' registers`;
+}
+
+export function markOrTypeParameter(parameter: string, enclosing: string | undefined): string {
   return (
-    `'${parameter}' is a parameter, so each caller of '${enclosing}' decides what is registered: mark '${enclosing}' with ` +
-    `RegistersTool<…> from @sourced/registry so that each of its calls is judged, or type '${parameter}' as a function returning DataToolOutput.`
+    `Mark ${enclosing === undefined ? "that function" : `'${enclosing}'`} with RegistersTool<…> from @sourced/registry so that each of its calls ` +
+    `is judged, or type '${parameter}' as a function returning DataToolOutput.`
   );
 }
 
@@ -130,6 +151,11 @@ export function partIsNot(path: string, actual: string, wanted: string): string 
   return `its '${path}' is '${actual}', not '${wanted}'`;
 }
 
+/** A readonly array where the contract has a mutable one: the elements fit, the array does not. */
+export function partIsReadonly(path: string, actual: string, wanted: string): string {
+  return `its '${path}' is '${actual}', a readonly array, where DataToolOutput has the mutable '${wanted}'; declare it '${wanted}' (or return a copy, [...list])`;
+}
+
 export function partNotAnArray(path: string, actual: string): string {
   return `its '${path}' is '${actual}', not an array`;
 }
@@ -172,13 +198,22 @@ export function registryTypedAway(type: string, becomes: string): string {
   );
 }
 
+export function registryCastToAny(type: string, becomes: string): string {
+  return (
+    `A registry (of type '${type}') becomes '${becomes}' here: 'any' lets anything be called on it, 'tool' included, so every ` +
+    `registration made through it from here on is never judged. Keep the registry's own type where it is used ` +
+    `(e.g. 'Registry' from @sourced/registry), or cast to a type whose 'tool' is marked with RegistersTool<…>.`
+  );
+}
+
 export function unverifiable(tool: string | undefined, why: string, instead: string): string {
   return `${capitalize(quoteTool(tool))} cannot be verified: ${why}. ${instead}`;
 }
 
-/** Why a function stored in a mutable object cannot be judged. */
-export function reassignableProperty(reference: string): string {
-  return `'${reference}' is a property of a mutable object, so it can be reassigned before it is registered; make the object 'as const' so that its function is fixed`;
+/** Why a function stored in a mutable object cannot be judged; the fix in the file's own language. */
+export function reassignableProperty(reference: string, javaScript: boolean): string {
+  const fixed = javaScript ? "wrap the object in '/** @type {const} */ (…)'" : "make the object 'as const'";
+  return `'${reference}' is a property of a mutable object, so it can be reassigned before it is registered; ${fixed} so that its function is fixed`;
 }
 
 export const REGISTER_INSTEAD = "Register a function declared with ': DataToolOutput' directly, or a const bound to one";
@@ -216,8 +251,8 @@ export function noVisibleValue(reference: string): string {
   return `'${reference}' has no value the analysis can see`;
 }
 
-export function untypedParameter(reference: string, instead: string | undefined): string {
-  return `'${reference}' is a parameter without a type; ${instead ?? "each caller decides what is registered"}`;
+export function destructuredWithDefault(reference: string): string {
+  return `'${reference}' is destructured with a default value, which may stand in for the function`;
 }
 
 export function reassignableWithoutType(reference: string): string {
@@ -238,6 +273,42 @@ export function unresolvedRegistry(tool: string | undefined, receiver: string, m
     `Install @sourced/registry (and the packages named above) and check the import paths.`
   );
 }
+
+// What the registry refuses at start-up, or the net on every call.
+
+export function unnamedTool(arrow: boolean): string {
+  return (
+    `${capitalize(quoteTool(undefined))} has no name: the registry serves options.name, else the function's own name, and this anonymous ` +
+    `${arrow ? "arrow function" : "function"} has none, so the registry throws at start-up. Name the function ` +
+    `(function list_cities() {…}) or pass { name: "list_cities" }.`
+  );
+}
+
+/** `problem`: the registry's own words (see tool-name.ts), ending with the name to pass instead. */
+export function invalidToolName(tool: string, problem: string): string {
+  return `${capitalize(quoteTool(tool))} has a name the registry refuses at start-up: ${problem}.`;
+}
+
+export function duplicateToolName(tool: string, registry: string, first: string): string {
+  return (
+    `${capitalize(quoteTool(tool))} is registered twice on '${registry}': first at ${first}, then here, and the registry throws at start-up. ` +
+    `Give one of them another name with { name: "…" }.`
+  );
+}
+
+/** `rule`: the net's own words for the refused source (see url-rule.ts), with its fix when it has one. */
+export function refusedSource(tool: string | undefined, source: string, where: string | undefined, rule: string): string {
+  const quoted = JSON.stringify(source.length > 120 ? `${source.slice(0, 120)}…` : source);
+  return (
+    `${capitalize(quoteTool(tool))} returns the source ${quoted}${where === undefined ? "" : ` (at ${where})`}, which the registry refuses on every call: ` +
+    `a source ${rule}. Cite where the data came from with an absolute http(s) URL.`
+  );
+}
+
+export const STRICT_NULL_CHECKS_OFF =
+  "strictNullChecks is off in this project, so DataToolOutput admits undefined and null: a function declared to return it may " +
+  "return nothing, and only the run-time net would catch it. Turn it on (\"strict\": true, or \"strictNullChecks\": true, in tsconfig.json). " +
+  "Without it, a written '| undefined' or '| null' is still reported; an inferred or computed one is not.";
 
 export function internalError(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);

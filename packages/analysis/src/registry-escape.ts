@@ -2,19 +2,29 @@ import type * as ts from "typescript";
 import { type Context, isMarked, printType } from "./context.js";
 import { cachedVerdict, referencedSymbol, typeOfSymbol } from "./marked.js";
 import type { Placement } from "./sites.js";
-import { typeOfProperty, unionMembers } from "./syntax.js";
+import { declaredTypeNode, isJavaScript, typeOfProperty, unionMembers } from "./syntax.js";
+
+/** Where a registry loses its type: the type it had, the type it becomes, and whether that is `any`. */
+export interface RegistryEscape {
+  readonly type: string;
+  readonly becomes: string;
+  readonly toAny: boolean;
+}
 
 /**
  * Where a registry (a value whose `tool` member returns a marked decorator) becomes a type whose
  * `tool` is still callable but returns an unmarked value: a plugin's own interface, a union with a
  * test double. Every registration made through it from there on is invisible to the analysis, so
- * the place where the mark is lost is reported. A type without a callable `tool` (a logger's
- * `unknown` or `any`, `{ name: string }`) registers nothing: no finding.
+ * the place where the mark is lost is reported. So is a registry cast to `any` where it is used
+ * (`registry as any`, a binding or return type written `any`): `any` lets anything be called on
+ * it, `tool` included, unjudged. A type without a callable `tool` (`unknown`, `{ name: string }`)
+ * registers nothing, and neither does a parameter typed `any` it is passed to (a logger's): no
+ * finding.
  *
  * Only references (`registry`, `ctx.registry`) are asked, by their declared type, so the question
  * costs one cached answer per symbol; the destination's type is asked only for a registry.
  */
-export function registryEscapeAt(context: Context, node: ts.Expression, placement: Placement): { readonly type: string; readonly becomes: string } | undefined {
+export function registryEscapeAt(context: Context, node: ts.Expression, placement: Placement): RegistryEscape | undefined {
   const { ts, checker } = context;
   if (!ts.isIdentifier(node) && !ts.isPropertyAccessExpression(node)) return undefined;
   const symbol = referencedSymbol(context, node);
@@ -22,16 +32,42 @@ export function registryEscapeAt(context: Context, node: ts.Expression, placemen
   // The declared type, as `markedTypeAt` reads it: no flow analysis for a value that is no registry.
   if (typeof (checker as { getTypeOfSymbol?: unknown }).getTypeOfSymbol !== "function") return undefined;
   if (!cachedVerdict(context.registrySymbols, symbol, () => isRegistryType(context, typeOfSymbol(context, symbol)))) return undefined;
-  const destinations: (ts.Type | undefined)[] = placement.typed.map((wrapper) => checker.getTypeAtLocation(wrapper));
-  if (placement.slot.kind !== "callee" && placement.slot.kind !== "decorator" && placement.slot.kind !== "inert") {
-    destinations.push(contextualTypeOf(context, placement.outer));
+  const escape = (destination: ts.Type, toAny: boolean): RegistryEscape => ({
+    type: printType(context, checker.getTypeAtLocation(node)),
+    becomes: printType(context, destination),
+    toAny,
+  });
+  for (const wrapper of placement.typed) {
+    const cast = checker.getTypeAtLocation(wrapper);
+    if (isAny(context, cast)) return escape(cast, true);
+    if (losesMark(context, cast)) return escape(cast, false);
   }
-  for (const destination of destinations) {
-    if (destination !== undefined && losesMark(context, destination)) {
-      return { type: printType(context, checker.getTypeAtLocation(node)), becomes: printType(context, destination) };
-    }
+  const { slot } = placement;
+  if (slot.kind === "callee" || slot.kind === "decorator" || slot.kind === "inert") return undefined;
+  const destination = contextualTypeOf(context, placement.outer);
+  if (destination === undefined) return undefined;
+  if (isAny(context, destination)) return declaresTypeHere(context, placement) ? escape(destination, true) : undefined;
+  return losesMark(context, destination) ? escape(destination, false) : undefined;
+}
+
+function isAny(context: Context, type: ts.Type): boolean {
+  return (type.flags & context.ts.TypeFlags.Any) !== 0;
+}
+
+/**
+ * Whether the place receiving the value has its type written right there: a typed `const`, `let`
+ * or class field, or the return type of the function it is returned from. An argument's type is
+ * the callee's (a logger's `any`), written elsewhere.
+ */
+function declaresTypeHere(context: Context, placement: Placement): boolean {
+  const { ts } = context;
+  const { slot } = placement;
+  if (slot.kind === "return") {
+    return slot.fn.type !== undefined || (isJavaScript(ts, slot.fn) && ts.getJSDocReturnType(slot.fn) !== undefined);
   }
-  return undefined;
+  const parent = placement.outer.parent;
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyDeclaration(parent)) return parent.initializer === placement.outer && declaredTypeNode(ts, parent) !== undefined;
+  return false;
 }
 
 /** The type the place receiving `outer` expects (a parameter's, a typed const's, a return type…). */

@@ -1,5 +1,5 @@
 import type * as ts from "typescript";
-import { type Context, resolveAlias } from "./context.js";
+import { type Context, destructuredProperty, resolveAlias } from "./context.js";
 import { isConstDeclaration, MAX_HOPS, skipOuterExpressions, unionMembers } from "./syntax.js";
 
 /**
@@ -46,6 +46,9 @@ export function toolNameOf(served: ServedName, functionName: string | undefined)
 /**
  * What the decorator `producer` serves: `registry.tool(options)` itself, or a const (any number of
  * them, `export default` included) holding it, or a conditional choosing between such decorators.
+ * A decorator whose options cannot be seen where it is applied serves a name only known at run
+ * time: one returned by another function (`named("forecast")`, whose body passes its own
+ * options), or passed in as a parameter.
  */
 export function servedNameOf(context: Context, producer: ts.Expression, hops = 0): ServedName {
   const { ts, checker } = context;
@@ -56,7 +59,13 @@ export function servedNameOf(context: Context, producer: ts.Expression, hops = 0
   }
   if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node)) {
     const symbol = checker.getSymbolAtLocation(node);
-    const declaration = symbol === undefined ? undefined : resolveAlias(context, symbol).valueDeclaration;
+    let declaration = symbol === undefined ? undefined : resolveAlias(context, symbol).valueDeclaration;
+    // `const { asTool } = module`: what `module.asTool` holds. Destructured from anything else (a
+    // parameter, a `let`): made elsewhere, with options of its own.
+    if (declaration !== undefined && ts.isBindingElement(declaration)) {
+      declaration = destructuredProperty(context, declaration)?.valueDeclaration;
+      if (declaration === undefined) return DYNAMIC;
+    }
     if (declaration !== undefined && ts.isVariableDeclaration(declaration)) {
       // A `let` or `var` holds whichever decorator was assigned last: its options are not static.
       if (!isConstDeclaration(ts, declaration)) return DYNAMIC;
@@ -64,11 +73,31 @@ export function servedNameOf(context: Context, producer: ts.Expression, hops = 0
     }
     // `export default registry.tool({ name })`, imported under any name.
     if (declaration !== undefined && ts.isExportAssignment(declaration)) return servedNameOf(context, declaration.expression, hops + 1);
+    // A decorator passed in: each caller made it, with options of its own.
+    if (declaration !== undefined && ts.isParameter(declaration)) return DYNAMIC;
     return FUNCTION;
   }
   if (!ts.isCallExpression(node)) return FUNCTION;
+  if (!isToolCall(context, node)) return DYNAMIC;
   const options = node.arguments[0];
   return options === undefined ? FUNCTION : nameOfOptions(context, options);
+}
+
+/**
+ * `x.tool(…)` (or `x["tool"](…)`), or `tool(…)` destructured from `x` (`const { tool } = registry`): the registry's own
+ * method, whose first argument is the options it serves. Any other function returning a decorator
+ * (a factory) passes options of its own.
+ */
+export function isToolCall(context: Context, call: ts.CallExpression): boolean {
+  const { ts, checker } = context;
+  const callee = skipOuterExpressions(ts, call.expression);
+  if (ts.isPropertyAccessExpression(callee)) return callee.name.text === "tool";
+  if (ts.isElementAccessExpression(callee)) return ts.isStringLiteralLike(callee.argumentExpression) && callee.argumentExpression.text === "tool";
+  if (!ts.isIdentifier(callee)) return false;
+  const declaration = checker.getSymbolAtLocation(callee)?.valueDeclaration;
+  if (declaration === undefined || !ts.isBindingElement(declaration)) return false;
+  const key = declaration.propertyName ?? declaration.name;
+  return ts.isIdentifier(key) && key.text === "tool";
 }
 
 /**

@@ -1,6 +1,6 @@
 import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
-import { isConstDeclaration } from "./syntax.js";
+import { declaredTypeNode, isConstDeclaration, jsDocAssertedType } from "./syntax.js";
 
 /** Where a value ends up once the transparent wrappers around it are climbed. */
 export type Slot =
@@ -9,7 +9,7 @@ export type Slot =
   /** `@value`: a decorator-form registration. */
   | { readonly kind: "decorator" }
   /** `const name = value`: allowed; the const's uses are checked where they occur. */
-  | { readonly kind: "const"; readonly declaration: ts.VariableDeclaration }
+  | { readonly kind: "const"; readonly declaration: ts.VariableDeclaration; readonly declaredType: ts.TypeNode | undefined }
   /** `export default value`: allowed; the importers' uses are checked where they occur. */
   | { readonly kind: "export" }
   /**
@@ -42,7 +42,11 @@ export function placementOf(ts: TypeScript, node: ts.Expression): Placement {
   const typed: ts.Expression[] = [];
   for (;;) {
     const parent: ts.Node = outer.parent;
-    if (ts.isParenthesizedExpression(parent) || ts.isNonNullExpression(parent) || ts.isSatisfiesExpression(parent)) {
+    if (jsDocAssertedType(ts, parent) !== undefined) {
+      // `/** @type {T} */ (value)`: JavaScript's `value as T`.
+      typed.push(parent as ts.ParenthesizedExpression);
+      outer = parent as ts.ParenthesizedExpression;
+    } else if (ts.isParenthesizedExpression(parent) || ts.isNonNullExpression(parent) || ts.isSatisfiesExpression(parent)) {
       outer = parent;
     } else if (ts.isAsExpression(parent) || ts.isTypeAssertionExpression(parent) || ts.isAwaitExpression(parent)) {
       typed.push(parent);
@@ -86,7 +90,7 @@ function slotOf(ts: TypeScript, outer: ts.Expression): Slot {
   }
   if (ts.isVariableDeclaration(parent)) {
     if (parent.initializer !== outer) return { kind: "inert" };
-    if (isConstDeclaration(ts, parent) && ts.isIdentifier(parent.name)) return { kind: "const", declaration: parent };
+    if (isConstDeclaration(ts, parent) && ts.isIdentifier(parent.name)) return { kind: "const", declaration: parent, declaredType: declaredTypeNode(ts, parent) };
     return ts.isIdentifier(parent.name)
       ? { kind: "escape", how: "is stored in a variable that can be reassigned" }
       : { kind: "escape", how: "is destructured" };
@@ -153,13 +157,14 @@ function isAssignmentOperator(ts: TypeScript, kind: ts.SyntaxKind): boolean {
   );
 }
 
-/** Whether a value read at `node` needs a type query: it reaches a slot that is not plainly allowed. */
+/**
+ * Whether a value read at `node` needs a type query: it reaches a slot that is not plainly allowed,
+ * or it is cast on the way (`(registry as any).tool()`: a registry can lose its type in any slot).
+ */
 export function needsTypeQuery(placement: Placement): boolean {
   const { slot } = placement;
-  if (slot.kind === "escape" || slot.kind === "return") return true;
-  if (slot.kind === "const") return slot.declaration.type !== undefined || placement.typed.length > 0;
-  if (slot.kind === "callee" || slot.kind === "decorator" || slot.kind === "export") return placement.typed.length > 0;
-  return false;
+  if (slot.kind === "escape" || slot.kind === "return" || placement.typed.length > 0) return true;
+  return slot.kind === "const" && slot.declaredType !== undefined;
 }
 
 /** Whether `node` is a value expression (not a name in a declaration, a property name, a type…). */

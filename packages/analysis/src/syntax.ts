@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
 import type { CheckerPort } from "./ports.js";
@@ -26,6 +27,19 @@ export function typeOfProperty(context: { readonly checker: CheckerPort }, prope
   return declaration === undefined ? context.checker.getAnyType() : context.checker.getTypeOfSymbolAtLocation(property, declaration);
 }
 
+/**
+ * The type a JavaScript cast asserts: `/** @type {T} *\/ (value)` is TypeScript's `value as T` in
+ * checked JavaScript (`@type {const}`, its `as const`). TypeScript 7 turns such a cast into an
+ * `as` expression inside the parentheses; TypeScript 5 and 6 keep the parentheses and read the
+ * JSDoc: this answers for those, so both read the cast alike.
+ */
+export function jsDocAssertedType(ts: TypeScript, node: ts.Node): ts.TypeNode | undefined {
+  if (!ts.isParenthesizedExpression(node) || !isJavaScript(ts, node)) return undefined;
+  const inner = node.expression;
+  if (ts.isAsExpression(inner) || ts.isSatisfiesExpression(inner) || ts.isTypeAssertionExpression(inner)) return undefined;
+  return ts.getJSDocType(node);
+}
+
 /** Strips what does not change the registered value: parentheses, `!`, `as`, `satisfies`. */
 export function skipOuterExpressions(ts: TypeScript, node: ts.Node): ts.Node {
   while (
@@ -40,7 +54,38 @@ export function skipOuterExpressions(ts: TypeScript, node: ts.Node): ts.Node {
   return node;
 }
 
+/**
+ * The type a binding declares: its annotation, or in checked JavaScript its JSDoc `@type` (or
+ * `@param`). (TypeScript 7 moves the JSDoc type into the annotation itself; 5 and 6 keep it in the
+ * JSDoc: asking here reads both alike.)
+ */
+export function declaredTypeNode(
+  ts: TypeScript,
+  declaration: ts.VariableDeclaration | ts.PropertyDeclaration | ts.PropertySignature | ts.ParameterDeclaration,
+): ts.TypeNode | undefined {
+  if (declaration.type !== undefined || !isJavaScript(ts, declaration)) return declaration.type;
+  return ts.getJSDocType(declaration);
+}
+
 /** Whether `node` is in a JavaScript file, where JSDoc is the declared type. */
 export function isJavaScript(ts: TypeScript, node: ts.Node): boolean {
   return (node.flags & ts.NodeFlags.JavaScriptFile) !== 0;
+}
+
+/** A function's name, or its head when it has none (an arrow's `=>`, else the function itself). */
+export function headOf(ts: TypeScript, declaration: ts.SignatureDeclaration): ts.Node {
+  if (declaration.name !== undefined) return declaration.name;
+  if (ts.isArrowFunction(declaration)) return declaration.equalsGreaterThanToken;
+  return declaration;
+}
+
+/**
+ * `./lib/tools.ts:10:1`: where a node is, relative to the registration's own file, so a message
+ * reads the same whatever directory a front-end runs in.
+ */
+export function locate(node: ts.Node, siteFile: ts.SourceFile): string {
+  const sourceFile = node.getSourceFile();
+  const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
+  const relative = posix.relative(posix.dirname(siteFile.fileName), sourceFile.fileName);
+  return `${relative.startsWith("../") ? relative : `./${relative}`}:${line + 1}:${character + 1}`;
 }

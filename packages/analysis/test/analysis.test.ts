@@ -4,7 +4,17 @@ import * as path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { CASES_DIR, CASES_TSCONFIG } from "../../../fixtures/harness";
+import fc from "fast-check";
 import { analyzeSourceFile, FINDING_KINDS, type AnalysisResult, type Finding } from "../src/index";
+import { toolNameProblem } from "../src/tool-name";
+import { canNeverBeSource, describeSourceUrlProblem, isSourceUrl, SOURCE_URL_PATTERN } from "../src/url-rule";
+// The registry's own rules, from its sources: the analysis depends on no package of ours at run time.
+import { toolNameProblem as registryToolNameProblem } from "../../registry/src/tool-name";
+import {
+  describeSourceUrlProblem as registryDescribeSourceUrlProblem,
+  isSourceUrl as registryIsSourceUrl,
+  SOURCE_URL_PATTERN as REGISTRY_SOURCE_URL_PATTERN,
+} from "../../registry/src/url-rule";
 
 const DIST = path.resolve(__dirname, "../dist");
 
@@ -12,8 +22,8 @@ const DIST = path.resolve(__dirname, "../dist");
  * A program over one in-memory file placed in the corpus's directory (so that `@sourced/registry`
  * resolves as in every case), with the corpus's compiler options.
  */
-function programWith(text: string, name = "__unit__.ts"): { program: ts.Program; sourceFile: ts.SourceFile } {
-  const parsed = ts.getParsedCommandLineOfConfigFile(CASES_TSCONFIG, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+function programWith(text: string, name = "__unit__.ts", options: ts.CompilerOptions = {}): { program: ts.Program; sourceFile: ts.SourceFile } {
+  const parsed = ts.getParsedCommandLineOfConfigFile(CASES_TSCONFIG, options, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
   const fileName = path.join(CASES_DIR, name).split(path.sep).join("/");
   const host = ts.createCompilerHost(parsed.options, true);
   const { getSourceFile, fileExists, readFile } = host;
@@ -52,8 +62,18 @@ describe("FINDING_KINDS", () => {
       "not-data-tool-output": 92002,
       "unverifiable-registration": 92003,
       "invalid-option": 92004,
+      "unnamed-tool": 92005,
+      "duplicate-tool-name": 92006,
+      "invalid-tool-name": 92007,
+      "invalid-source": 92008,
+      "strict-null-checks-off": 92009,
     });
     for (const [id, kind] of Object.entries(FINDING_KINDS)) expect(kind.id).toBe(id);
+  });
+
+  it("marks only the weaker guarantee a warning", () => {
+    const warnings = Object.values(FINDING_KINDS).filter((kind) => kind.severity === "warning").map((kind) => kind.id);
+    expect(warnings).toEqual(["strict-null-checks-off"]);
   });
 });
 
@@ -144,7 +164,7 @@ registry.tool({ name: "population", ui: "no" })(function population(): DataToolO
         "invalid-option",
         undefined,
         "requireVerifed",
-        "createRegistry() has no option 'requireVerifed': did you mean 'requireVerified'? It takes 'name', 'version', 'logger', 'requireVerified' and 'ui'; the registry refuses any other key when the server starts.",
+        "createRegistry() has no option 'requireVerifed': did you mean 'requireVerified'? It takes 'name', 'version', 'logger', 'requireVerified', 'startupCheck', 'ui' and 'callTimeoutMs'; the registry refuses any other key when the server starts.",
       ],
       ["invalid-option", "population", '"no"', "Option 'ui' of registry.tool() for tool 'population' takes 'boolean', not '\"no\"'; the registry refuses it when the server starts."],
     ]);
@@ -191,6 +211,180 @@ install(registry);
 `);
     expect(findings.map((finding) => [finding.id, sourceFile.text.slice(finding.start, finding.end)])).toEqual([["unverifiable-registration", "registry"]]);
     expect(findings[0]!.message).toContain("becomes 'Host' here, whose 'tool' does not return a marked decorator");
+  });
+});
+
+describe("messages of the third precision round", () => {
+  const TEXT = 'type Text = { type: "text"; text: string };\n';
+
+  it("a readonly array in a part: says it is readonly, never 'string, which is not string'", () => {
+    const { findings } = analyze(`${HEADER}${TEXT}
+registry.tool()(function listed(): { content: Text[]; structuredContent: { sources: readonly string[] } } { throw new Error(); });
+registry.tool()(function paired(): { content: Text[]; structuredContent: { sources: readonly [string, string] } } { throw new Error(); });
+`);
+    expect(findings.map((finding) => finding.message)).toEqual([
+      expect.stringContaining("its 'structuredContent.sources' is 'readonly string[]', a readonly array, where DataToolOutput has the mutable 'string[]'; declare it 'string[]'"),
+      expect.stringContaining("its 'structuredContent.sources' is 'readonly [string, string]', a readonly array"),
+    ]);
+    for (const { message } of findings) expect(message).not.toContain("which is not 'string'");
+  });
+
+  it("names the differing part among the contract's optional ones too", () => {
+    const { findings } = analyze(`${HEADER}${TEXT}
+registry.tool()(function counted(): { content: Text[]; structuredContent: { sources: string[]; table: number } } { throw new Error(); });
+registry.tool()(function flagged(): { content: Text[]; structuredContent: { sources: string[] }; isError: string } { throw new Error(); });
+`);
+    expect(findings.map((finding) => finding.message)).toEqual([
+      expect.stringContaining("which is not DataToolOutput: its 'structuredContent.table' is 'number', not '(string | number | boolean | null)[][]'."),
+      expect.stringContaining("which is not DataToolOutput: its 'isError' is 'string', not 'boolean'."),
+    ]);
+  });
+
+  it("a callback's parameter: which call passes it, without repeated words, quoted non-names or '..'", () => {
+    const { findings } = analyze(`${HEADER}
+export function all(list: readonly (() => DataToolOutput)[]): void {
+  list.map((f) => registry.tool()(f));
+  list.forEach(function each(fn) { registry.tool()(fn); });
+}
+export function install(fn: () => string): void {
+  registry.tool()(fn);
+}
+`);
+    expect(findings.map((finding) => finding.message)).toEqual([
+      "The tool registered here cannot be verified: 'f' is a parameter of the callback passed to 'list.map', so the function registered is " +
+        "whichever one that call passes it. Register each function by name where it is declared (registry.tool()(cities)), not through a callback or a loop.",
+      expect.stringContaining("'fn' is a parameter of the callback passed to 'list.forEach'"),
+      expect.stringContaining("is declared to return 'string', which is not DataToolOutput. Each caller of 'install' decides what 'fn' registers. Mark 'install' with RegistersTool<…>"),
+    ]);
+    for (const { message } of findings) {
+      expect(message).not.toMatch(/\.\.|the enclosing function|is a parameter.*is a parameter/);
+    }
+  });
+
+  it("a registry cast to any: says so where it is cast, and leaves a logger's parameter alone", () => {
+    const { findings, sourceFile } = analyze(`${HEADER}
+(registry as any).tool()(function loose() { return "x"; });
+declare function debug(value: any): void;
+debug(registry);
+`);
+    expect(findings.map((finding) => [finding.id, sourceFile.text.slice(finding.start, finding.end)])).toEqual([["unverifiable-registration", "registry"]]);
+    expect(findings[0]!.message).toContain("A registry (of type 'Registry') becomes 'any' here: 'any' lets anything be called on it, 'tool' included");
+  });
+
+  it("advises JavaScript's own spelling of 'as const' in a JavaScript file", () => {
+    const { program, sourceFile } = programWith(
+      `import { registry } from "./lib/registry.js";\nimport { sample } from "./lib/sample.js";\nconst tools = { towns: /** @returns {import("@sourced/registry").DataToolOutput} */ () => sample() };\nregistry.tool()(tools.towns);\n`,
+      "__unit__.js",
+    );
+    const { findings } = analyzeSourceFile(ts, program, sourceFile);
+    expect(findings[0]!.message).toContain("wrap the object in '/** @type {const} */ (…)' so that its function is fixed");
+  });
+});
+
+describe("what the registry refuses at start-up, seen at the registration", () => {
+  it("an anonymous function without a name in its options", () => {
+    const { findings, sourceFile } = analyze(`${HEADER}
+registry.tool()((): DataToolOutput => sample());
+`);
+    expect(findings.map((finding) => [finding.id, finding.tool, sourceFile.text.slice(finding.start, finding.end)])).toEqual([["unnamed-tool", undefined, "=>"]]);
+    expect(findings[0]!.message).toBe(
+      "The tool registered here has no name: the registry serves options.name, else the function's own name, and this anonymous arrow function " +
+        'has none, so the registry throws at start-up. Name the function (function list_cities() {…}) or pass { name: "list_cities" }.',
+    );
+  });
+
+  it("a name the MCP rule forbids: the registry's own words and its suggestion, at the name written", () => {
+    const { findings, sourceFile } = analyze(`${HEADER}
+registry.tool({ name: "top city" })(function topCity(): DataToolOutput { return sample(); });
+`);
+    expect(findings.map((finding) => [finding.id, finding.tool, sourceFile.text.slice(finding.start, finding.end)])).toEqual([["invalid-tool-name", "top city", '"top city"']]);
+    expect(findings[0]!.message).toBe(
+      "Tool 'top city' has a name the registry refuses at start-up: the tool name \"top city\" breaks the MCP tool-name rule (1 to 128 characters, " +
+        'each A-Z, a-z, 0-9, "_", "-" or ".", not starting or ending with "-" or "."): it contains a space. Pass { name: "top_city" }.',
+    );
+  });
+
+  it("a name taken twice on one registry: at the second, naming the first's place; another registry is another", () => {
+    const { findings, sourceFile } = analyze(`${HEADER}import { createRegistry } from "@sourced/registry";
+function cities(): DataToolOutput { return sample(); }
+registry.tool()(cities);
+createRegistry({ name: "other", version: "1" }).tool()(cities);
+registry.tool({ name: "cities" })(function towns(): DataToolOutput { return sample(); });
+`);
+    expect(findings.map((finding) => [finding.id, finding.tool, sourceFile.text.slice(finding.start, finding.end)])).toEqual([["duplicate-tool-name", "cities", '"cities"']]);
+    expect(findings[0]!.message).toBe(
+      "Tool 'cities' is registered twice on 'registry': first at ./__unit__.ts:6:1, then here, and the registry throws at start-up. " +
+        'Give one of them another name with { name: "…" }.',
+    );
+  });
+
+  it("a source literal no rule accepts: the net's own words and fix; other schemes and computed sources are left to the net", () => {
+    const { findings, sourceFile } = analyze(`${HEADER}
+registry.tool()(function spaced(id: string): DataToolOutput {
+  return { content: [{ type: "text", text: id }], structuredContent: { sources: ["https://example.org/top cities", "memory://graph", \`cities/\${id}\`] } };
+});
+`);
+    expect(findings.map((finding) => [finding.id, finding.tool, sourceFile.text.slice(finding.start, finding.end)])).toEqual([
+      ["invalid-source", "spaced", '"https://example.org/top cities"'],
+    ]);
+    expect(findings[0]!.message).toBe(
+      "Tool 'spaced' returns the source \"https://example.org/top cities\", which the registry refuses on every call: a source must be an absolute " +
+        'http: or https: URL (it contains a space); write "https://example.org/top%20cities". Cite where the data came from with an absolute http(s) URL.',
+    );
+  });
+
+  it("strictNullChecks off: one warning at the program's first registration, and a written '| undefined' still rejected", () => {
+    const { program, sourceFile } = programWith(
+      `${HEADER}
+registry.tool()(function cities(): DataToolOutput { return sample(); });
+registry.tool()(function maybe(): DataToolOutput | undefined { return undefined; });
+`,
+      "__unit__.ts",
+      { strictNullChecks: false },
+    );
+    const { findings } = analyzeSourceFile(ts, program, sourceFile);
+    expect(findings.map((finding) => [finding.id, finding.tool, sourceFile.text.slice(finding.start, finding.end)])).toEqual([
+      ["strict-null-checks-off", undefined, "registry.tool()"],
+      ["not-data-tool-output", "maybe", "DataToolOutput | undefined"],
+    ]);
+    expect(findings[0]!.message).toMatch(/^strictNullChecks is off in this project, so DataToolOutput admits undefined and null/);
+    expect(findings[1]!.message).toContain("whose member 'undefined' is not DataToolOutput");
+    // Under strict, no warning.
+    expect(analyze(`${HEADER}registry.tool()(function cities(): DataToolOutput { return sample(); });\n`).findings).toEqual([]);
+  });
+});
+
+describe("the rules copied from the registry, pinned equal to its own", () => {
+  const hostile = fc.string({ unit: fc.constantFrom(..."aZ09_-.: /\\é%#?@".split("")), maxLength: 40 });
+  const names = fc.oneof(hostile, fc.constantFrom("constructor", "toString", "__proto__", "", "x".repeat(129), "-a", "a.", "#secret", "valid_name"));
+  const urls = fc.oneof(
+    fc.tuple(fc.constantFrom("https://", "http://", "HTTPS://", "https:/", "ftp://", "memory://", "", "./", "/"), hostile).map(([scheme, rest]) => scheme + rest),
+    fc.constantFrom("https://example.org/top cities", "example.org/cities", "C:\\data\\x.csv", "https://user@example.org/", "https://example.org/%zz"),
+  );
+
+  it("the tool-name rule: the same verdict and the same words", () => {
+    fc.assert(
+      fc.property(names, (name) => {
+        expect(toolNameProblem(name)).toBe(registryToolNameProblem(name));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("the URL rule: the same pattern, the same verdict, the same words and fix", () => {
+    expect(SOURCE_URL_PATTERN).toBe(REGISTRY_SOURCE_URL_PATTERN);
+    fc.assert(
+      fc.property(urls, (url) => {
+        expect(isSourceUrl(url)).toBe(registryIsSourceUrl(url));
+        if (!isSourceUrl(url)) expect(describeSourceUrlProblem(url)).toBe(registryDescribeSourceUrlProblem(url));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("reports only what no rule can accept: other schemes are left to the net (a resource's URI may be a source)", () => {
+    expect(["./data.json", "example.org/x", "https://example.org/a b", "HTTPS://example.org/", "C:\\data\\x.csv", "", "memory://graph space"].filter(canNeverBeSource)).toHaveLength(7);
+    expect(["https://example.org/", "memory://graph", "file:///data/cities.json", "urn:isbn:0451450523"].filter(canNeverBeSource)).toEqual([]);
   });
 });
 

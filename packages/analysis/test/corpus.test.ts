@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   assertMatchesExpectations,
   CASES_DIR,
-  CASES_TSCONFIG,
+  CASES_PROJECTS,
   readExpectations,
   relativeToCases,
   type Reported,
@@ -18,15 +18,33 @@ const typescripts: [string, typeof TS][] = [
   ["TypeScript 5.9.3 (fixtures/ts5)", createRequire(path.join(root, "fixtures/ts5/package.json"))("typescript") as typeof TS],
 ];
 
-function programOf(ts: typeof TS): TS.Program {
-  const parsed = ts.getParsedCommandLineOfConfigFile(CASES_TSCONFIG, {}, {
+function programOf(ts: typeof TS, tsconfig: string): TS.Program {
+  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, {
     ...ts.sys,
     onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
       throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
     },
   });
-  if (parsed === undefined) throw new Error(`cannot read ${CASES_TSCONFIG}`);
+  if (parsed === undefined) throw new Error(`cannot read ${tsconfig}`);
   return ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+}
+
+/** Every project of the corpus, each file judged once (by the first project that has it). */
+function analyseCorpus(ts: typeof TS): { result: AnalysisResult; caseFiles: TS.SourceFile[] } {
+  const seen = new Set<string>();
+  const registrations: AnalysisResult["registrations"][number][] = [];
+  const findings: Finding[] = [];
+  const caseFiles: TS.SourceFile[] = [];
+  for (const tsconfig of CASES_PROJECTS) {
+    const program = programOf(ts, tsconfig);
+    const sourceFiles = program.getSourceFiles().filter((sourceFile) => !seen.has(sourceFile.fileName) && !sourceFile.isDeclarationFile);
+    for (const sourceFile of sourceFiles) seen.add(sourceFile.fileName);
+    const result = analyzeProgram(ts, program, { sourceFiles });
+    registrations.push(...result.registrations);
+    findings.push(...result.findings);
+    caseFiles.push(...sourceFiles.filter((sourceFile) => path.resolve(sourceFile.fileName).startsWith(CASES_DIR + path.sep)));
+  }
+  return { result: { registrations, findings, unresolvedRegistryImports: [] }, caseFiles };
 }
 
 function lineOf(node: TS.Node): number {
@@ -42,11 +60,7 @@ function reportedOf(findings: readonly Finding[]): Reported[] {
 }
 
 describe.each(typescripts)("the corpus on %s", (_name, ts) => {
-  const program = programOf(ts);
-  const result: AnalysisResult = analyzeProgram(ts, program);
-  const caseFiles = program
-    .getSourceFiles()
-    .filter((sourceFile) => path.resolve(sourceFile.fileName).startsWith(CASES_DIR + path.sep) && !sourceFile.isDeclarationFile);
+  const { result, caseFiles } = analyseCorpus(ts);
 
   it("reads the whole corpus (at least 60 cases)", () => {
     expect(ts.version).toMatch(_name.includes("6.0") ? /^6\.0\./ : /^5\.9\./);

@@ -31,6 +31,8 @@ export interface ReportedFinding {
   readonly id: FindingId;
   /** The numeric code, printed `SRC<code>` in text output. */
   readonly code: number;
+  /** `warning` for a weaker guarantee (strictNullChecks off), which alone does not fail the run. */
+  readonly severity: "error" | "warning";
   readonly tool: string | undefined;
   readonly message: string;
 }
@@ -188,7 +190,7 @@ export function check(options: CheckOptions = {}): CheckReport {
   }
 
   findings.sort(compareFindings);
-  const exitCode = notices.some((notice) => notice.severity === "error") ? 2 : findings.length > 0 ? 1 : 0;
+  const exitCode = notices.some((notice) => notice.severity === "error") ? 2 : findings.some((finding) => finding.severity === "error") ? 1 : 0;
   return {
     findings,
     notices,
@@ -271,6 +273,7 @@ function reportedFinding(finding: AnalysisResult["findings"][number], cwd: strin
     endColumn: end.character + 1,
     id: finding.id,
     code: finding.code,
+    severity: FINDING_KINDS[finding.id].severity,
     tool: finding.tool,
     message: finding.message,
   };
@@ -294,6 +297,7 @@ function internalError(configPath: string, cwd: string, error: unknown): Reporte
     endColumn: 1,
     id: kind.id,
     code: kind.code,
+    severity: kind.severity,
     tool: undefined,
     message: `internal error while analysing this project, so its registrations were not checked: ${reason}. Please report it.`,
   };

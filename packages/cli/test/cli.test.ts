@@ -66,13 +66,30 @@ describe("json format", () => {
     const findings = parseJson(run);
     expect(findings.map(({ file, line, id, tool }) => ({ file, line, id, tool }))).toEqual(FINDINGS);
     for (const finding of findings) {
-      expect(Object.keys(finding)).toEqual(["file", "line", "column", "endLine", "endColumn", "id", "tool", "message"]);
+      expect(Object.keys(finding)).toEqual(["file", "line", "column", "endLine", "endColumn", "id", "severity", "tool", "message"]);
+      expect(finding.severity).toBe("error");
       expect(finding.column).toBeGreaterThanOrEqual(1);
       expect(finding.endLine * 1e6 + finding.endColumn).toBeGreaterThan(finding.line * 1e6 + finding.column);
       expect(finding.message).toContain(`'${finding.tool}'`);
     }
     // Same run, same bytes: the order does not depend on the file system or the analysis's visiting order.
     expect(sourced(["check", "-p", "fixtures/cli/findings", "--format=json"]).stdout).toBe(run.stdout);
+  });
+
+  it("says which findings are warnings; warnings alone exit 0, in every format", () => {
+    // strictNullChecks off, every tool compliant: the one program-wide warning.
+    const json = sourced(["check", "-p", "fixtures/cli/loose", "--format", "json"]);
+    expect(json.status).toBe(0);
+    expect(parseJson(json).map(({ file, line, id, severity, tool }) => ({ file, line, id, severity, tool }))).toEqual([
+      { file: "fixtures/cli/loose/src/tools.ts", line: 6, id: "strict-null-checks-off", severity: "warning", tool: null },
+    ]);
+    const text = sourced(["check", "-p", "fixtures/cli/loose"]);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^fixtures\/cli\/loose\/src\/tools\.ts\(6,\d+\): warning SRC92009: strictNullChecks is off in this project/);
+    const sarif = sourced(["check", "-p", "fixtures/cli/loose", "--format", "sarif"]);
+    expect(sarif.status).toBe(0);
+    const log = JSON.parse(sarif.stdout) as { runs: [{ results: { ruleId: string; level: string }[] }] };
+    expect(log.runs[0].results.map(({ ruleId, level }) => [ruleId, level])).toEqual([["strict-null-checks-off", "warning"]]);
   });
 
   it("is an empty array with exit code 0 when there is nothing to report", () => {

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { analyzeProgram } from "@sourced/analysis";
 import type * as ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { CASES_DIR, CASES_TSCONFIG, assertMatchesExpectations, relativeToCases, type Reported } from "../../../fixtures/harness";
+import { CASES_DIR, CASES_PROJECTS, assertMatchesExpectations, relativeToCases, type Reported } from "../../../fixtures/harness";
 import { REPO, parseJson, sourced, type JsonFinding } from "./helpers";
 
 /** The comparable part of a finding: where, what, which tool. */
@@ -19,21 +19,26 @@ function fromJson(findings: readonly JsonFinding[]): Located[] {
   }));
 }
 
-/** What the analysis itself finds on the corpus, run in this process with the given TypeScript. */
+/** What the analysis itself finds on the corpus's projects, run in this process with the given TypeScript. */
 function analyseCorpus(typescript: typeof ts): Located[] {
-  const parsed = typescript.getParsedCommandLineOfConfigFile(CASES_TSCONFIG, undefined, {
-    ...typescript.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(typescript.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
-    },
-  })!;
-  const program = typescript.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
-  return analyzeProgram(typescript, program)
-    .findings.map((finding) => {
+  return CASES_PROJECTS.flatMap((tsconfig) => {
+    const parsed = typescript.getParsedCommandLineOfConfigFile(tsconfig, undefined, {
+      ...typescript.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(typescript.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+      },
+    })!;
+    const program = typescript.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+    return analyzeProgram(typescript, program).findings.map((finding) => {
       const { line, character } = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
       return { file: relativeToCases(finding.sourceFile.fileName), id: finding.id, tool: finding.tool, line: line + 1, column: character + 1 };
-    })
-    .sort(byPosition);
+    });
+  }).sort(byPosition);
+}
+
+/** `-p` for each of the corpus's projects, read from `directory` (the corpus itself, or a toolchain's copy of it). */
+function projectArguments(directory: string): string[] {
+  return CASES_PROJECTS.flatMap((tsconfig) => ["-p", path.join(directory, path.relative(CASES_DIR, path.dirname(tsconfig)))]);
 }
 
 function byPosition(a: Located, b: Located): number {
@@ -47,20 +52,24 @@ describe("the corpus through `sourced check --format json`", () => {
   const typescript5 = load(load.resolve("typescript", { paths: [path.join(REPO, "fixtures/ts5")] })) as typeof ts;
   it("TypeScript 6: meets the corpus's expectations and equals the analysis's own findings", () => {
     expect(typescript6.version).toMatch(/^6\./);
-    const run = sourced(["check", "-p", path.relative(REPO, CASES_DIR), "--format", "json"]);
+    const run = sourced(["check", ...projectArguments(path.relative(REPO, CASES_DIR)), "--format", "json"]);
     expect(run.stderr).toBe("");
     const reported = fromJson(parseJson(run));
     expect(reported.length).toBeGreaterThan(0);
     expect(run.status).toBe(1);
     assertMatchesExpectations(reported);
     expect(reported).toEqual(analyseCorpus(typescript6));
+    // The one program-wide warning (cases/loose has strictNullChecks off): a warning, every other finding an error.
+    const warnings = parseJson(run).filter((finding) => finding.severity === "warning");
+    expect(warnings.map((finding) => [finding.file, finding.id])).toEqual([["fixtures/cases/loose/140-nullable-members.ts", "strict-null-checks-off"]]);
+    expect(parseJson(run).filter((finding) => finding.severity !== "warning").every((finding) => finding.severity === "error")).toBe(true);
   });
 
   it("TypeScript 5.9.3 (resolved from fixtures/ts5, beside the project): the same findings", () => {
     expect(typescript5.version).toBe("5.9.3");
-    const text = sourced(["check", "-p", "fixtures/ts5/cli"]);
+    const text = sourced(["check", ...projectArguments("fixtures/ts5/cli")]);
     expect(text.stdout).toMatch(/ with TypeScript 5\.9\.3 \(classic\)\.\n$/);
-    const run = sourced(["check", "-p", "fixtures/ts5/cli", "--format", "json"]);
+    const run = sourced(["check", ...projectArguments("fixtures/ts5/cli"), "--format", "json"]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(1);
     const reported = fromJson(parseJson(run));
@@ -71,13 +80,14 @@ describe("the corpus through `sourced check --format json`", () => {
   });
 
   it("TypeScript 7.0.2 (fixtures/ts7, the native backend): the same JSON, byte for byte, as TypeScript 6.0.3 on the classic backend", () => {
-    const native = sourced(["check", "-p", "fixtures/ts7/cli", "--format", "json"]);
-    const classic = sourced(["check", "-p", "fixtures/ts7/cli", "--format", "json", "--backend", "classic"]);
+    const native = sourced(["check", ...projectArguments("fixtures/ts7/cli"), "--format", "json"]);
+    const classic = sourced(["check", ...projectArguments("fixtures/ts7/cli"), "--format", "json", "--backend", "classic"]);
     expect(native.stderr).toBe("");
     expect(native.status).toBe(1);
     expect(parseJson(native).length).toBeGreaterThan(100);
     assertMatchesExpectations(fromJson(parseJson(native)));
     expect(native.stdout).toBe(classic.stdout);
-    expect(sourced(["check", "-p", "fixtures/ts7/cli"]).stdout).toMatch(/ with TypeScript 7\.0\.2 \(native\)\.\n$/);
+    expect(parseJson(native).some((finding) => finding.file.endsWith(".cjs") && finding.id === "not-data-tool-output"), "checked JavaScript in every flavour").toBe(true);
+    expect(sourced(["check", ...projectArguments("fixtures/ts7/cli")]).stdout).toMatch(/ with TypeScript 7\.0\.2 \(native\)\.\n$/);
   });
 });

@@ -28,6 +28,7 @@ export interface JsonFinding {
   readonly endLine: number;
   readonly endColumn: number;
   readonly id: string;
+  readonly severity: "error" | "warning";
   readonly tool: string | null;
   readonly message: string;
 }

@@ -13,7 +13,8 @@ import { FIXTURE_TSCONFIG, REPO } from "./helpers";
  * backend and find what it should.
  */
 
-const PACKAGES = ["registry", "analysis", "analysis-native", "cli", "eslint-plugin"] as const;
+// `project` comes with the CLI, and is what the registry's start-up check runs on: a project that runs from source has it too.
+const PACKAGES = ["registry", "analysis", "analysis-native", "project", "cli", "eslint-plugin"] as const;
 const TOOLS = [
   `import { createRegistry, type DataToolOutput } from "@sourced/registry";`,
   `export const registry = createRegistry({ name: "recipes", version: "1.0.0" });`,

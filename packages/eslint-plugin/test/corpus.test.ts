@@ -6,7 +6,7 @@ import { ESLint, type Linter } from "eslint";
 import type * as ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { assertMatchesExpectations, CASES_DIR } from "../../../fixtures/harness";
+import { assertMatchesExpectations, CASE_EXTENSIONS, CASES_DIR, CASES_PROJECTS } from "../../../fixtures/harness";
 import { nodeRequire, PACKAGE_DIR, plugin, TS5_DIR } from "./helpers";
 
 /**
@@ -89,10 +89,13 @@ function reportedBy(linted: readonly LintedFile[]): Reported[] {
 }
 
 function analysisFindings(typescript: typeof ts): Reported[] {
-  const configPath = path.join(CASES_DIR, "tsconfig.json");
+  return CASES_PROJECTS.flatMap((configPath) => projectFindings(typescript, configPath));
+}
+
+function projectFindings(typescript: typeof ts, configPath: string): Reported[] {
   const { config, error } = typescript.readConfigFile(configPath, (file) => typescript.sys.readFile(file)) as { config: unknown; error?: ts.Diagnostic };
   if (error) throw new Error(typescript.flattenDiagnosticMessageText(error.messageText, "\n"));
-  const parsed = typescript.parseJsonConfigFileContent(config, typescript.sys, CASES_DIR, undefined, configPath);
+  const parsed = typescript.parseJsonConfigFileContent(config, typescript.sys, path.dirname(configPath), undefined, configPath);
   // As ESLint's project service (and `sourced check` run in the project) sees it: messages name
   // other files relative to the program's current directory.
   const host = typescript.createCompilerHost(parsed.options);
@@ -118,11 +121,11 @@ async function lintInProcess(): Promise<LintedFile[]> {
     overrideConfig: [
       plugin.configs.recommended,
       // The corpus's checked JavaScript, linted with the same setup.
-      { ...plugin.configs.recommended, files: ["**/*.js"] },
+      { ...plugin.configs.recommended, files: ["**/*.js", "**/*.mjs", "**/*.cjs"] },
       { languageOptions: { parserOptions: { tsconfigRootDir: CASES_DIR } } },
     ],
   });
-  return eslint.lintFiles(["**/*.ts", "**/*.js"]);
+  return eslint.lintFiles(CASE_EXTENSIONS.map((extension) => `**/*${extension}`));
 }
 
 /** ESLint in a child process whose parser loads TypeScript 5.9.3 from fixtures/ts5. */

@@ -1,4 +1,4 @@
-// Lints every .ts and .js file of a cases directory with @sourced/eslint-plugin's `recommended` config, loading
+// Lints every TypeScript and JavaScript file (.ts .mts .cts .js .mjs .cjs) of a cases directory with @sourced/eslint-plugin's `recommended` config, loading
 // ESLint, typescript-eslint's parser, typescript and the plugin from a toolchain directory's
 // node_modules (e.g. the TypeScript 5.9.3 workspace package), and prints one JSON document:
 //
@@ -21,6 +21,8 @@ const { ESLint } = toolchain("eslint");
 const parser = toolchain("@typescript-eslint/parser");
 const ts = toolchain("typescript");
 const sourced = toolchain("@sourced/eslint-plugin");
+
+const PATTERNS = ["**/*.ts", "**/*.mts", "**/*.cts", "**/*.js", "**/*.mjs", "**/*.cjs"];
 
 let programs = 0;
 let programsFromToolchain = 0;
@@ -47,13 +49,13 @@ const eslint = new ESLint({
   overrideConfig: [
     sourced.configs.recommended,
     // The corpus's checked JavaScript, linted with the same setup.
-    { ...sourced.configs.recommended, files: ["**/*.js"] },
+    { ...sourced.configs.recommended, files: ["**/*.js", "**/*.mjs", "**/*.cjs"] },
     // The toolchain's own parser: the plugin's resolves next to the plugin, whatever links to it.
     { languageOptions: { parser, parserOptions: { tsconfigRootDir: casesDir } } },
-    { files: ["**/*.ts", "**/*.js"], plugins: { probe }, rules: { "probe/typescript": "error" } },
+    { files: PATTERNS, plugins: { probe }, rules: { "probe/typescript": "error" } },
   ],
 });
-const results = await eslint.lintFiles(["**/*.ts", "**/*.js"]);
+const results = await eslint.lintFiles(PATTERNS);
 
 process.stdout.write(
   JSON.stringify({

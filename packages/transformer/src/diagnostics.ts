@@ -13,13 +13,16 @@ function category(typescript: TypeScript, options: TransformerOptions): ts.Diagn
   return options.severity === "error" ? typescript.DiagnosticCategory.Error : typescript.DiagnosticCategory.Warning;
 }
 
-/** One finding, exactly as the analysis reported it: its node's span, its kind's code, its message. */
+/**
+ * One finding, exactly as the analysis reported it: its node's span, its kind's code, its message;
+ * a warning kind (a weaker guarantee) stays a warning whatever `severity` says.
+ */
 export function findingDiagnostic(typescript: TypeScript, finding: Finding, options: TransformerOptions): ts.Diagnostic {
   return {
     file: finding.sourceFile,
     start: finding.start,
     length: finding.end - finding.start,
-    category: category(typescript, options),
+    category: FINDING_KINDS[finding.id].severity === "warning" ? typescript.DiagnosticCategory.Warning : category(typescript, options),
     code: finding.code,
     messageText: finding.message,
   };

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, test } from "vitest";
 import { analyzeProgram, FINDING_KINDS, type FindingId } from "@sourced/analysis";
-import { assertMatchesExpectations, CASES_TSCONFIG, relativeToCases, type Reported } from "../../../fixtures/harness";
+import { assertMatchesExpectations, CASES_DIR, CASES_PROJECTS, relativeToCases, type Reported } from "../../../fixtures/harness";
 import {
   copyProject,
   edit,
@@ -47,32 +47,47 @@ export function defineTransformerSuite(pair: Pair): void {
     });
 
     test("tspc --noEmit reports exactly the corpus's expectations, as analyzeProgram finds them", () => {
-      // Run where this process runs: messages that name another file say it relative to the cwd.
-      const run = tspc(pair, ["-p", path.join(FIXTURES_DIR, "cases", "tsconfig.json")], process.cwd());
-      const findings = ours(run.diagnostics);
-      expect(run.diagnostics.filter((d) => !findings.includes(d)), run.output).toEqual([]);
-      const reported: Reported[] = findings.map((d) => ({
-        file: relativeToCases(path.resolve(d.file!)),
-        id: ID_OF_CODE.get(d.code) ?? `TS${d.code}`,
-        tool: toolOf(d.message),
-        line: d.line,
-        column: d.column,
-      }));
-      assertMatchesExpectations(reported);
-      expect(run.status).toBe(reported.length === 0 ? 0 : 2);
-
-      // The same findings, field for field, as the analysis itself reports on the same program.
       const { ts } = pair;
-      const config = ts.getParsedCommandLineOfConfigFile(CASES_TSCONFIG, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
-      const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
-      const { findings: expected } = analyzeProgram(ts, program);
-      const analysed = expected.map((finding) => {
-        const { line, character } = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
-        return { file: relativeToCases(finding.sourceFile.fileName), id: finding.id, tool: finding.tool, line: line + 1, column: character + 1 };
-      });
+      const reported: Reported[] = [];
+      const messages: string[] = [];
+      const analysed: Reported[] = [];
+      const expectedMessages: string[] = [];
+      for (const tsconfig of CASES_PROJECTS) {
+        // Each project through its copy under fixtures/transformer/cases, which adds the plugin.
+        // Run where this process runs: messages that name another file say it relative to the cwd.
+        const withPlugin = path.join(FIXTURES_DIR, "cases", path.relative(CASES_DIR, tsconfig));
+        const run = tspc(pair, ["-p", withPlugin], process.cwd());
+        const findings = ours(run.diagnostics);
+        expect(run.diagnostics.filter((d) => !findings.includes(d)), run.output).toEqual([]);
+        const here = findings.map((d) => ({
+          file: relativeToCases(path.resolve(d.file!)),
+          id: ID_OF_CODE.get(d.code) ?? `TS${d.code}`,
+          tool: toolOf(d.message),
+          line: d.line,
+          column: d.column,
+        }));
+        reported.push(...here);
+        messages.push(...findings.map((d) => d.message));
+        // Every finding is an error but the one warning of a weaker guarantee (strictNullChecks off).
+        for (const d of findings) expect(d.category, d.message).toBe(FINDING_KINDS[ID_OF_CODE.get(d.code)!].severity);
+        expect(run.status).toBe(findings.some((d) => d.category === "error") ? 2 : 0);
+
+        // The same findings, field for field, as the analysis itself reports on the same program.
+        const config = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+        const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
+        const { findings: expected } = analyzeProgram(ts, program);
+        analysed.push(
+          ...expected.map((finding) => {
+            const { line, character } = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
+            return { file: relativeToCases(finding.sourceFile.fileName), id: finding.id, tool: finding.tool, line: line + 1, column: character + 1 };
+          }),
+        );
+        expectedMessages.push(...expected.map((finding) => finding.message));
+      }
+      assertMatchesExpectations(reported);
       const key = (r: Reported) => `${r.file}:${r.line}:${r.column} ${r.id} ${r.tool}`;
       expect(reported.map(key).sort()).toEqual(analysed.map(key).sort());
-      expect(findings.map((d) => d.message).sort()).toEqual(expected.map((f) => f.message).sort());
+      expect(messages.sort()).toEqual(expectedMessages.sort());
     });
 
     describe("a server built with tspc (strip and stamp)", () => {

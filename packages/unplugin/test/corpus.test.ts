@@ -7,36 +7,42 @@ import { check } from "@sourced/cli";
 import sourced from "@sourced/unplugin/esbuild";
 import type { Diagnostic } from "@sourced/unplugin";
 import { expect, test } from "vitest";
-import { assertMatchesExpectations, CASES_DIR, CASES_TSCONFIG, caseFiles, relativeToCases, type Reported } from "../../../fixtures/harness.js";
+import { assertMatchesExpectations, CASES_DIR, CASES_PROJECTS, caseFiles, relativeToCases, type Reported } from "../../../fixtures/harness.js";
 
 type Located = Reported & { readonly tool: string | undefined; readonly message: string };
 
 const ID_OF_CODE = new Map<string, FindingId>(Object.values(FINDING_KINDS).map((kind) => [`SRC${kind.code}`, kind.id]));
 
-test("the plugin's findings, through esbuild's own messages, equal sourced check's on the whole corpus; every edited file still compiles", async () => {
+/** The corpus's files per project: each file belongs to the project of the deepest directory holding it. */
+function filesOf(tsconfig: string): string[] {
+  const deepest = (file: string) => [...CASES_PROJECTS].sort((a, b) => b.length - a.length).find((project) => file.startsWith(path.dirname(project) + path.sep));
+  return caseFiles().filter((file) => deepest(file) === tsconfig);
+}
+
+/** One project's cases, loaded, edited by the plugin and compiled by esbuild (not bundled: the corpus has no entry). */
+async function buildProject(tsconfig: string): Promise<{ messages: esbuild.Message[]; errors: esbuild.Message[] }> {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "sourced-unplugin-corpus-"));
-  let messages: esbuild.Message[];
-  let errors: esbuild.Message[] = [];
   try {
-    // Every case is loaded, edited by the plugin and compiled by esbuild (not bundled: the corpus has no entry).
     const result = await esbuild.build({
       absWorkingDir: CASES_DIR,
-      entryPoints: caseFiles(),
+      entryPoints: filesOf(tsconfig),
       outdir,
       bundle: false,
       write: false,
       format: "esm",
       logLevel: "silent",
-      plugins: [sourced({ tsconfig: CASES_TSCONFIG, severity: "warning" })],
+      plugins: [sourced({ tsconfig, severity: "error" })],
     });
-    messages = result.warnings;
+    return { messages: result.warnings, errors: result.errors };
   } catch (error) {
     const failure = error as esbuild.BuildFailure;
-    messages = failure.warnings;
-    errors = failure.errors;
+    return { messages: [...failure.warnings, ...failure.errors], errors: failure.errors };
   } finally {
     fs.rmSync(outdir, { recursive: true, force: true });
   }
+}
+
+test("the plugin's findings, through esbuild's own messages, equal sourced check's on the whole corpus; every edited file still compiles", async () => {
   const ours = (message: esbuild.Message) => message.pluginName === "sourced";
   const located = (message: esbuild.Message): Located => {
     const diagnostic = message.detail as Diagnostic;
@@ -49,12 +55,24 @@ test("the plugin's findings, through esbuild's own messages, equal sourced check
       message: diagnostic.message,
     };
   };
-  const plugin = messages.filter(ours).map(located);
-  // Unresolved imports of the registry (if the corpus has any): errors of the plugin, error notices of the CLI.
-  const unresolved = errors.filter(ours).map(located);
-  expect(errors.filter((message) => !ours(message)).map((message) => message.text)).toEqual([]);
+  const plugin: Located[] = [];
+  const unresolved: Located[] = [];
+  const categories: [string, string][] = [];
+  for (const tsconfig of CASES_PROJECTS) {
+    const { messages, errors } = await buildProject(tsconfig);
+    const isUnresolved = (message: esbuild.Message) => (message.detail as Diagnostic).id === "unresolved-registry";
+    const findings = messages.filter((message) => ours(message) && !isUnresolved(message));
+    plugin.push(...findings.map(located));
+    for (const message of findings) categories.push([(message.detail as Diagnostic).id, (message.detail as Diagnostic).category]);
+    // Unresolved imports of the registry (if the corpus has any): errors of the plugin, error notices of the CLI.
+    unresolved.push(...messages.filter((message) => ours(message) && isUnresolved(message)).map(located));
+    expect(errors.filter((message) => !ours(message)).map((message) => message.text)).toEqual([]);
+  }
+  // `severity: "error"` makes every finding an error but the one warning of a weaker guarantee.
+  for (const [id, category] of categories) expect(category, id).toBe(id === "strict-null-checks-off" ? "warning" : "error");
+  expect(categories.some(([id]) => id === "strict-null-checks-off")).toBe(true);
 
-  const report = check({ projects: [CASES_TSCONFIG], cwd: CASES_DIR });
+  const report = check({ projects: [...CASES_PROJECTS], cwd: CASES_DIR });
   const cli: Located[] = report.findings.map((finding) => ({
     file: relativeToCases(path.join(CASES_DIR, finding.file)),
     id: finding.id,
@@ -63,8 +81,9 @@ test("the plugin's findings, through esbuild's own messages, equal sourced check
     column: finding.column,
     message: finding.message,
   }));
+  const order = (a: Located, b: Located) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   expect(plugin.length).toBeGreaterThan(50);
-  expect(plugin).toEqual(cli);
+  expect([...plugin].sort(order)).toEqual(cli);
   assertMatchesExpectations(plugin);
   const cliUnresolved = report.notices.filter((notice) => notice.kind === "unresolved-registry");
   expect(unresolved.map((u) => [u.file, u.line, u.column])).toEqual(cliUnresolved.map((n) => [relativeToCases(path.join(CASES_DIR, n.file!)), n.line, n.column]));

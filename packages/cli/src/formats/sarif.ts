@@ -33,7 +33,7 @@ export function formatSarif(report: CheckReport, tool: SarifTool, cwd: string): 
     return {
       ruleId: finding.id,
       ruleIndex: ruleIndex.get(finding.id),
-      level: "error",
+      level: finding.severity,
       message: { text: finding.message },
       locations: [location(finding.file, finding.line, finding.column, finding.endLine, finding.endColumn)],
       partialFingerprints: { "sourcedFinding/v1": `${createHash("sha256").update(identity).digest("hex").slice(0, 32)}:${occurrence}` },
@@ -80,8 +80,8 @@ function rule(kind: FindingKind): Sarif.ReportingDescriptor {
       text: `${kind.help}\n\nDiagnostic code: SRC${kind.code} (TS${kind.code} from the transformer).`,
       markdown: `**${kind.title}**\n\n${kind.help}\n\nDiagnostic code: \`SRC${kind.code}\` (\`TS${kind.code}\` from the transformer).`,
     },
-    defaultConfiguration: { level: "error" },
-    properties: { tags: ["mcp", "correctness"], precision: "very-high", "problem.severity": "error" },
+    defaultConfiguration: { level: kind.severity },
+    properties: { tags: ["mcp", "correctness"], precision: "very-high", "problem.severity": kind.severity },
   };
 }
 

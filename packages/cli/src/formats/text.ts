@@ -2,7 +2,7 @@ import type { CheckReport, Notice } from "../check";
 
 /** tsc style, one line per finding, then a one-line summary: `src/tools.ts(12,3): error SRC92001: …`. */
 export function formatText(report: CheckReport): string {
-  const lines = report.findings.map((finding) => `${finding.file}(${finding.line},${finding.column}): error SRC${finding.code}: ${finding.message}`);
+  const lines = report.findings.map((finding) => `${finding.file}(${finding.line},${finding.column}): ${finding.severity} SRC${finding.code}: ${finding.message}`);
   if (lines.length > 0) lines.push("");
   lines.push(summary(report));
   return `${lines.join("\n")}\n`;

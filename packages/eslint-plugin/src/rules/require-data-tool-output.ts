@@ -15,6 +15,11 @@ const findingMessages = {
   "unverifiable-registration": "{{message}}",
   "invalid-option": "{{message}}",
   "internal-error": "{{message}}",
+  "unnamed-tool": "{{message}}",
+  "duplicate-tool-name": "{{message}}",
+  "invalid-tool-name": "{{message}}",
+  "invalid-source": "{{message}}",
+  "strict-null-checks-off": "{{message}}",
 } satisfies Record<FindingId, string>;
 
 export default createRule<Options, MessageIds>({

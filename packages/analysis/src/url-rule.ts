@@ -1,0 +1,91 @@
+/*
+ * The run time's URL rule for sources (the registry's `url-rule.ts`), copied for the same reason
+ * as the tool-name rule (see `tool-name.ts`) and pinned equal to it by a test: which strings the
+ * net accepts as a source, and the words (and the fix) it answers a refused one with.
+ */
+
+const LABEL = "[A-Za-z0-9_-]+";
+const LAST_LABEL = "(?![0-9]+(?![A-Za-z0-9_-]))(?!0[xX][0-9A-Fa-f]*(?![A-Za-z0-9_-]))[A-Za-z0-9_-]+";
+const OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
+const IPV4 = `(?:${OCTET}\\.){3}${OCTET}`;
+const HOST = `(?:${IPV4}|(?:${LABEL}\\.)*${LAST_LABEL})`;
+const PORT = "(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?";
+const PCHAR = "(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})";
+const QUERY_CHAR = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})";
+
+/** The rule as the registry publishes it (JSON Schema `pattern`, read with the `u` flag). */
+export const SOURCE_URL_PATTERN = `^https?://${HOST}${PORT}(?:/${PCHAR}*)*(?:\\?${QUERY_CHAR}*)?(?:#${QUERY_CHAR}*)?$`;
+
+const SOURCE_URL_REGEX = new RegExp(SOURCE_URL_PATTERN, "u");
+
+/** Whether the net accepts `value` as a source URL. */
+export function isSourceUrl(value: string): boolean {
+  return SOURCE_URL_REGEX.test(value);
+}
+
+const RULE = "must be an absolute http: or https: URL";
+const QUOTE_LIMIT = 120;
+
+function codePointName(char: string): string {
+  const hex = (char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+  return char === " " ? "a space" : `U+${hex}`;
+}
+
+function reason(value: string): string | undefined {
+  if (!/^https?:/u.test(value)) {
+    if (/^https?:/iu.test(value)) return "the scheme must be written in lowercase";
+    const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/u.exec(value)?.[1];
+    return scheme === undefined ? "it has no scheme (a relative or bare address)" : `its scheme is ${JSON.stringify(scheme)}`;
+  }
+  if (!/^https?:\/\//u.test(value)) return "the scheme must be followed by //";
+  for (const char of value) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code > 0x7e || code < 0x21) {
+      return `it contains ${codePointName(char)}${code > 0x7e ? ": percent-encode it, and write a host in punycode, xn--…" : ""}`;
+    }
+    if (`"<>\\^\`{|}`.includes(char)) return `it contains ${JSON.stringify(char)}`;
+  }
+  const badEscape = /%(?![0-9A-Fa-f]{2})/u.exec(value);
+  if (badEscape) return `it contains a "%" not followed by two hex digits (at ${badEscape.index})`;
+  const authority = /^https?:\/\/([^/?#]*)/u.exec(value)?.[1] ?? "";
+  if (authority.includes("@")) return "it has user information before the host (user@host), which disguises the host";
+  const host = authority.replace(/:[0-9]*$/u, "");
+  if (host === "") return "it has no host";
+  if (!new RegExp(`^${HOST}$`, "u").test(host)) return `its host ${JSON.stringify(host)} is not a domain name or an IPv4 address`;
+  if (!new RegExp(`^${PORT}$`, "u").test(authority.slice(host.length))) return "its port is not a number from 0 to 65535";
+  return undefined;
+}
+
+function quote(value: string): string {
+  return JSON.stringify(value.length > QUOTE_LIMIT ? `${value.slice(0, QUOTE_LIMIT)}…` : value);
+}
+
+/** The net's message for a refused source: the rule, what breaks it, and the form to write when the WHATWG serialisation passes. */
+export function describeSourceUrlProblem(value: string): string {
+  const why = reason(value);
+  let suggestion = "";
+  try {
+    const href = new URL(value).href;
+    if (href !== value && isSourceUrl(href)) suggestion = `; write ${quote(href)}`;
+  } catch {
+    // Not a URL at all: nothing to suggest.
+  }
+  return `${RULE}${why === undefined ? "" : ` (${why})`}${suggestion}`;
+}
+
+/** A scheme (RFC 3986): a letter, then letters, digits, `+`, `-` or `.`, then `:`. */
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/u;
+/** What an absolute URI of any scheme may hold: RFC 3986's characters and well-formed escapes. */
+const URI_CHARACTERS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/u;
+
+/**
+ * Whether no rule can accept `value` as a source, now or when a source may also be the URI of a
+ * resource the registry serves: it fails the URL rule, and it is no absolute URI of another
+ * scheme (`file:`, `memory:`, `urn:` are left to the net, which knows the resources). Relative
+ * paths, bare hosts, a misspelt `http(s)` URL, a space or a backslash anywhere are never sources.
+ */
+export function canNeverBeSource(value: string): boolean {
+  if (isSourceUrl(value)) return false;
+  if (!SCHEME.test(value) || /^https?:/iu.test(value)) return true;
+  return !URI_CHARACTERS.test(value);
+}
