@@ -1388,15 +1388,16 @@ class ProgramRenderer {
       "type-loose": { lines: ["/** @type {ToolFunction} */", `const ${name} = () => sample();`], at: 0, verdict: "not-data-tool-output" },
       "no-jsdoc": { lines: [`function ${name}() {`, "  return sample();", "}"], at: 0, verdict: "missing-annotation" },
       "described-no-returns": { lines: ["/**", " * What the tool does.", " * @param {unknown} [input]", " */", `function ${name}(input) {`, "  void input;", "  return sample();", "}"], at: 4, verdict: "missing-annotation" },
-      // JSDoc overloads are the signatures judged, never the implementation's JSDoc.
+      // JSDoc overloads are the signatures judged, never the implementation's JSDoc. They take no
+      // arguments: a tool registered without an input is called with none (typed inputs).
       "overloads-ok": {
-        lines: ["/**", " * @overload", " * @param {string} city", " * @returns {DataToolOutput}", " */", "/**", " * @param {string} city", " * @returns {DataToolOutput | undefined}", " */", `function ${name}(city) {`, "  return sample(city);", "}"],
+        lines: ["/**", " * @overload", " * @returns {DataToolOutput}", " */", "/**", " * @param {string} [city]", " * @returns {DataToolOutput | undefined}", " */", `function ${name}(city) {`, "  return sample(city);", "}"],
         at: 0,
         verdict: "ok",
       },
       "overload-rejected": {
-        lines: ["/**", " * @overload", " * @param {string} city", " * @returns {string}", " */", "/**", " * @param {string} city", " * @returns {DataToolOutput | string}", " */", `function ${name}(city) {`, "  return city;", "}"],
-        at: 3,
+        lines: ["/**", " * @overload", " * @returns {string}", " */", "/**", " * @param {string} [city]", " * @returns {DataToolOutput | string}", " */", `function ${name}(city) {`, '  return city ?? "no sources";', "}"],
+        at: 2,
         verdict: "not-data-tool-output",
       },
       // `/** @type {const} */ (…)`: the object's functions are fixed, as with `as const`.

@@ -136,11 +136,20 @@ export interface TextSink {
   remove(start: number, end: number): unknown;
 }
 
+/**
+ * A string literal as TypeScript's printer writes it: JSON's escapes, and each non-ASCII UTF-16
+ * unit as `\uXXXX`. A tool may be named `météo`: the plugin's text and the transformer's nodes
+ * stay the same code, and the emitted file is ASCII whatever charset a loader assumes.
+ */
+function stringLiteral(text: string): string {
+  return JSON.stringify(text).replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
+}
+
 function propertiesText(properties: FunctionProperties): string {
   const members: string[] = [];
-  if (properties.name !== undefined) members.push(`name: { value: ${JSON.stringify(properties.name)} }`);
+  if (properties.name !== undefined) members.push(`name: { value: ${stringLiteral(properties.name)} }`);
   if (properties.stamp !== undefined) {
-    members.push(`[Symbol.for(${JSON.stringify(properties.stamp.key)})]: { value: ${JSON.stringify(properties.stamp.value)} }`);
+    members.push(`[Symbol.for(${stringLiteral(properties.stamp.key)})]: { value: ${stringLiteral(properties.stamp.value)} }`);
   }
   return `{ ${members.join(", ")} }`;
 }

@@ -269,8 +269,15 @@ export function createRegistry(options: RegistryOptions): Registry {
       cannotRegister(error, "(anonymous)", lazySite);
       return;
     }
-    assertToolName(name, () => formatSite(lazySite.get()));
     const stamp = verifiedBy(tool);
+    try {
+      assertToolName(name, () => formatSite(lazySite.get()));
+    } catch (error) {
+      // The build strips a name the MCP rule forbids (invalid-tool-name): from source, the check's verdict decides.
+      if (stamp !== undefined || !(error instanceof TypeError)) throw error;
+      cannotRegister(error, name, lazySite);
+      return;
+    }
     // Unstamped: the start-up check may still verify it when serving starts. With requireVerified,
     // whatever the check cannot judge is refused now, as before (a stack is read only then).
     const awaitsCheck = stamp === undefined && checkMode !== false && (!options.requireVerified || isCheckableFile(lazySite.get()?.file));

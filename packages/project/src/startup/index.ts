@@ -166,6 +166,13 @@ function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, Fi
   }
   if (first === undefined) return { kind: "unchecked" };
   if ("failure" in first) return { kind: "unjudged", reason: first.failure };
+  // No registration here, but the registry lost its type earlier in this file (`registry as any`,
+  // `const untyped: any = registry`): what it registers from there on is never judged.
+  const lost = lastBefore(sites.of(first.config, first.judged.file)?.escapes ?? [], first.judged);
+  if (lost !== undefined) {
+    const { finding } = lost;
+    return { kind: "unverified", reason: `it is registered through a registry value the analysis cannot follow, probably the one at ${display(finding.file)}:${finding.line}:${finding.column} (${finding.message})` };
+  }
   const at = `${display(first.judged.file)}:${first.judged.line}:${first.judged.column}`;
   const via = first.judged.mapped === undefined ? "" : ` (${display(first.judged.mapped.file)}:${first.judged.mapped.line}:${first.judged.mapped.column} through its source map)`;
   return { kind: "unverified", reason: `the analysis of ${display(first.config)} finds no registration at ${at}${via}` };
@@ -178,6 +185,16 @@ function contains(span: Span, position: SourcePosition): boolean {
 
 function compare(a: readonly [number, number], b: readonly [number, number]): number {
   return a[0] - b[0] || a[1] - b[1];
+}
+
+/** Of `candidates`, the one that starts last before `position`. */
+function lastBefore<T extends { readonly span: Span }>(candidates: readonly T[], position: SourcePosition): T | undefined {
+  const at = [position.line, position.column] as const;
+  let best: T | undefined;
+  for (const candidate of candidates) {
+    if (compare(candidate.span.start, at) < 0 && (best === undefined || compare(candidate.span.start, best.span.start) > 0)) best = candidate;
+  }
+  return best;
 }
 
 /** The innermost of spans that all contain one position: the one that starts last (and, of those, ends first). */
