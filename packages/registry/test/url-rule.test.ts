@@ -152,6 +152,10 @@ describe("each reason the URL rule gives, by a case of its own", () => {
     ["git+ssh.v-2://example.org/", 'its scheme is "git+ssh.v-2"', ""],
     ["xhttps://example.org/", 'its scheme is "xhttps"', ""],
     ["Https://example.org/", "the scheme must be written in lowercase", '; write "https://example.org/"'],
+    ["HTTP://example.org/", "the scheme must be written in lowercase", '; write "http://example.org/"'],
+    // Lowercased it is still refused: nothing to suggest.
+    ["HTTPS://[::1]", "the scheme must be written in lowercase", ""],
+    ["https:x/http://example.org/", "the scheme must be followed by //", '; write "https://x/http://example.org/"'],
     ["https:example.org", "the scheme must be followed by //", '; write "https://example.org/"'],
     ["http:/example.org", "the scheme must be followed by //", '; write "http://example.org/"'],
     ["http://example.org/\tx", "it contains U+0009", '; write "http://example.org/x"'],
@@ -160,6 +164,8 @@ describe("each reason the URL rule gives, by a case of its own", () => {
     ["http://example.org/%g0", 'it contains a "%" not followed by two hex digits (at 19)', ""],
     ["https://user@example.org/", "it has user information before the host (user@host), which disguises the host", ""],
     ["https://:8080/", "it has no host", ""],
+    ["http://user@example.org/", "it has user information before the host (user@host), which disguises the host", ""],
+    ["https://a:1b.org/", 'its host "a:1b.org" is not a domain name or an IPv4 address', ""],
     ["https://[::1]/", 'its host "[::1]" is not a domain name or an IPv4 address', ""],
     ["https://example.123/", 'its host "example.123" is not a domain name or an IPv4 address', ""],
     ["https://example.org:/", "its port is not a number from 0 to 65535", '; write "https://example.org/"'],
@@ -175,6 +181,12 @@ describe("each reason the URL rule gives, by a case of its own", () => {
   test("the printable ASCII edges, ! and ~, are not refused as characters", () => {
     expect(server("https://example.org/!~")).toBe(true);
     expect(refusal("https://example.org/!~[")).toBe(RULE);
+  });
+
+  test("only a string is a source URL, whatever it turns into", () => {
+    expect(isSourceUrl({ toString: () => "https://example.org/" })).toBe(false);
+    expect(isSourceUrl(new URL("https://example.org/"))).toBe(false);
+    expect(isSourceUrl("https://example.org/")).toBe(true);
   });
 
   test("a refusal with no more specific reason is the rule alone, and suggests nothing the rule would refuse", () => {
