@@ -24,6 +24,7 @@ export default {
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
-  // The sandbox needs the sources and tests, not the fixtures' toolchains or the docs.
-  ignorePatterns: ["/fixtures", "/bench", "/docs", "/test-artifacts", "/reports"],
+  // The sandbox needs the sources and tests: not the fixtures' toolchains, the docs, what tests
+  // compile for themselves, or the sandboxes of another run (`--tempDirName`) going on beside it.
+  ignorePatterns: ["/fixtures", "/bench", "/docs", "/test-artifacts", "/reports", "/.stryker-tmp*", "/packages/*/test/servers/dist"],
 };
