@@ -9,7 +9,7 @@ import { defineConfig, type Plugin } from "vitest/config";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Which test files each mutated package is judged by (its own, in-process ones). */
-export const MUTATION_TESTS = {
+const MUTATION_TESTS = {
   registry: ["net", "wire", "contract", "url-rule", "tool-name"].map((name) => `packages/registry/test/${name}.test.ts`),
 };
 
