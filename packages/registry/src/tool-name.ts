@@ -20,8 +20,10 @@ const OBJECT_BUILT_INS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames
 export function suggestToolName(name: string): string {
   // `#name`, a private method's: the name without its `#`.
   let suggestion = [...name.replace(/^#(?=.)/u, "")]
-    // Stryker disable next-line Regex: `char` is one code point, so either anchor alone says the same.
-    .map((char) => (/^[A-Za-z0-9_.-]$/u.test(char) ? char : "_"))
+    .map((char) =>
+      // Stryker disable next-line Regex: `char` is one code point, so either anchor alone says the same.
+      /^[A-Za-z0-9_.-]$/u.test(char) ? char : "_",
+    )
     .join("")
     .replace(/^[.-]+/u, "")
     .slice(0, MAX_LENGTH)
