@@ -107,6 +107,7 @@ describe("each refusal of the contract, as its message says it", () => {
 
   test("structuredContent: sources missing, sources empty, and keys it does not have, each told so", () => {
     expect(firstIssue(structuredContentSchema, {}).path).toEqual(["sources"]);
+    expect(firstIssue(structuredContentSchema, undefined)).toEqual({ path: [], message: "is missing: every result says where its data came from in structuredContent.sources" });
     expect(firstIssue(dataToolOutputSchema, { content: [text("x")] })).toEqual({
       path: ["structuredContent"],
       message: "is missing: every result says where its data came from in structuredContent.sources",
