@@ -374,6 +374,8 @@ describe("the net's messages, rule by rule", () => {
   test.each([
     [{ content: "Tokyo" }, "content: must be a list, not a string"],
     [{ ...seedResult(), content: ["Tokyo"] }, "content[0]: must be an object, not a string"],
+    [{ ...seedResult(), content: {} }, "content: must be a list, not an object"],
+    [{ ...seedResult(), content: "Tokyo", isError: "no" }, "content: must be a list, not a string\n- isError: must be true or false, not a string"],
     [{ ...seedResult(), structuredContent: [] }, "structuredContent: must be an object, not a list"],
     [{ ...seedResult(), structuredContent: null }, "structuredContent: must be an object, not null"],
     [{ ...seedResult(), isError: "no" }, "isError: must be true or false, not a string"],
