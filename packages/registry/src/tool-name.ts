@@ -20,7 +20,10 @@ const OBJECT_BUILT_INS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames
 export function suggestToolName(name: string): string {
   // `#name`, a private method's: the name without its `#`.
   let suggestion = [...name.replace(/^#(?=.)/u, "")]
-    .map((char) => (/^[A-Za-z0-9_.-]$/u.test(char) ? char : "_"))
+    .map((char) =>
+      // Stryker disable next-line Regex: `char` is one code point, so either anchor alone says the same.
+      /^[A-Za-z0-9_.-]$/u.test(char) ? char : "_",
+    )
     .join("")
     .replace(/^[.-]+/u, "")
     .slice(0, MAX_LENGTH)
@@ -35,12 +38,15 @@ export function toolNameProblem(name: unknown): string | undefined {
   if (typeof name !== "string") return `the tool name must be a string, got ${name === null ? "null" : typeof name}`;
   const quoted = JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
   if (!TOOL_NAME_PATTERN.test(name)) {
+    // Stryker disable next-line Regex: `char` is one code point, so either anchor alone says the same.
     const bad = [...name].find((char) => !/^[A-Za-z0-9_.-]$/u.test(char));
     const what =
       bad !== undefined
         ? `it contains ${bad === " " ? "a space" : JSON.stringify(bad)}`
-        : name.length === 0
-          ? "it is empty"
+        : // Stryker disable next-line ConditionalExpression: unreachable, register() refuses an empty name first (as anonymous).
+          name.length === 0
+          ? // Stryker disable next-line StringLiteral: as above, unreachable.
+            "it is empty"
           : name.length > MAX_LENGTH
             ? `it has ${name.length} characters`
             : `it starts or ends with ${JSON.stringify(/^[.-]/u.test(name) ? name[0] : name.at(-1))}`;

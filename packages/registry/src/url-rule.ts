@@ -29,6 +29,7 @@ const QUERY_CHAR = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})";
 /** The rule as JSON Schema `pattern` source (read with the `u` flag, as ajv reads patterns). */
 export const SOURCE_URL_PATTERN = `^https?://${HOST}${PORT}(?:/${PCHAR}*)*(?:\\?${QUERY_CHAR}*)?(?:#${QUERY_CHAR}*)?$`;
 
+// Stryker disable next-line StringLiteral: the pattern matches ASCII only, so it reads the same with or without `u`.
 export const SOURCE_URL_REGEX = new RegExp(SOURCE_URL_PATTERN, "u");
 
 /** Whether `value` is accepted as a source URL. */
@@ -62,6 +63,7 @@ function reason(value: string): string | undefined {
   }
   const badEscape = /%(?![0-9A-Fa-f]{2})/u.exec(value);
   if (badEscape) return `it contains a "%" not followed by two hex digits (at ${badEscape.index})`;
+  // Stryker disable next-line OptionalChaining,StringLiteral: `value` passed the check just above, so this always matches.
   const authority = /^https?:\/\/([^/?#]*)/u.exec(value)?.[1] ?? "";
   if (authority.includes("@")) return "it has user information before the host (user@host), which disguises the host";
   const host = authority.replace(/:[0-9]*$/u, "");

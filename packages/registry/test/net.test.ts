@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { z } from "zod";
 import {
   createRegistry,
@@ -14,6 +14,7 @@ import {
   verifiedBy,
   type DataToolOutput,
 } from "../dist/index.js";
+import { callThroughNet, callWithinBounds, capText, describeProblems, ERROR_TEXT_LIMIT, LOG_TEXT_LIMIT } from "../dist/net.js";
 import { compileServers, connectInMemory, firstText, recordingLogger, seedResult } from "./helpers.js";
 
 // The registries of this file test the run time (their tools break the contract on purpose, or sit
@@ -276,5 +277,260 @@ describe("requireVerified and the verified stamp", () => {
       return seedResult();
     });
     expect(registry.tools.map((tool) => tool.verifiedBy)).toEqual([undefined]);
+  });
+});
+
+/*
+ * The net's own words, one rule a case: how a problem's path is written, how many problems an error
+ * result lists, how long texts are cut, and how each kind of wrong return is told.
+ */
+describe("the net's messages, rule by rule", () => {
+  const line = (path: Array<PropertyKey | { key: PropertyKey }>, root?: string) => describeProblems([{ message: "m", path }], 3, root)[0];
+
+  test("a path is written as JavaScript would reach it; an empty one is the result itself, or the root named", () => {
+    expect(line([])).toBe("the result: m");
+    expect(line([], "the arguments")).toBe("the arguments: m");
+    expect(line(["structuredContent", "sources", 0])).toBe("structuredContent.sources[0]: m");
+    expect(line([{ key: "content" }, { key: 1 }, "text"])).toBe("content[1].text: m");
+    expect(line(["_meta", "com.example/x", "$a_1"])).toBe('_meta["com.example/x"].$a_1: m');
+    expect(line(["a b", "1a", "ok"])).toBe('["a b"]["1a"].ok: m');
+    expect(line([Symbol("s")])).toBe('["Symbol(s)"]: m');
+    expect(line(["x".repeat(81) + "-"])).toBe(`["${"x".repeat(80)}"]: m`);
+  });
+
+  test("a path of up to 300 characters is written whole, a longer one as its first and last 150", () => {
+    expect(line(["a".repeat(300)])).toBe(`${"a".repeat(300)}: m`);
+    const long = `${"a".repeat(150)}${"b".repeat(151)}`;
+    expect(line([long])).toBe(`${"a".repeat(150)}…${"b".repeat(150)}: m`);
+  });
+
+  test("up to three problems are listed, then how many more; the same line is listed once", () => {
+    const issues = (count: number) => Array.from({ length: count }, (_, index) => ({ message: `problem ${index}`, path: [] }));
+    expect(describeProblems(issues(3))).toEqual(["the result: problem 0", "the result: problem 1", "the result: problem 2"]);
+    expect(describeProblems(issues(5))).toEqual(["the result: problem 0", "the result: problem 1", "the result: problem 2", "… and 2 more"]);
+    expect(describeProblems(issues(2), 1)).toEqual(["the result: problem 0", "… and 1 more"]);
+    expect(describeProblems([...issues(1), ...issues(1)])).toEqual(["the result: problem 0"]);
+  });
+
+  test("for a union, the branch that came closest is told, at its full path; the first of equals", () => {
+    const union = (errors: Array<Array<{ message: string; path?: PropertyKey[] }>>) => ({ code: "invalid_union", message: "Invalid input", path: ["content", 0], errors });
+    expect(describeProblems([union([[{ message: "a1" }, { message: "a2" }], [{ message: "b", path: ["text"] }]])])).toEqual(["content[0].text: b"]);
+    expect(describeProblems([union([[{ message: "first" }], [{ message: "second" }]])])).toEqual(["content[0]: first"]);
+    expect(describeProblems([union([])])).toEqual(["content[0]: Invalid input"]);
+    // A Standard Schema's issue may have no path: the value itself, then.
+    expect(describeProblems([{ message: "m" }])).toEqual(["the result: m"]);
+    expect(describeProblems([{ code: "invalid_union", message: "Invalid input", errors: [[{ message: "inner", path: ["a"] }]] }])).toEqual(["a: inner"]);
+    expect(describeProblems([union([[]])])).toEqual(["content[0]: Invalid input"]);
+    expect(describeProblems([{ ...union([[{ message: "inner" }]]), code: "custom" }])).toEqual(["content[0]: Invalid input"]);
+    expect(describeProblems([union([[{ ...union([[{ message: "deep", path: ["x"] }]]), path: ["y"] }]])])).toEqual(["content[0].y.x: deep"]);
+  });
+
+  test("capText: a text up to its limit is kept; a longer one is cut to exactly the limit, saying how much is left out and where", () => {
+    expect(capText("x".repeat(100), 100, "here")).toBe("x".repeat(100));
+    const cut = capText("x".repeat(101), 100, "here");
+    expect(cut).toBe(`${"x".repeat(100 - " … [cut: 1 more characters here]".length)} … [cut: 1 more characters here]`);
+    expect(cut).toHaveLength(100);
+    expect(capText("x".repeat(2_000), 10, "here")).toBe(" … [cut: 1,990 more characters here]");
+  });
+
+  test("capText never cuts inside a surrogate pair", () => {
+    const limit = 60;
+    const note = " … [cut: 2 more characters here]";
+    const kept = limit - note.length;
+    const text = (at: string) => `${"x".repeat(kept - 1)}${at}`.padEnd(limit + 2, "y");
+    // A pair whose high half would be the last character kept: the whole pair goes.
+    expect(capText(text("😀"), limit, "here")).toBe(`${"x".repeat(kept - 1)}${note}`);
+    expect(capText(text("\uDBFF"), limit, "here")).toBe(`${"x".repeat(kept - 1)}${note}`);
+    expect(capText(text("\uD800"), limit, "here")).toBe(`${"x".repeat(kept - 1)}${note}`);
+    for (const edge of ["\uD7FF", "\uDC00", "\uE000"]) {
+      expect(capText(text(edge), limit, "here"), edge.codePointAt(0)!.toString(16)).toBe(`${"x".repeat(kept - 1)}${edge}${note}`);
+    }
+  });
+
+  const tool = (fn: () => unknown, site = "src/tools.ts:3:1") => ({ name: "t", site, fn: fn as never, thisArg: undefined });
+  const call = async (fn: () => unknown, site?: string) => {
+    const logger = recordingLogger();
+    const result = await callThroughNet(tool(fn, site), {}, {}, logger);
+    return { text: firstText(result), isError: result.isError, warnings: logger.warnings };
+  };
+
+  test.each([
+    [undefined, "nothing (undefined)"],
+    [null, "null"],
+    [[seedResult()], "a list"],
+    ["text", "a string"],
+    [42, "a number"],
+    [true, "a boolean"],
+  ])("a tool that returns %j is told it returned %s, and what to return", async (value, what) => {
+    const { text, isError, warnings } = await call(() => value);
+    expect(isError).toBe(true);
+    expect(text).toBe(`Tool "t" returned ${what}; a tool must return { content, structuredContent: { sources } }.`);
+    expect(warnings).toEqual([`Tool "t" (registered at src/tools.ts:3:1) returned ${what}; a tool must return { content, structuredContent: { sources } }.`]);
+  });
+
+  test("a function with a then is a thenable; a then that is no function leaves the value to be checked", async () => {
+    const thenable = Object.assign(() => undefined, { then: (resolve: (value: unknown) => void) => resolve(seedResult()) });
+    expect((await call(() => thenable)).isError).toBeUndefined();
+    expect((await call(() => ({ ...seedResult(), then: 1 }))).text).toContain('"then" is not a key of a result');
+  });
+
+  test.each([
+    [{ content: "Tokyo" }, "content: must be a list, not a string"],
+    [{ ...seedResult(), content: ["Tokyo"] }, "content[0]: must be an object, not a string"],
+    [{ ...seedResult(), content: {} }, "content: must be a list, not an object"],
+    [{ ...seedResult(), content: "Tokyo", isError: "no" }, "content: must be a list, not a string\n- isError: must be true or false, not a string"],
+    [{ ...seedResult(), structuredContent: [] }, "structuredContent: must be an object, not a list"],
+    [{ ...seedResult(), structuredContent: null }, "structuredContent: must be an object, not null"],
+    [{ ...seedResult(), isError: "no" }, "isError: must be true or false, not a string"],
+    [{ ...seedResult(), content: [{ type: "text" }] }, "content[0].text: is missing: it must be a string"],
+    [{ ...seedResult(), content: [{ type: "text", text: "x", annotations: { priority: -1 } }] }, "content[0].annotations.priority: must be at least 0"],
+    [{ ...seedResult(), content: [{ type: "text", text: "x", annotations: { priority: 2 } }] }, "content[0].annotations.priority: must be at most 1"],
+    [{ ...seedResult(), content: [{ type: "text", text: "x", annotations: { audience: ["robot"] } }] }, 'content[0].annotations.audience[0]: must be "user" or "assistant"'],
+    [
+      { ...seedResult(), content: [{ type: "text", text: "x", annotations: { lastModified: "yesterday" } }] },
+      "content[0].annotations.lastModified: must be an ISO 8601 date and time with its offset, e.g. 2026-01-31T12:00:00Z",
+    ],
+    [{ ...seedResult(), content: [{ type: "text", text: "x" }, { type: "resource_link", uri: "https://example.org/", name: "n", size: 1.5 }] }, "content[1].size: must be int, not a number"],
+  ])("%j: the problem in plain words", async (value, problem) => {
+    const { text, warnings } = await call(() => value);
+    expect(text).toBe(`Tool "t" returned a result that breaks the DataToolOutput contract, so it was not sent:\n- ${problem}`);
+    expect(warnings).toHaveLength(1);
+  });
+
+  test("zod's own words stand where the net has none of its own (a string too short)", async () => {
+    const { text } = await call(() => ({ ...seedResult(), content: [{ type: "text", text: "x" }, { type: "image", data: "", mimeType: "" }] }));
+    expect(text).toMatch(/^Tool "t" returned a result that breaks the DataToolOutput contract, so it was not sent:\n- content\[1\]\.mimeType: /u);
+    expect(text).not.toContain("must be at least");
+  });
+
+  test("what a tool threw: its message in the result, its stack in the log; a throwing stack or site does not stop the answer", async () => {
+    const thrown = await call(() => {
+      throw new Error("database down");
+    });
+    expect(thrown.text).toBe('Tool "t" failed: database down');
+    expect(thrown.warnings).toHaveLength(1);
+    expect(thrown.warnings[0]).toMatch(/^Tool "t" \(registered at src\/tools\.ts:3:1\) threw: Error: database down\n {4}at /u);
+    const stackless = Object.defineProperty(new Error("no stack"), "stack", {
+      get() {
+        throw new Error("stack getter");
+      },
+    });
+    expect((await call(() => Promise.reject(stackless))).warnings).toEqual(['Tool "t" (registered at src/tools.ts:3:1) threw: no stack']);
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a tool may reject with anything
+    expect((await call(() => Promise.reject("a string"))).warnings).toEqual(['Tool "t" (registered at src/tools.ts:3:1) threw: a string']);
+    const logger = recordingLogger();
+    const lost = {
+      name: "t",
+      get site(): string {
+        throw new Error("no site");
+      },
+      fn: (() => null) as never,
+      thisArg: undefined,
+    };
+    expect(firstText(await callThroughNet(lost, {}, {}, logger))).toBe('Tool "t" returned null; a tool must return { content, structuredContent: { sources } }.');
+    expect(logger.warnings).toEqual(['Tool "t" (registered at an unknown place) returned null; a tool must return { content, structuredContent: { sources } }.']);
+  });
+
+  test("the error result is cut at ERROR_TEXT_LIMIT, the warning at LOG_TEXT_LIMIT, each saying where the rest is", async () => {
+    const { text, warnings } = await call(() => {
+      throw new Error("x".repeat(LOG_TEXT_LIMIT + 10));
+    });
+    expect(text).toHaveLength(ERROR_TEXT_LIMIT);
+    expect(text).toMatch(/ … \[cut: [\d,]+ more characters in the server log\]$/u);
+    expect(warnings[0]).toHaveLength(LOG_TEXT_LIMIT);
+    expect(warnings[0]).toMatch(/ … \[cut: [\d,]+ more characters not logged\]$/u);
+    const short = await call(() => {
+      throw new Error("x".repeat(ERROR_TEXT_LIMIT - 'Tool "t" failed: '.length));
+    });
+    expect(short.text).toBe(`Tool "t" failed: ${"x".repeat(ERROR_TEXT_LIMIT - 'Tool "t" failed: '.length)}`);
+  });
+
+  test("a throwing logger's own error is told on stderr, cut at 1,000 characters", async () => {
+    const written: string[] = [];
+    const write = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const logger = {
+        warn: () => {
+          throw new Error("y".repeat(2_000));
+        },
+      };
+      await callThroughNet(tool(() => null), {}, {}, logger);
+    } finally {
+      write.mockRestore();
+    }
+    expect(written.join("")).toContain(`(the registry's logger threw: ${"y".repeat(1_000 - " … [cut: 1,000 more characters not shown]".length)} … [cut: 1,000 more characters not shown])`);
+  });
+});
+
+describe("callWithinBounds: every call answered in bounded time", () => {
+  const named = { name: "slow", site: "src/tools.ts:1:1" };
+  const never = () => new Promise<never>(() => undefined);
+
+  test("an answer at once is passed on as it is; with no deadline and no shutdown, so is the call's promise", () => {
+    const result = { content: [], isError: true };
+    expect(callWithinBounds(named, new AbortController().signal, { timeoutMs: 10, shutdown: undefined }, recordingLogger(), () => result)).toBe(result);
+    const pending = never();
+    expect(callWithinBounds(named, new AbortController().signal, { timeoutMs: Infinity, shutdown: undefined }, recordingLogger(), () => pending)).toBe(pending);
+  });
+
+  test("a call still running at its deadline is answered with an error, warned about once, and its signal aborted", async () => {
+    const logger = recordingLogger();
+    let seen: AbortSignal | undefined;
+    const result = await callWithinBounds(named, new AbortController().signal, { timeoutMs: 1_234, shutdown: undefined }, logger, (signal) => {
+      seen = signal;
+      return never();
+    });
+    expect(result).toEqual({ content: [{ type: "text", text: 'Tool "slow" did not answer within 1,234 ms, so the call was stopped.' }], isError: true });
+    expect(logger.warnings).toEqual([
+      'tool "slow" did not answer within 1,234 ms: the call was answered with an error result and its signal aborted. ' +
+        "If it needs longer, raise its limit: registry.tool({ timeoutMs }) or createRegistry({ callTimeoutMs }).",
+    ]);
+    expect(seen?.reason).toMatchObject({ name: "TimeoutError", message: 'tool "slow" did not answer within 1,234 ms' });
+  });
+
+  test("a deadline past the longest timer is the longest timer, not one that fires at once", async () => {
+    const logger = recordingLogger();
+    const answer = { content: [{ type: "text" as const, text: "late" }] };
+    const result = await callWithinBounds(named, new AbortController().signal, { timeoutMs: 2 ** 40, shutdown: undefined }, logger, () =>
+      new Promise((resolve) => setTimeout(() => resolve(answer), 50)),
+    );
+    expect(result).toBe(answer);
+    expect(logger.warnings).toEqual([]);
+  });
+
+  test("a shutdown, before or during the call, answers it with an error and aborts its signal; an answer before it stands", async () => {
+    for (const early of [true, false]) {
+      const logger = recordingLogger();
+      const shutdown = new AbortController();
+      if (early) shutdown.abort();
+      let seen: AbortSignal | undefined;
+      const pending = callWithinBounds(named, new AbortController().signal, { timeoutMs: Infinity, shutdown: shutdown.signal }, logger, (signal) => {
+        seen = signal;
+        return never();
+      });
+      shutdown.abort();
+      expect(await pending).toEqual({ content: [{ type: "text", text: 'Tool "slow" was still running when the server shut down, so the call was stopped.' }], isError: true });
+      expect(logger.warnings).toEqual([
+        'tool "slow" was still running at the end of the shutdown grace: the call was answered with an error result and its signal aborted.',
+      ]);
+      expect(seen?.reason).toMatchObject({ name: "AbortError", message: 'the server shut down while tool "slow" was running' });
+    }
+    const logger = recordingLogger();
+    const shutdown = new AbortController();
+    const answer = { content: [{ type: "text" as const, text: "done" }] };
+    const result = await callWithinBounds(named, new AbortController().signal, { timeoutMs: 60_000, shutdown: shutdown.signal }, logger, () => Promise.resolve(answer));
+    shutdown.abort();
+    expect(result).toBe(answer);
+    expect(logger.warnings).toEqual([]);
+  });
+
+  test("a call whose promise rejects outside the net is answered by the net's fixed error", async () => {
+    const logger = recordingLogger();
+    const result = await callWithinBounds(named, new AbortController().signal, { timeoutMs: 60_000, shutdown: undefined }, logger, () => Promise.reject(new Error("lost")));
+    expect(result).toEqual({ content: [{ type: "text", text: 'Tool "slow" failed, and its failure could not be described; see the server log.' }], isError: true });
+    expect(logger.warnings[0]).toMatch(/^Tool "slow" \(registered at src\/tools\.ts:1:1\): the net failed while answering the call: Error: lost/u);
   });
 });

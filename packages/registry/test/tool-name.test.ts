@@ -54,6 +54,48 @@ describe("tool names are checked when they are registered", () => {
     expect(() => register(instead)).not.toThrow();
   });
 
+  test.each([
+    // A `#` is dropped only where a private method's name has it: first.
+    ["a#b", 'it contains "#"', "a_b"],
+    // Only the leading and trailing "." or "-" go; those inside stay.
+    ["a b.c", "it contains a space", "a_b.c"],
+    ["-a.b-", 'it starts or ends with "-"', "a.b"],
+  ])("%j breaks the MCP tool-name rule: %s; the error offers %j, the rule's characters kept in place", (name, what, instead) => {
+    const message = registrationError(name);
+    expect(message).toContain(`: ${what}.`);
+    expect(alternative(message)).toBe(instead);
+  });
+
+  test("a built-in's alternative loses its own leading and trailing underscores before _tool", () => {
+    expect(alternative(registrationError("__proto__"))).toBe("proto_tool");
+    expect(alternative(registrationError("__lookupGetter__"))).toBe("lookupGetter_tool");
+    expect(alternative(registrationError("toString"))).toBe("toString_tool");
+  });
+
+  test("the length limit is on the name, not on where it breaks the rule: 128 characters that break it otherwise are told so", () => {
+    const dashed = `-${"x".repeat(127)}`;
+    expect(registrationError(dashed)).toContain(': it starts or ends with "-".');
+    expect(registrationError(`${dashed}x`)).toContain(": it has 129 characters.");
+  });
+
+  test("the error quotes a name of up to 40 characters whole, a longer one cut at 40 with an ellipsis", () => {
+    const forty = `${"x".repeat(39)} `;
+    expect(registrationError(forty)).toContain(`the tool name ${JSON.stringify(forty)} breaks`);
+    const fortyOne = `${forty}y`;
+    expect(registrationError(fortyOne)).toContain(`the tool name ${JSON.stringify(`${forty}…`)} breaks`);
+  });
+
+  test.each([
+    [null, "null"],
+    [42, "number"],
+    [Symbol("list_cities"), "symbol"],
+  ])("a function whose own name is %s, not a string, is refused: the error says what it got", (name, got) => {
+    const fn = Object.defineProperty(() => seedResult(), "name", { value: name });
+    expect(() => createRegistry({ name: "n", version: "1", startupCheck: false }).tool()(fn)).toThrow(
+      new RegExp(`^registry\\.tool\\(\\) at .*tool-name\\.test\\.ts:\\d+:\\d+: the tool name must be a string, got ${got}\\.$`, "u"),
+    );
+  });
+
   test("a name that is not a string is refused", () => {
     expect(() => createRegistry({ name: "n", version: "1", startupCheck: false }).tool({ name: 42 as never })(() => seedResult())).toThrow(
       /^registry\.tool\(\) at .*tool-name\.test\.ts:\d+:\d+: option "name" takes a string, not a number \(42\)\.$/u,

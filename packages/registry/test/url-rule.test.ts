@@ -134,3 +134,102 @@ describe("the source URL rule", () => {
     },
   );
 });
+
+/** The message a refused source gets from the server, as the tool's author reads it. */
+function refusal(source: unknown): string {
+  const parsed = structuredContentSchema.safeParse({ sources: [source] });
+  if (parsed.success) throw new Error(`${JSON.stringify(source)} was accepted`);
+  return parsed.error.issues[0]!.message;
+}
+
+const RULE = "must be an absolute http: or https: URL";
+
+describe("each reason the URL rule gives, by a case of its own", () => {
+  test.each([
+    ["example.org/data", "it has no scheme (a relative or bare address)", ""],
+    ["1http://example.org/", "it has no scheme (a relative or bare address)", ""],
+    ["ftp://example.org/data.csv", 'its scheme is "ftp"', ""],
+    ["git+ssh.v-2://example.org/", 'its scheme is "git+ssh.v-2"', ""],
+    ["xhttps://example.org/", 'its scheme is "xhttps"', ""],
+    ["Https://example.org/", "the scheme must be written in lowercase", '; write "https://example.org/"'],
+    ["HTTP://example.org/", "the scheme must be written in lowercase", '; write "http://example.org/"'],
+    // Lowercased it is still refused: nothing to suggest.
+    ["HTTPS://[::1]", "the scheme must be written in lowercase", ""],
+    ["https:x/http://example.org/", "the scheme must be followed by //", '; write "https://x/http://example.org/"'],
+    ["https:example.org", "the scheme must be followed by //", '; write "https://example.org/"'],
+    ["http:/example.org", "the scheme must be followed by //", '; write "http://example.org/"'],
+    ["http://example.org/\tx", "it contains U+0009", '; write "http://example.org/x"'],
+    ["http://example.org/\u007Fx", "it contains U+007F: percent-encode it, and write a host in punycode, xn--…", '; write "http://example.org/%7Fx"'],
+    ["http://example.org/a%2", 'it contains a "%" not followed by two hex digits (at 20)', ""],
+    ["http://example.org/%g0", 'it contains a "%" not followed by two hex digits (at 19)', ""],
+    ["https://user@example.org/", "it has user information before the host (user@host), which disguises the host", ""],
+    ["https://:8080/", "it has no host", ""],
+    ["http://user@example.org/", "it has user information before the host (user@host), which disguises the host", ""],
+    ["https://a:1b.org/", 'its host "a:1b.org" is not a domain name or an IPv4 address', ""],
+    ["https://[::1]/", 'its host "[::1]" is not a domain name or an IPv4 address', ""],
+    ["https://example.123/", 'its host "example.123" is not a domain name or an IPv4 address', ""],
+    ["https://example.org:/", "its port is not a number from 0 to 65535", '; write "https://example.org/"'],
+    ["https://example.org:65536/", "its port is not a number from 0 to 65535", ""],
+  ])("%j: (%s)%s", (source, why, suggestion) => {
+    expect(refusal(source)).toBe(`${RULE} (${why})${suggestion}`);
+  });
+
+  test.each([...`"<>\\^\`{|}`])("the character %s, which a URL may not carry as it is, is named", (char) => {
+    expect(refusal(`https://example.org/a${char}b`)).toMatch(new RegExp(`^${RULE} \\(it contains ${JSON.stringify(char).replace(/[\\^|{}]/gu, "\\$&")}\\)`, "u"));
+  });
+
+  test("the printable ASCII edges, ! and ~, are not refused as characters", () => {
+    expect(server("https://example.org/!~")).toBe(true);
+    expect(refusal("https://example.org/!~[")).toBe(RULE);
+  });
+
+  test("only a string is a source URL, whatever it turns into", () => {
+    expect(isSourceUrl({ toString: () => "https://example.org/" })).toBe(false);
+    expect(isSourceUrl(new URL("https://example.org/"))).toBe(false);
+    expect(isSourceUrl("https://example.org/")).toBe(true);
+  });
+
+  test("a refusal with no more specific reason is the rule alone, and suggests nothing the rule would refuse", () => {
+    expect(refusal("https://example.org/[x]")).toBe(RULE);
+  });
+
+  test("a suggestion of up to 120 characters is quoted whole, a longer one cut at 120 with an ellipsis", () => {
+    // "https://example.org/a%20b" is 25 characters.
+    const at = (length: number) => `https://example.org/a b${"c".repeat(length - 25)}`;
+    expect(refusal(at(120))).toBe(`${RULE} (it contains a space); write ${JSON.stringify(at(120).replace(" ", "%20"))}`);
+    expect(refusal(at(121))).toBe(`${RULE} (it contains a space); write ${JSON.stringify(`${at(121).replace(" ", "%20").slice(0, 120)}…`)}`);
+  });
+
+  test.each([
+    [42, "number"],
+    [null, "null"],
+    [undefined, "undefined"],
+  ])("a source that is not a string (%s) is told what it is", (source, what) => {
+    expect(refusal(source)).toBe(`${RULE}, got ${what}`);
+  });
+});
+
+describe("the URL rule at its edges: server and both clients", () => {
+  const verdicts = (source: string) => [server(source), clientV1({ sources: [source] }).valid, clientV2({ sources: [source] }).valid];
+
+  test.each<[string, boolean]>([
+    ...["0", "9", "10", "99", "100", "199", "200", "249", "250", "255"].map((octet): [string, boolean] => [`http://${octet}.${octet}.${octet}.${octet}/`, true]),
+    ...["256", "260", "300", "01", "1000"].map((octet): [string, boolean] => [`http://1.2.3.${octet}/`, false]),
+    ...["0", "9999", "10000", "59999", "60000", "64999", "65499", "65529", "65535"].map((port): [string, boolean] => [`http://example.org:${port}/`, true]),
+    ...["65536", "65540", "65600", "66000", "70000", "100000", "08080"].map((port): [string, boolean] => [`http://example.org:${port}/`, false]),
+    ["http://example.123a/", true],
+    ["http://example.0xg/", true],
+    ["http://a_b.example/", true],
+    ["http://example.0x/", false],
+    ["http://example.0x1F/", false],
+    ["http://example..org/", false],
+    ["http://example.org./", false],
+    ["https://example.org/a/b/c%2F?q=/?#/?", true],
+    ["https://example.org/a#b#c", false],
+    ["https://example.org?a", true],
+    ["https://example.org#a", true],
+    ["http://", false],
+  ])("%j: %s", (source, accepted) => {
+    expect(verdicts(source)).toEqual([accepted, accepted, accepted]);
+  });
+});

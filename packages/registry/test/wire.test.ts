@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createRegistry, WIRE_LIMITS } from "../dist/index.js";
 import { callThroughNet } from "../dist/net.js";
+import { toWire } from "../dist/wire.js";
 import { connectInMemory, firstText, recordingLogger, seedResult } from "./helpers.js";
 
 // The registries of this file test the run time (their tools break the contract on purpose, or sit
@@ -161,5 +162,148 @@ describe("the error path itself", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/Tool "unsourced" \(registered at .*wire\.test\.ts:\d+:\d+\) returned a result that breaks the DataToolOutput contract/);
     expect(warnings[0]).toContain("(the registry's logger threw: logger down)");
+  });
+});
+
+/*
+ * The copy itself, one rule a case: what it sends, and for what it refuses, the path of the first
+ * offender and the words the tool's author reads after it.
+ */
+describe("toWire, rule by rule", () => {
+  const refused = (value: unknown) => {
+    const copied = toWire(value);
+    if (copied.ok) throw new Error("the copy was not refused");
+    return { path: copied.refusal.path, problem: copied.refusal.problem };
+  };
+  const sent = (value: unknown) => {
+    const copied = toWire(value);
+    if (!copied.ok) throw new Error(`refused: ${copied.refusal.problem}`);
+    return copied.value;
+  };
+
+  test("JSON's scalars are sent as they are; undefined is left out where JSON leaves it out", () => {
+    expect([sent("x"), sent(0), sent(-1.5), sent(true), sent(false), sent(null), sent(undefined)]).toEqual(["x", 0, -1.5, true, false, null, undefined]);
+    expect(sent({ a: undefined, b: 1 })).toEqual({ b: 1 });
+    expect(Object.keys(sent({ a: undefined, b: 1 }) as object)).toEqual(["b"]);
+  });
+
+  test.each([
+    [Number.NaN, "NaN is not a JSON number"],
+    [Number.POSITIVE_INFINITY, "Infinity is not a JSON number"],
+    [Number.NEGATIVE_INFINITY, "-Infinity is not a JSON number"],
+    [5n, "a BigInt (5n): JSON has no BigInt; convert it with Number() or String()"],
+    [Symbol("city"), "a symbol (Symbol(city)) where data belongs"],
+    [() => 1, "a function where data belongs (functions, such as Chart.js callbacks, cannot travel as JSON)"],
+  ])("%s is refused where it stands, in an object and in a list", (value, problem) => {
+    expect(refused(value)).toEqual({ path: [], problem });
+    expect(refused({ a: [1, { b: value }] })).toEqual({ path: ["a", 1, "b"], problem });
+  });
+
+  test("a toJSON answer is sent as JSON would send it, and refused as its own value would be", () => {
+    const keys: string[] = [];
+    const answer = (value: unknown) => ({
+      toJSON(key: string) {
+        keys.push(key);
+        return value;
+      },
+    });
+    expect(sent(answer({ a: 1 }))).toEqual({ a: 1 });
+    expect(sent({ top: answer("text"), list: [answer(1)], gone: answer(undefined) })).toEqual({ top: "text", list: [1] });
+    expect(keys).toEqual(["", "top", "0", "gone"]);
+    const fn = Object.assign(() => 1, { toJSON: () => "a function's toJSON" });
+    expect(sent({ fn })).toEqual({ fn: "a function's toJSON" });
+    expect(sent({ value: { toJSON: 5 } })).toEqual({ value: { toJSON: 5 } });
+    expect(sent([new Date(0), new Date(Number.NaN)])).toEqual(["1970-01-01T00:00:00.000Z", null]);
+    expect(refused({ a: answer(Number.NaN) })).toEqual({ path: ["a"], problem: "NaN is not a JSON number" });
+    expect(refused([answer(undefined)])).toEqual({ path: [0], problem: "undefined in a list (JSON would write null): leave the item out or write null" });
+  });
+
+  test("a value seen twice side by side is sent twice; a value inside itself is a cycle", () => {
+    const shared = { city: "Tokyo" };
+    expect(sent({ a: shared, b: [shared, shared] })).toEqual({ a: shared, b: [shared, shared] });
+    const cyclic: Record<string, unknown> = { a: [] };
+    (cyclic.a as unknown[]).push({ back: cyclic });
+    expect(refused(cyclic)).toEqual({ path: ["a", 0, "back"], problem: "a cycle: the value contains itself" });
+  });
+
+  test("nesting: the value itself and WIRE_LIMITS.depth levels below it are sent; one more is refused, with its path", () => {
+    const nested = (levels: number) => {
+      let node: unknown = "leaf";
+      for (let level = 0; level <= levels; level++) node = [node];
+      return node;
+    };
+    expect(toWire(nested(WIRE_LIMITS.depth)).ok).toBe(true);
+    expect(refused(nested(WIRE_LIMITS.depth + 1))).toEqual({ path: Array.from({ length: WIRE_LIMITS.depth + 1 }, () => 0), problem: `nested deeper than ${WIRE_LIMITS.depth} levels` });
+  });
+
+  test("values: the value itself and its items count up to the limit, one more is refused", () => {
+    expect(toWire(new Array<number>(WIRE_LIMITS.values - 1).fill(0)).ok).toBe(true);
+    expect(refused(new Array<number>(WIRE_LIMITS.values).fill(0))).toEqual({ path: [], problem: "the result holds more than 1,000,000 values" });
+    expect(refused({ a: new Array<number>(WIRE_LIMITS.values - 1).fill(0) })).toEqual({ path: ["a"], problem: "the result holds more than 1,000,000 values" });
+  });
+
+  test("characters: strings and keys together up to the limit, one more is refused", () => {
+    const rest = WIRE_LIMITS.characters - 2;
+    expect(toWire({ ab: "x".repeat(rest) }).ok).toBe(true);
+    expect(refused({ abc: "x".repeat(rest) })).toEqual({ path: ["abc"], problem: "the result holds more than 50,000,000 characters of text" });
+    expect(refused({ ab: { toJSON: () => "x".repeat(rest + 1) } })).toEqual({ path: ["ab"], problem: "the result holds more than 50,000,000 characters of text" });
+    expect(toWire(["x".repeat(WIRE_LIMITS.characters)]).ok).toBe(true);
+  });
+
+  test.each([-1, 1.5, 2 ** 53, "3"])("a list whose length is %j is refused, not walked", (length) => {
+    const list = new Proxy([1], { get: (target, key) => (key === "length" ? length : (Reflect.get(target, key) as unknown)) });
+    expect(refused({ list })).toEqual({ path: ["list"], problem: "a list whose length is not a count" });
+  });
+
+  test("an object is plain data when its prototype is Object.prototype or null; anything else is named", () => {
+    const bare = Object.assign(Object.create(null) as object, { city: "Tokyo" });
+    expect(sent({ bare })).toEqual({ bare: { city: "Tokyo" } });
+    class Row {
+      city = "Tokyo";
+    }
+    const anonymous = Object.create(Object.create(null) as object) as object;
+    const unnamed = new (class {})();
+    Object.defineProperty(Object.getPrototypeOf(unnamed), "constructor", { value: { name: "" } });
+    class Tagged {
+      get [Symbol.toStringTag]() {
+        return "Tagged";
+      }
+    }
+    class Hidden {
+      get [Symbol.toStringTag](): string {
+        throw new Error("no");
+      }
+    }
+    const cases: Array<[unknown, string]> = [
+      [new Row(), "an instance of Row"],
+      [new Map(), "a Map"],
+      [new Set([1]), "a Set"],
+      [new Tagged(), "a Tagged"],
+      [anonymous, "an object with a prototype of its own"],
+      [unnamed, "an object with a prototype of its own"],
+      [new Hidden(), "an object that cannot be inspected"],
+    ];
+    for (const [value, kind] of cases) {
+      expect(refused({ value })).toEqual({ path: ["value"], problem: `${kind} where plain data belongs: return plain objects and arrays, or give it a toJSON()` });
+    }
+  });
+
+  test('a key named "__proto__" is refused, with its path', () => {
+    expect(refused({ a: JSON.parse('{"__proto__": 1}') as unknown })).toEqual({ path: ["a", "__proto__"], problem: 'a key named "__proto__", which JSON readers may take for the prototype' });
+  });
+
+  test("a getter, a toJSON or a trap that throws is refused with what it threw, at its path or at the top", () => {
+    const throwing = (thrown: unknown) => ({
+      get value(): unknown {
+        throw thrown;
+      },
+    });
+    expect(refused({ a: throwing(new Error("boom")) })).toEqual({ path: ["a", "value"], problem: "reading it threw: boom" });
+    expect(refused([throwing("plain text")])).toEqual({ path: [0, "value"], problem: "reading it threw: plain text" });
+    const unprintable = { toString: () => { throw new Error("again"); } };
+    expect(refused(throwing(unprintable))).toEqual({ path: ["value"], problem: "reading it threw: a value that cannot be turned into text" });
+    const badMessage = Object.defineProperty(new Error("x"), "message", { get: () => { throw new Error("again"); } });
+    expect(refused(throwing(badMessage))).toEqual({ path: ["value"], problem: "reading it threw: a value that cannot be turned into text" });
+    expect(refused({ toJSON: () => { throw new Error("top"); } })).toEqual({ path: [], problem: "reading it threw: top" });
   });
 });

@@ -1,0 +1,38 @@
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig, type Plugin } from "vitest/config";
+
+// The vitest configuration `pnpm mutate` runs: only the fast, in-process tests of the packages
+// being mutated. Stryker mutates `src/*.ts`, but the tests import the built `../dist/*.js`, as a
+// user would; here that import is served from the (mutated) source instead, or no mutant could
+// ever be seen by a test.
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Which test files each mutated package is judged by (its own, in-process ones). */
+const MUTATION_TESTS = {
+  registry: ["net", "wire", "contract", "url-rule", "tool-name"].map((name) => `packages/registry/test/${name}.test.ts`),
+};
+
+function distToSource(): Plugin {
+  return {
+    name: "sourced:dist-to-source",
+    enforce: "pre",
+    resolveId(source, importer) {
+      if (importer === undefined || !source.startsWith("../dist/")) return null;
+      const testDir = dirname(importer);
+      if (!/[\\/]packages[\\/][^\\/]+[\\/]test$/.test(testDir)) return null;
+      return join(testDir, "..", "src", source.slice("../dist/".length).replace(/\.js$/, ".ts"));
+    },
+  };
+}
+
+export default defineConfig({
+  root: ROOT,
+  plugins: [distToSource()],
+  test: {
+    include: Object.values(MUTATION_TESTS).flat(),
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    pool: "forks",
+  },
+});
