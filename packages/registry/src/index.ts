@@ -1,6 +1,6 @@
 export type { RegistersTool, RegistersToolMark } from "./brand.js";
 export { dataToolOutputSchema, structuredContentSchema } from "./contract.js";
-export type { DataToolOutput, StructuredData } from "./contract.js";
+export type { DataResult, DataToolOutput, ErrorResult, StructuredData } from "./contract.js";
 export { stderrLogger } from "./logger.js";
 export type { Logger } from "./logger.js";
 export { DATA_VIEW_URI, MCP_APP_MIME_TYPE } from "./gateway.js";
@@ -13,6 +13,7 @@ export type { ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
 export { VERIFIED_STAMP, isVerified, markVerified, verifiedBy } from "./verified.js";
 export type { VerifiedFunction } from "./verified.js";
 export { ERROR_TEXT_LIMIT } from "./net.js";
+export { ToolError } from "./tool-error.js";
 export { TOOL_NAME_PATTERN } from "./tool-name.js";
 export { isSourceUrl, SOURCE_URL_PATTERN } from "./url-rule.js";
 export { WIRE_LIMITS } from "./wire.js";
