@@ -15,5 +15,5 @@ export type { VerifiedFunction } from "./verified.js";
 export { ERROR_TEXT_LIMIT } from "./net.js";
 export { ToolError } from "./tool-error.js";
 export { TOOL_NAME_PATTERN } from "./tool-name.js";
-export { isSourceUrl, SOURCE_URL_PATTERN } from "./url-rule.js";
+export { isSourceUrl, SOURCE_URL_PATTERN, toSourceUrl } from "./url-rule.js";
 export { WIRE_LIMITS } from "./wire.js";
