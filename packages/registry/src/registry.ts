@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { Icon, McpServer } from "@modelcontextprotocol/server";
 import { gatewayView } from "./gateway.js";
 import { compileInput, InputRefusal, type CompiledInput } from "./input.js";
 import { stderrLogger, type Logger } from "./logger.js";
@@ -51,6 +51,14 @@ export interface RegistryOptions {
    * clients give up waiting.
    */
   callTimeoutMs?: number;
+  /** A human-readable name for clients' UIs ("City data"); `name` stays the server's identifier. */
+  title?: string;
+  /** How to use the server and its tools, for the LLM: clients may add it to the system prompt. */
+  instructions?: string;
+  /** Icons clients may show for the server: `{ src, mimeType?, sizes?, theme? }` (MCP `Icon`). */
+  icons?: Icon[];
+  /** The server's website, for clients' UIs. */
+  websiteUrl?: string;
 }
 
 export type { ToolCallExtra } from "./types.js";
@@ -206,6 +214,9 @@ export function createRegistry(options: RegistryOptions): Registry {
   const problems = optionProblems(options, REGISTRY_OPTIONS, "option");
   if (problems.length > 0) throw optionsError("createRegistry()", new LazySite(new Error()), problems, listKeys(REGISTRY_OPTIONS));
   const logger = options.logger ?? stderrLogger;
+  // What every server built says of itself, read once: a later change to `options` changes nothing.
+  const { name, version, title, instructions, icons, websiteUrl } = options;
+  const identity = { name, version, title, instructions, icons, websiteUrl };
   // Checked with the other options (options.ts).
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const entries = new Map<string, Entry>();
@@ -480,7 +491,7 @@ export function createRegistry(options: RegistryOptions): Registry {
     createServer(serving?: ServingContext): McpServer {
       markServed();
       void check();
-      return buildServer(registry, tables, logger, serving);
+      return buildServer(identity, tables, logger, serving);
     },
 
     // The check starts with serving, before any client asks: only the first tools/list waits for it.
