@@ -1,4 +1,4 @@
-import type { Icon, McpServer } from "@modelcontextprotocol/server";
+import { McpServer, type Icon, type PromptCallback, type ReadResourceCallback, type ReadResourceTemplateCallback, type ResourceMetadata, type ResourceTemplate, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { gatewayView } from "./gateway.js";
 import { compileInput, InputRefusal, type CompiledInput } from "./input.js";
 import { stderrLogger, type Logger } from "./logger.js";
@@ -88,6 +88,17 @@ export interface Registry {
   /** The registered tools, in registration order. */
   readonly tools: readonly RegisteredTool[];
   /**
+   * Serves a resource beside the tools, on every server the registry builds (stdio, HTTP,
+   * `createServer()`): the SDK's `registerResource`, with its arguments. A resource is no tool: its
+   * reads do not go through the net. Register it before serving; a mistake the SDK refuses (a URI
+   * taken twice) throws here.
+   */
+  resource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): void;
+  resource(name: string, template: ResourceTemplate, metadata: ResourceMetadata, read: ReadResourceTemplateCallback): void;
+  /** Serves a prompt beside the tools, as `resource` does: the SDK's `registerPrompt`, with its arguments. */
+  prompt(name: string, config: PromptConfig<undefined>, get: PromptCallback): void;
+  prompt<Args extends StandardSchemaWithJSON>(name: string, config: PromptConfig<Args>, get: PromptCallback<Args>): void;
+  /**
    * A new SDK `McpServer` offering every tool registered so far, each call going through the net:
    * for a transport of your own (`await registry.createServer().connect(transport)`). The tool
    * definitions (input schema, `outputSchema` = the `structuredContent` schema) are computed once
@@ -98,6 +109,21 @@ export interface Registry {
   serveStdio(options?: StdioServeOptions): Promise<StdioServing>;
   /** Serves every tool over Streamable HTTP, on 127.0.0.1 and an ephemeral port unless told otherwise. */
   serveHttp(options?: HttpServeOptions): Promise<HttpServing>;
+}
+
+/** The SDK's prompt configuration (`registerPrompt`'s second argument). */
+export interface PromptConfig<Args extends StandardSchemaWithJSON | undefined> {
+  title?: string;
+  description?: string;
+  argsSchema?: Args;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** A resource or prompt to register on each server built: what `register` does to one. */
+interface Offering {
+  readonly kind: "resources" | "prompts";
+  readonly register: (server: McpServer) => void;
 }
 
 /** A decorated static method: its name, and its class once the class exists. */
@@ -314,6 +340,22 @@ export function createRegistry(options: RegistryOptions): Registry {
   }
 
   /** Asked for a server: no hint at exit, and the registry is no longer held for one. */
+  /** Resources and prompts, registered on every server built; `probe` hears the SDK's refusals at the registration. */
+  const offerings: Offering[] = [];
+  let probe: McpServer | undefined;
+  /** `site`: captured in the registry's entry method, as every site is (site.ts). */
+  function offer(what: string, site: LazySite, kind: Offering["kind"], register: (server: McpServer) => void): void {
+    if (served) {
+      throw new Error(`${what} at ${formatSite(site.get())}: the registry is already serving, and servers already built would not offer it; register resources and prompts before serving.`);
+    }
+    try {
+      register((probe ??= new McpServer({ name, version })));
+    } catch (error) {
+      throw new TypeError(`${what} at ${formatSite(site.get())}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    offerings.push({ kind, register });
+  }
+
   function markServed(): void {
     served = true;
     unserved.delete(exitHint);
@@ -487,11 +529,19 @@ export function createRegistry(options: RegistryOptions): Registry {
         .map(({ name, options, fn, site, verifiedBy }) => ({ name, options, fn, site, verifiedBy }));
     },
 
+    resource(...args: unknown[]): void {
+      offer("registry.resource()", new LazySite(new Error()), "resources", (server) => (server.registerResource as (...given: unknown[]) => unknown)(...args));
+    },
+
+    prompt(...args: unknown[]): void {
+      offer("registry.prompt()", new LazySite(new Error()), "prompts", (server) => (server.registerPrompt as (...given: unknown[]) => unknown)(...args));
+    },
+
     // A serving layer passes what it asks of its servers; the public signature takes nothing.
     createServer(serving?: ServingContext): McpServer {
       markServed();
       void check();
-      return buildServer(identity, tables, logger, serving);
+      return buildServer(identity, tables, logger, serving, offerings);
     },
 
     // The check starts with serving, before any client asks: only the first tools/list waits for it.

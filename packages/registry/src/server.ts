@@ -175,7 +175,13 @@ export interface ServerIdentity {
  * are answered from the table. Anything else a server offers (resources, prompts) is registered
  * here too, on the returned `McpServer`, through the SDK's own `register*` methods.
  */
-export function buildServer(identity: ServerIdentity, tools: TableSource, logger: Logger, serving: ServingContext = {}): McpServer {
+export function buildServer(
+  identity: ServerIdentity,
+  tools: TableSource,
+  logger: Logger,
+  serving: ServingContext = {},
+  offerings: readonly { readonly kind: "resources" | "prompts"; readonly register: (server: McpServer) => void }[] = [],
+): McpServer {
   // The lists are the same for every caller and fixed once served: a 2026-07-28 client may keep
   // them (it reads each tool's outputSchema from the list) instead of asking before every call.
   // Strict capabilities: a tool's request the client did not declare it can answer (sampling,
@@ -196,6 +202,11 @@ export function buildServer(identity: ServerIdentity, tools: TableSource, logger
   if (view !== undefined) {
     lowLevel.registerCapabilities({ resources: { listChanged: false } });
     view.serve(server);
+  }
+  // The author's resources and prompts: fixed once serving starts, so their lists never change.
+  for (const { kind, register } of offerings) {
+    lowLevel.registerCapabilities({ [kind]: { listChanged: false } });
+    register(server);
   }
   return server;
 }
