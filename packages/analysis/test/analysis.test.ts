@@ -118,7 +118,7 @@ registry.tool()(function list_cities() { return sample(); });
     expect(findings).toHaveLength(1);
     expect(findings[0]!.message).toBe(
       "Tool 'list_cities' has no return type annotation; the registry accepts only a tool declared to return DataToolOutput, " +
-        "and an inferred type does not count. Its inferred return type is 'DataToolOutput'. It already fits: write ': DataToolOutput' after the parameter list.",
+        "and an inferred type does not count. Its inferred return type is 'DataResult'. It already fits: write ': DataToolOutput' after the parameter list.",
     );
   });
 

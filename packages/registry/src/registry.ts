@@ -5,7 +5,7 @@ import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, REGISTRY_OPTIONS, TOOL_ANNOTATIONS, TOOL_OPTIONS } from "./options.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "./net.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
-import { buildServer, ToolTable, type ServingContext, type TableSource } from "./server.js";
+import { buildServer, ToolTable, type Offering, type ServingContext, type TableSource } from "./server.js";
 import { hintAtDecoratorSyntaxErrors, isCheckableFile, judge, unjudgedWarning, type StartupCheckMode, type Verdict } from "./startup.js";
 import { assertToolName } from "./tool-name.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
@@ -118,12 +118,6 @@ export interface PromptConfig<Args extends StandardSchemaWithJSON | undefined> {
   argsSchema?: Args;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
-}
-
-/** A resource or prompt to register on each server built: what `register` does to one. */
-interface Offering {
-  readonly kind: "resources" | "prompts";
-  readonly register: (server: McpServer) => void;
 }
 
 /** A decorated static method: its name, and its class once the class exists. */
@@ -339,7 +333,6 @@ export function createRegistry(options: RegistryOptions): Registry {
     if (!served && entries.size === 1) hintAtExit(exitHint);
   }
 
-  /** Asked for a server: no hint at exit, and the registry is no longer held for one. */
   /** Resources and prompts, registered on every server built; `probe` hears the SDK's refusals at the registration. */
   const offerings: Offering[] = [];
   let probe: McpServer | undefined;
@@ -356,6 +349,7 @@ export function createRegistry(options: RegistryOptions): Registry {
     offerings.push({ kind, register });
   }
 
+  /** Asked for a server: no hint at exit, and the registry is no longer held for one. */
   function markServed(): void {
     served = true;
     unserved.delete(exitHint);

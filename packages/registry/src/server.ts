@@ -159,6 +159,12 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSch
  */
 const LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: "public" } as const;
 
+/** A resource or prompt of the registry's (`registry.resource()`, `registry.prompt()`): registered on each server built. */
+export interface Offering {
+  readonly kind: "resources" | "prompts";
+  readonly register: (server: McpServer) => void;
+}
+
 /** What a server says of itself: `serverInfo` (name, version, title, icons, websiteUrl) and its instructions. */
 export interface ServerIdentity {
   readonly name: string;
@@ -180,7 +186,7 @@ export function buildServer(
   tools: TableSource,
   logger: Logger,
   serving: ServingContext = {},
-  offerings: readonly { readonly kind: "resources" | "prompts"; readonly register: (server: McpServer) => void }[] = [],
+  offerings: readonly Offering[] = [],
 ): McpServer {
   // The lists are the same for every caller and fixed once served: a 2026-07-28 client may keep
   // them (it reads each tool's outputSchema from the list) instead of asking before every call.
