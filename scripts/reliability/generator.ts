@@ -1659,9 +1659,9 @@ export const LIB_FILES: Readonly<Record<string, string>> = {
   "lib/reexport.ts": ['export { registry as sharedRegistry } from "./registry.js";', 'export type { DataToolOutput as Output } from "@sourced/registry";', ""].join("\n"),
   "lib/chain.ts": 'export * from "./reexport.js";\n',
   "lib/shapes.ts": [
-    'import type { DataToolOutput } from "@sourced/registry";',
+    'import type { DataResult, DataToolOutput } from "@sourced/registry";',
     "",
-    "export interface CityOutput extends DataToolOutput {",
+    "export interface CityOutput extends DataResult {",
     "  readonly isError?: false;",
     "}",
     "export type Found = DataToolOutput & { structuredContent: { force: string } };",

@@ -24,7 +24,7 @@ import { optionProblemsAt } from "./options.js";
 import { anonymousFunctionOf, nameNodeOf, type RegistryIdentity, registryOf } from "./names.js";
 import { type ProgramPort, sourceFileNamesOf } from "./ports.js";
 import { registryEscapeAt } from "./registry-escape.js";
-import { type ServedName, servedNameOf, toolNameOf } from "./served.js";
+import { type ServedName, servedNameOf, takesFunctionName, toolNameOf } from "./served.js";
 import { escapePlacementOf, needsTypeQuery, type Placement, placementOf } from "./sites.js";
 import { refusedSourcesOf } from "./sources.js";
 import { admitsUndefined } from "./strictness.js";
@@ -269,7 +269,7 @@ function analyzeSite(context: Context, node: ts.Node, placement?: Placement): Si
       judgement = judgementOf(context, node);
     } catch (error) {
       const finding = makeFinding("internal-error", node, node, undefined, messages.internalError(error));
-      judgement = { registration: { site: node, form: ts.isDecorator(node) ? "decorator" : "call", tool: undefined, fn: undefined, finding }, startup: NO_FINDINGS };
+      judgement = { registration: { site: node, form: ts.isDecorator(node) ? "decorator" : "call", tool: undefined, pinnedName: undefined, fn: undefined, finding }, startup: NO_FINDINGS };
     }
     if (judgement?.registration.finding !== undefined) findings.push(judgement.registration.finding);
     if (judgement !== undefined && judgement.startup.length > 0) findings.push(...judgement.startup);
@@ -361,6 +361,7 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
     site,
     form,
     tool,
+    pinnedName: takesFunctionName(served) ? tool : undefined,
     fn,
     finding: finding === undefined ? undefined : makeFinding(finding.id, finding.node, site, tool, finding.message, finding.fix),
   });
@@ -469,13 +470,15 @@ function unresolvedRegistryAt(context: Context, site: ts.CallExpression | ts.Dec
   const callee = toolCall.expression as ts.PropertyAccessExpression;
   // Applied through a const: name it, since the unresolved import may be in the module declaring it.
   const through = applied !== undefined && producer !== toolCall ? producer : undefined;
-  const tool = toolNameOf(servedNameOf(context, toolCall), appliedName(context, applied));
+  const served = servedNameOf(context, toolCall);
+  const tool = toolNameOf(served, appliedName(context, applied));
   const modules = unresolved.imports.length > 0 ? unresolved.imports : [messages.REGISTRY_MODULE];
   const message = messages.unresolvedRegistry(tool, callee.expression.getText(), modules, through?.getText());
   return {
     site,
     form: ts.isDecorator(site) ? "decorator" : "call",
     tool,
+    pinnedName: takesFunctionName(served) ? tool : undefined,
     fn: undefined,
     finding: makeFinding("unverifiable-registration", through ?? callee, site, tool, message),
   };

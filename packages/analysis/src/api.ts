@@ -95,6 +95,13 @@ export interface Registration {
   readonly site: ts.CallExpression | ts.Decorator;
   readonly form: "call" | "decorator";
   readonly tool: string | undefined;
+  /**
+   * The name a build pins on the function (so bundling or minifying cannot change what is
+   * served): the tool's name where the registry takes it from the function, `undefined` where the
+   * options name the tool. The options then carry the name in the code; pinning it would rename
+   * the user's function (one function registered under two names).
+   */
+  readonly pinnedName: string | undefined;
   /** The registered function's node when it is visible statically. */
   readonly fn: ts.Node | undefined;
   /** `undefined` when the registration is verified. */

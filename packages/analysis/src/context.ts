@@ -11,6 +11,12 @@ export interface Contract {
   readonly type: ts.Type;
   readonly symbol: ts.Symbol;
   /**
+   * The member of the contract that carries data (`structuredContent` required): what a type that
+   * does not fit is described against, and whose required parts may not be `any`. The contract
+   * itself is a union with the error result (`isError: true`, no `structuredContent`).
+   */
+  readonly data: ts.Type;
+  /**
    * Types already found to fit: bit 1 as a plain return type, bit 2 as an async one. Most tools
    * share a few annotations, so each is related to the contract once per program.
    */
@@ -156,11 +162,23 @@ export function contractFor(context: Context, mark: ts.Symbol): Contract | undef
     if (exported === undefined) continue;
     const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
     if (!(symbol.flags & ts.SymbolFlags.TypeAlias || symbol.flags & ts.SymbolFlags.Interface)) continue;
-    contract = { type: checker.getDeclaredTypeOfSymbol(symbol), symbol, fits: new WeakMap() };
+    const type = checker.getDeclaredTypeOfSymbol(symbol);
+    contract = { type, symbol, data: dataMemberOf(context, type), fits: new WeakMap() };
     break;
   }
   context.contracts.set(directory, contract ?? null);
   return contract;
+}
+
+/** The member of the contract whose `structuredContent` is required (the contract itself when it is no union). */
+function dataMemberOf(context: Context, type: ts.Type): ts.Type {
+  const { ts } = context;
+  return (
+    unionMembers(ts, type).find((member) => {
+      const property = member.getProperty("structuredContent");
+      return property !== undefined && !(property.flags & ts.SymbolFlags.Optional);
+    }) ?? type
+  );
 }
 
 function directoryOf(fileName: string): string {

@@ -9,7 +9,9 @@ import type { Registration, TypeScript } from "./api.js";
  *
  * - a verified call `dec(fn, …)` becomes `dec(Object.defineProperties(fn, { name, [stamp] }), …)`:
  *   the tool's static name is stated in the code, so a bundler that renames the function
- *   (esbuild's `population2`) or a minifier that drops its name cannot change what is served;
+ *   (esbuild's `population2`) or a minifier that drops its name cannot change what is served.
+ *   Only where the registry takes the name from the function (`Registration.pinnedName`): a name
+ *   in the options is in the code already, and pinning it would rename the user's function;
  * - a verified decorator `@dec` becomes `@((d => (m, ...r) => d(Object.defineProperties(m, { [stamp] }), ...r))(dec))`
  *   (a static method keeps its name: property names survive bundling and minifying);
  * - a rejected registration is removed with `strip` (`dec(fn)` becomes `(fn)`, `@dec` disappears),
@@ -72,7 +74,7 @@ function editOf(typescript: TypeScript, registration: Registration, options: Edi
   const fn = site.arguments[0];
   if (fn === undefined || typescript.isSpreadElement(fn)) return undefined;
   if (rejected && options.strip) return { kind: "unwrap-call", registration, site, fn };
-  const properties: FunctionProperties = { name: registration.tool, stamp: rejected ? undefined : options.stamp };
+  const properties: FunctionProperties = { name: registration.pinnedName, stamp: rejected ? undefined : options.stamp };
   if (properties.name === undefined && properties.stamp === undefined) return undefined;
   return { kind: "define-on-function", registration, site, fn, properties };
 }

@@ -359,7 +359,7 @@ function isAssignable(context: Context, source: ts.Type, target: ts.Type): boole
  * named: an array's symbol-keyed members (its iterator) are never a part of the contract.
  */
 function missingProperties(context: Context, contract: Contract, type: ts.Type): string | undefined {
-  return mismatchOf(context, type, contract.type, undefined, 0);
+  return mismatchOf(context, type, contract.data, undefined, 0);
 }
 
 /** How deep a mismatch is described: the contract's parts and their parts (`structuredContent.sources`). */
@@ -464,8 +464,8 @@ function anyPartOf(context: Context, contract: Contract, type: ts.Type): { reado
     (isObjectType(ts, candidate) && ((element) => element !== undefined && (element.flags & ts.TypeFlags.Any) !== 0)(checker.getIndexTypeOfType(candidate, ts.IndexKind.Number)));
   // The registry's own type (or an alias of it) is the contract: its parts need no look. Resolving
   // them costs more than the rest of a small program's judgement (they are inferred from schemas).
-  if (type === contract.type || !isObjectType(ts, type)) return undefined;
-  for (const part of requiredParts(context, contract.type)) {
+  if (type === contract.type || unionMembers(ts, contract.type).includes(type) || !isObjectType(ts, type)) return undefined;
+  for (const part of requiredParts(context, contract.data)) {
     const own = type.getProperty(part.name);
     if (own === undefined) continue;
     const ownType = typeOfProperty(context, own);

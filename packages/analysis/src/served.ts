@@ -43,6 +43,11 @@ export function toolNameOf(served: ServedName, functionName: string | undefined)
   }
 }
 
+/** Whether the registry may take the tool's name from the function: the options (or one alternative of them) give none. */
+export function takesFunctionName(served: ServedName): boolean {
+  return served.kind === "function" || (served.kind === "either" && served.alternatives.some(takesFunctionName));
+}
+
 /**
  * What the decorator `producer` serves: `registry.tool(options)` itself, or a const (any number of
  * them, `export default` included) holding it, or a conditional choosing between such decorators.

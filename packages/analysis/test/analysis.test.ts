@@ -118,7 +118,7 @@ registry.tool()(function list_cities() { return sample(); });
     expect(findings).toHaveLength(1);
     expect(findings[0]!.message).toBe(
       "Tool 'list_cities' has no return type annotation; the registry accepts only a tool declared to return DataToolOutput, " +
-        "and an inferred type does not count. Its inferred return type is 'DataToolOutput'. It already fits: write ': DataToolOutput' after the parameter list.",
+        "and an inferred type does not count. Its inferred return type is 'DataResult'. It already fits: write ': DataToolOutput' after the parameter list.",
     );
   });
 
@@ -164,7 +164,7 @@ registry.tool({ name: "population", ui: "no" })(function population(): DataToolO
         "invalid-option",
         undefined,
         "requireVerifed",
-        "createRegistry() has no option 'requireVerifed': did you mean 'requireVerified'? It takes 'name', 'version', 'logger', 'requireVerified', 'startupCheck', 'ui' and 'callTimeoutMs'; the registry refuses any other key when the server starts.",
+        "createRegistry() has no option 'requireVerifed': did you mean 'requireVerified'? It takes 'name', 'version', 'logger', 'requireVerified', 'startupCheck', 'ui', 'callTimeoutMs', 'title', 'instructions', 'icons' and 'websiteUrl'; the registry refuses any other key when the server starts.",
       ],
       ["invalid-option", "population", '"no"', "Option 'ui' of registry.tool() for tool 'population' takes 'boolean', not '\"no\"'; the registry refuses it when the server starts."],
     ]);

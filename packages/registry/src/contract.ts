@@ -206,13 +206,30 @@ export type StructuredData = Omit<z.infer<typeof structuredContentSchema>, "char
 
 /**
  * What every registered tool returns: an MCP `CallToolResult` whose `structuredContent` says where
- * its data came from. Assignable to the SDK's `CallToolResult`.
+ * its data came from (`DataResult`), or an error result that need not (`ErrorResult`), exactly as
+ * the net accepts them. Assignable to the SDK's `CallToolResult`. A union: to extend it, extend
+ * `DataResult`.
  */
-export type DataToolOutput = {
+export type DataToolOutput = DataResult | ErrorResult;
+
+/** A result with data: `structuredContent` with at least one source. */
+export type DataResult = {
   /** For the LLM: at least one `text` block that repeats the facts of `structuredContent`. */
   content: ContentBlock[];
   /** For the gateway: sources (required), table, charts, force. */
   structuredContent: StructuredData;
   isError?: boolean;
+  _meta?: CallToolResult["_meta"];
+};
+
+/**
+ * An error result (`isError: true`): the LLM reads why the call failed; nothing was read, so
+ * nothing needs citing. `structuredContent`, when present, is checked all the same.
+ */
+export type ErrorResult = {
+  /** For the LLM: at least one `text` block that says what went wrong. */
+  content: ContentBlock[];
+  structuredContent?: StructuredData;
+  isError: true;
   _meta?: CallToolResult["_meta"];
 };

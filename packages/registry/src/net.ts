@@ -1,7 +1,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { dataToolOutputSchema } from "./contract.js";
+import { dataToolOutputSchema, hasVisibleText } from "./contract.js";
 import { stderrLogger, type Logger } from "./logger.js";
+import { ToolError } from "./tool-error.js";
 import type { ToolFunction } from "./types.js";
 import { thrownText, toWire } from "./wire.js";
 
@@ -189,10 +190,21 @@ export function thrownAnswer(tool: NamedTool, error: unknown, logger: Logger): C
 }
 
 function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallToolResult {
+  if (error instanceof ToolError) return expectedFailure(tool, thrownText(error), logger);
   const { message, detail } = describeThrown(error);
   const result = errorResult(`${toolLabel(tool, "result")} failed: ${message}`);
   warn(logger, `${toolLabel(tool, "log")} threw: ${detail}`);
   return result;
+}
+
+/**
+ * A `ToolError`: its message is the answer, as the tool wrote it for the LLM (one naming the tool
+ * stands in for a message without visible text); the log gets one line without a stack.
+ */
+function expectedFailure(tool: NamedTool, message: string, logger: Logger): CallToolResult {
+  const text = hasVisibleText(message) ? message : `${toolLabel(tool, "result")} failed.`;
+  warn(logger, `${toolLabel(tool, "log")} answered with an error: ${text.replace(/\s*[\r\n\u2028\u2029]+\s*/gu, " ")}`);
+  return errorResult(text);
 }
 
 /** An error result and its warning: one text, the warning's naming the registration site too. */

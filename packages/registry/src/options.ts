@@ -32,6 +32,11 @@ const isPlainObject = (value: unknown): boolean => {
 
 const STRING: OptionRule = { takes: "a string", accepts: isString };
 const BOOLEAN: OptionRule = { takes: "true or false", accepts: isBoolean };
+/** MCP icons: a list of `{ src, mimeType?, sizes?, theme? }`, each `src` a string (a URL or a data: URI). */
+const ICONS: OptionRule = {
+  takes: 'a list of icons ({ src: "https://…/icon.png", mimeType?, sizes?, theme? })',
+  accepts: (value) => Array.isArray(value) && value.every((icon) => isPlainObject(icon) && typeof (icon as { src?: unknown }).src === "string"),
+};
 /** A call's deadline: milliseconds, `Infinity` for none. */
 const DEADLINE: OptionRule = {
   takes: "a positive number of milliseconds, or Infinity for no deadline",
@@ -49,6 +54,10 @@ export const REGISTRY_OPTIONS: OptionTable<RegistryOptions> = {
   startupCheck: { takes: '"auto", "require" or false', accepts: (value) => value === "auto" || value === "require" || value === false },
   ui: BOOLEAN,
   callTimeoutMs: DEADLINE,
+  title: STRING,
+  instructions: STRING,
+  icons: ICONS,
+  websiteUrl: STRING,
 };
 
 export const TOOL_OPTIONS: OptionTable<ToolOptions> = {
@@ -60,6 +69,8 @@ export const TOOL_OPTIONS: OptionTable<ToolOptions> = {
   annotations: { takes: "an object ({ readOnlyHint: true })", accepts: isPlainObject },
   ui: BOOLEAN,
   timeoutMs: DEADLINE,
+  icons: ICONS,
+  _meta: { takes: 'an object ({ "example.com/key": value })', accepts: isPlainObject },
 };
 
 /** The MCP tool annotations: the SDK strips any other key, so a misspelt hint would vanish. */

@@ -1,11 +1,11 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import { McpServer, type Icon, type PromptCallback, type ReadResourceCallback, type ReadResourceTemplateCallback, type ResourceMetadata, type ResourceTemplate, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { gatewayView } from "./gateway.js";
 import { compileInput, InputRefusal, type CompiledInput } from "./input.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, REGISTRY_OPTIONS, TOOL_ANNOTATIONS, TOOL_OPTIONS } from "./options.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "./net.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
-import { buildServer, ToolTable, type ServingContext, type TableSource } from "./server.js";
+import { buildServer, ToolTable, type Offering, type ServingContext, type TableSource } from "./server.js";
 import { hintAtDecoratorSyntaxErrors, isCheckableFile, judge, unjudgedWarning, type StartupCheckMode, type Verdict } from "./startup.js";
 import { assertToolName } from "./tool-name.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
@@ -51,6 +51,14 @@ export interface RegistryOptions {
    * clients give up waiting.
    */
   callTimeoutMs?: number;
+  /** A human-readable name for clients' UIs ("City data"); `name` stays the server's identifier. */
+  title?: string;
+  /** How to use the server and its tools, for the LLM: clients may add it to the system prompt. */
+  instructions?: string;
+  /** Icons clients may show for the server: `{ src, mimeType?, sizes?, theme? }` (MCP `Icon`). */
+  icons?: Icon[];
+  /** The server's website, for clients' UIs. */
+  websiteUrl?: string;
 }
 
 export type { ToolCallExtra } from "./types.js";
@@ -80,6 +88,17 @@ export interface Registry {
   /** The registered tools, in registration order. */
   readonly tools: readonly RegisteredTool[];
   /**
+   * Serves a resource beside the tools, on every server the registry builds (stdio, HTTP,
+   * `createServer()`): the SDK's `registerResource`, with its arguments. A resource is no tool: its
+   * reads do not go through the net. Register it before serving; a mistake the SDK refuses (a URI
+   * taken twice) throws here.
+   */
+  resource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): void;
+  resource(name: string, template: ResourceTemplate, metadata: ResourceMetadata, read: ReadResourceTemplateCallback): void;
+  /** Serves a prompt beside the tools, as `resource` does: the SDK's `registerPrompt`, with its arguments. */
+  prompt(name: string, config: PromptConfig<undefined>, get: PromptCallback): void;
+  prompt<Args extends StandardSchemaWithJSON>(name: string, config: PromptConfig<Args>, get: PromptCallback<Args>): void;
+  /**
    * A new SDK `McpServer` offering every tool registered so far, each call going through the net:
    * for a transport of your own (`await registry.createServer().connect(transport)`). The tool
    * definitions (input schema, `outputSchema` = the `structuredContent` schema) are computed once
@@ -90,6 +109,15 @@ export interface Registry {
   serveStdio(options?: StdioServeOptions): Promise<StdioServing>;
   /** Serves every tool over Streamable HTTP, on 127.0.0.1 and an ephemeral port unless told otherwise. */
   serveHttp(options?: HttpServeOptions): Promise<HttpServing>;
+}
+
+/** The SDK's prompt configuration (`registerPrompt`'s second argument). */
+export interface PromptConfig<Args extends StandardSchemaWithJSON | undefined> {
+  title?: string;
+  description?: string;
+  argsSchema?: Args;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
 }
 
 /** A decorated static method: its name, and its class once the class exists. */
@@ -206,6 +234,9 @@ export function createRegistry(options: RegistryOptions): Registry {
   const problems = optionProblems(options, REGISTRY_OPTIONS, "option");
   if (problems.length > 0) throw optionsError("createRegistry()", new LazySite(new Error()), problems, listKeys(REGISTRY_OPTIONS));
   const logger = options.logger ?? stderrLogger;
+  // What every server built says of itself, read once: a later change to `options` changes nothing.
+  const { name, version, title, instructions, icons, websiteUrl } = options;
+  const identity = { name, version, title, instructions, icons, websiteUrl };
   // Checked with the other options (options.ts).
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const entries = new Map<string, Entry>();
@@ -307,6 +338,22 @@ export function createRegistry(options: RegistryOptions): Registry {
     }
     table = undefined;
     if (!served && entries.size === 1) hintAtExit(exitHint);
+  }
+
+  /** Resources and prompts, registered on every server built; `probe` hears the SDK's refusals at the registration. */
+  const offerings: Offering[] = [];
+  let probe: McpServer | undefined;
+  /** `site`: captured in the registry's entry method, as every site is (site.ts). */
+  function offer(what: string, site: LazySite, kind: Offering["kind"], register: (server: McpServer) => void): void {
+    if (served) {
+      throw new Error(`${what} at ${formatSite(site.get())}: the registry is already serving, and servers already built would not offer it; register resources and prompts before serving.`);
+    }
+    try {
+      register((probe ??= new McpServer({ name, version })));
+    } catch (error) {
+      throw new TypeError(`${what} at ${formatSite(site.get())}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    offerings.push({ kind, register });
   }
 
   /** Asked for a server: no hint at exit, and the registry is no longer held for one. */
@@ -483,11 +530,19 @@ export function createRegistry(options: RegistryOptions): Registry {
         .map(({ name, options, fn, site, verifiedBy }) => ({ name, options, fn, site, verifiedBy }));
     },
 
+    resource(...args: unknown[]): void {
+      offer("registry.resource()", new LazySite(new Error()), "resources", (server) => (server.registerResource as (...given: unknown[]) => unknown)(...args));
+    },
+
+    prompt(...args: unknown[]): void {
+      offer("registry.prompt()", new LazySite(new Error()), "prompts", (server) => (server.registerPrompt as (...given: unknown[]) => unknown)(...args));
+    },
+
     // A serving layer passes what it asks of its servers; the public signature takes nothing.
     createServer(serving?: ServingContext): McpServer {
       markServed();
       void check();
-      return buildServer(registry, tables, logger, serving);
+      return buildServer(identity, tables, logger, serving, offerings);
     },
 
     // The check starts with serving, before any client asks: only the first tools/list waits for it.

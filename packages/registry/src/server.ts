@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import type { CallToolRequest, CallToolResult, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
+import type { CallToolRequest, CallToolResult, Icon, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { structuredContentSchema } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
@@ -56,18 +56,18 @@ export class ToolTable {
     const definitions: Tool[] = [];
     const outputSchema = toJsonSchema(structuredContentSchema, "output");
     for (const tool of tools) {
-      const { title, description, annotations } = tool.options;
+      const { title, description, annotations, icons } = tool.options;
       this.byName.set(tool.name, { tool, timeoutMs: tool.options.timeoutMs ?? callTimeoutMs });
-      const _meta = view?.toolMeta(tool.options.ui);
-      if (_meta !== undefined) this.view = view;
+      const viewMeta = view?.toolMeta(tool.options.ui);
+      if (viewMeta !== undefined) this.view = view;
+      // The tool's own _meta keys, then the view's: the view's resource is what the registry serves.
+      const _meta = viewMeta === undefined ? tool.options._meta : { ...tool.options._meta, ...viewMeta };
       definitions.push({
         name: tool.name,
-        ...(title === undefined ? {} : { title }),
-        ...(description === undefined ? {} : { description }),
+        ...defined({ title, description }),
         inputSchema: tool.input === undefined ? { type: "object", properties: {} } : tool.input.json,
         outputSchema,
-        ...(annotations === undefined ? {} : { annotations }),
-        ...(_meta === undefined ? {} : { _meta }),
+        ...defined({ annotations, icons, _meta }),
       });
     }
     this.list = { tools: definitions };
@@ -159,9 +159,20 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSch
  */
 const LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: "public" } as const;
 
+/** A resource or prompt of the registry's (`registry.resource()`, `registry.prompt()`): registered on each server built. */
+export interface Offering {
+  readonly kind: "resources" | "prompts";
+  readonly register: (server: McpServer) => void;
+}
+
+/** What a server says of itself: `serverInfo` (name, version, title, icons, websiteUrl) and its instructions. */
 export interface ServerIdentity {
   readonly name: string;
   readonly version: string;
+  readonly title?: string | undefined;
+  readonly instructions?: string | undefined;
+  readonly icons?: Icon[] | undefined;
+  readonly websiteUrl?: string | undefined;
 }
 
 /**
@@ -170,15 +181,22 @@ export interface ServerIdentity {
  * are answered from the table. Anything else a server offers (resources, prompts) is registered
  * here too, on the returned `McpServer`, through the SDK's own `register*` methods.
  */
-export function buildServer(identity: ServerIdentity, tools: TableSource, logger: Logger, serving: ServingContext = {}): McpServer {
+export function buildServer(
+  identity: ServerIdentity,
+  tools: TableSource,
+  logger: Logger,
+  serving: ServingContext = {},
+  offerings: readonly Offering[] = [],
+): McpServer {
   // The lists are the same for every caller and fixed once served: a 2026-07-28 client may keep
   // them (it reads each tool's outputSchema from the list) instead of asking before every call.
   // Strict capabilities: a tool's request the client did not declare it can answer (sampling,
   // elicitation, roots) fails in the tool, with the SDK's error naming the capability, and is
   // never sent.
+  const { name, version, title, instructions, icons, websiteUrl } = identity;
   const server = new McpServer(
-    { name: identity.name, version: identity.version },
-    { cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE }, enforceStrictCapabilities: true },
+    { name, version, ...defined({ title, icons, websiteUrl }) },
+    { ...defined({ instructions }), cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE }, enforceStrictCapabilities: true },
   );
   const lowLevel = server.server;
   // Nothing changes while serving: no list_changed, so hosts open no subscriptions/listen
@@ -191,6 +209,11 @@ export function buildServer(identity: ServerIdentity, tools: TableSource, logger
     lowLevel.registerCapabilities({ resources: { listChanged: false } });
     view.serve(server);
   }
+  // The author's resources and prompts: fixed once serving starts, so their lists never change.
+  for (const { kind, register } of offerings) {
+    lowLevel.registerCapabilities({ [kind]: { listChanged: false } });
+    register(server);
+  }
   return server;
 }
 
@@ -201,6 +224,11 @@ export function buildServer(identity: ServerIdentity, tools: TableSource, logger
 export interface TableSource {
   table(): ToolTable | Promise<ToolTable>;
   readonly view: GatewayView | undefined;
+}
+
+/** `object` without its `undefined` values: what is not given is left out, not sent as absent. */
+function defined<T extends object>(object: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }
 
 function withTable<T>(table: ToolTable | Promise<ToolTable>, use: (table: ToolTable) => T | Promise<T>): T | Promise<T> {

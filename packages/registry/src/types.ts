@@ -1,4 +1,4 @@
-import type { ServerContext, StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { Icon, ServerContext, StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { RegistersTool } from "./brand.js";
 
 /** The second argument of every tool call: the SDK's request context (`mcpReq.signal`, `http.authInfo`, …). */
@@ -99,6 +99,13 @@ export interface ToolOptions<I extends ToolInput | undefined = ToolInput | undef
    * (`extra.mcpReq.signal`) aborted.
    */
   timeoutMs?: number;
+  /** Icons clients may show for the tool: `{ src, mimeType?, sizes?, theme? }` (MCP `Icon`). */
+  icons?: Icon[];
+  /**
+   * The tool's `_meta` in `tools/list`, for hosts that read keys of their own. The data view's keys
+   * (`ui`) are the registry's while the tool declares it: for a view of your own, set `ui: false`.
+   */
+  _meta?: Record<string, unknown>;
 }
 
 /**

@@ -93,3 +93,42 @@ export function describeSourceUrlProblem(value: unknown): string {
   }
   return `${RULE}${why === undefined ? "" : ` (${why})`}${suggestion}`;
 }
+
+/** What the rule accepts after the host: RFC 3986 characters, `/`, `?`, the first `#`, and well-formed escapes. */
+const AFTER_HOST_CHAR = /[A-Za-z0-9._~!$&'()*+,;=:@/?-]/u;
+
+/**
+ * A URL from upstream data (a search API's `url`, a record's link) as the rule accepts it, or
+ * `undefined` when nothing honest can be made of it. A string the rule accepts is returned as it
+ * is. Any other is read as a WHATWG parser (a browser) reads it — the host lowercased and in
+ * punycode, spaces and non-ASCII characters percent-encoded — and then every character the rule
+ * refuses after the host (`|`, `^`, `[`, `]`, a second `#`, a stray `%`) is percent-encoded too:
+ * the same address, in the form the net accepts. `undefined` for what names no http(s) resource or
+ * would change it: no URL at all, another scheme (`file:`, `javascript:`), user information
+ * (`user@host`, which disguises the host), an IPv6 host, a host the rule refuses.
+ */
+export function toSourceUrl(text: unknown): string | undefined {
+  if (typeof text !== "string") return undefined;
+  if (SOURCE_URL_REGEX.test(text)) return text;
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return undefined;
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username !== "" || url.password !== "") return undefined;
+  const origin = `${url.protocol}//${url.host}`;
+  let rest = "";
+  let fragment = false;
+  for (const char of url.href.slice(origin.length)) {
+    if (char === "#" && !fragment) {
+      fragment = true;
+      rest += char;
+    } else {
+      rest += char === "%" || AFTER_HOST_CHAR.test(char) ? char : encodeURIComponent(char);
+    }
+  }
+  // A `%` that starts no escape stands for itself.
+  const candidate = origin + rest.replace(/%(?![0-9A-Fa-f]{2})/gu, "%25");
+  return isSourceUrl(candidate) ? candidate : undefined;
+}

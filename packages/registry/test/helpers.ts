@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import type { DataToolOutput, Registry } from "../dist/index.js";
+import type { DataResult, Registry } from "../dist/index.js";
 
 const require = createRequire(__filename);
 const TEST_DIR = __dirname;
@@ -61,7 +61,7 @@ export function firstText(result: object): string {
 }
 
 /** The seed's list_cities result, exactly as the platform description gives it. */
-export const seedResult = (): DataToolOutput => ({
+export const seedResult = (): DataResult => ({
   content: [{ type: "text", text: "The 3 most populated cities are Tokyo (37,400,068), Delhi (30,290,936) and Shanghai (27,058,479)." }],
   structuredContent: {
     sources: ["https://example.org/cities-data"],

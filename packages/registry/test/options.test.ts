@@ -22,7 +22,7 @@ describe("createRegistry() options", () => {
     expect(() => createRegistry(options)).toThrow(
       new RegExp(
         `^createRegistry\\(\\) at .*${SITE}: unknown option "requireVerifed": did you mean "requireVerified"\\? ` +
-          "createRegistry\\(\\) takes name, version, logger, requireVerified, startupCheck, ui and callTimeoutMs\\.$",
+          "createRegistry\\(\\) takes name, version, logger, requireVerified, startupCheck, ui, callTimeoutMs, title, instructions, icons and websiteUrl\\.$",
         "u",
       ),
     );
@@ -65,7 +65,7 @@ describe("registry.tool() options", () => {
     expect(() => cities.tool({ descripton: "Population of one city." } as ToolOptions)).toThrow(
       new RegExp(
         `^registry\\.tool\\(\\) at .*${SITE}: unknown option "descripton": did you mean "description"\\? ` +
-          "registry\\.tool\\(\\) takes name, title, description, input, annotations, ui and timeoutMs\\.$",
+          "registry\\.tool\\(\\) takes name, title, description, input, annotations, ui, timeoutMs, icons and _meta\\.$",
         "u",
       ),
     );

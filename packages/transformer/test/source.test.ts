@@ -11,7 +11,7 @@ test("the same server run from source (tsx, no transformer): the start-up check 
   const project = copyProject("server", "source-tsx");
   const { tools, stderr } = await listTools(process.execPath, [TSX, "src/server.ts"], project);
   // requireVerified is on: the check's verdict is what verifies a tool run from source.
-  expect(tools).toEqual(["forecast", "list_cities", "population"]);
+  expect(tools).toEqual(["city_of_the_day", "forecast", "list_cities", "population", "todays_city"]);
   for (const [tool, at] of Object.entries(REJECTED)) expect(stderr).toContain(`[sourced] warning: tool "${tool}" (${at}) was not registered: Tool '${tool}'`);
   expect(stderr).not.toContain("requireVerified is on");
 });

@@ -111,7 +111,7 @@ export function defineTransformerSuite(pair: Pair): void {
 
       test("serves exactly the compliant tools to the SDK Client (requireVerified: true)", async () => {
         const { tools, stderr } = await listTools(process.execPath, ["out/tspc/server.js"], project);
-        expect(tools).toEqual(["forecast", "list_cities", "population"]);
+        expect(tools).toEqual(["city_of_the_day", "forecast", "list_cities", "population", "todays_city"]);
         expect(stderr).not.toContain("was not registered");
       });
 
@@ -122,6 +122,7 @@ export function defineTransformerSuite(pair: Pair): void {
           console.log(JSON.stringify({
             noAnnotation: [tools.noAnnotation.name, tools.noAnnotation().structuredContent.sources],
             countCities: [tools.countCities.name, tools.countCities()],
+            aliased: tools.city_of_the_day.name,
             temperature: tools.Weather.temperature(),
             stamped: Object.fromEntries(
               [tools.listCities, tools.population, tools.Weather.forecast, tools.noAnnotation, tools.countCities, tools.Weather.temperature]
@@ -137,6 +138,7 @@ export function defineTransformerSuite(pair: Pair): void {
         expect(JSON.parse(result.stdout)).toEqual({
           noAnnotation: ["no_annotation", ["https://example.org/cities"]],
           countCities: ["count_cities", 3],
+          aliased: "city_of_the_day",
           temperature: "21 degrees",
           stamped: { list_cities: stamped, population: stamped, forecast: stamped },
         });

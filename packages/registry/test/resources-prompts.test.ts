@@ -1,0 +1,145 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport as LegacyInMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createRegistry, DATA_VIEW_URI, type Registry } from "../dist/index.js";
+import { PACKAGE_DIR, recordingLogger, seedResult } from "./helpers.js";
+
+/*
+ * Resources and prompts beside the tools, registered on the registry and offered by every server
+ * it builds: createServer() (in memory), serveHttp() and serveStdio() (a server process), each
+ * read by the v2 and the legacy v1 Client. One server module, written once, is imported here and
+ * run as a process.
+ */
+
+const directory = mkdtempSync(join(tmpdir(), "sourced-offerings-"));
+const SERVER = join(directory, "memory-server.mjs");
+writeFileSync(
+  SERVER,
+  `import { createRegistry } from ${JSON.stringify(pathToFileURL(join(PACKAGE_DIR, "dist", "index.js")).href)};
+
+export function build() {
+  const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false });
+  registry.tool()(function read_graph() {
+    return { content: [{ type: "text", text: "The graph holds 2 entities." }], structuredContent: { sources: ["https://example.org/graph"] } };
+  });
+  registry.resource("graph", "memory://graph", { mimeType: "application/json", description: "The knowledge graph" }, (uri) => ({
+    contents: [{ uri: uri.href, mimeType: "application/json", text: '{"entities":2}' }],
+  }));
+  registry.prompt("summarise", { description: "Summarise the graph" }, () => ({
+    messages: [{ role: "user", content: { type: "text", text: "Summarise the knowledge graph." } }],
+  }));
+  return registry;
+}
+
+if (process.argv[2] === "stdio") void build().serveStdio();
+`,
+);
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+type AnyClient = Pick<Client, "listResources" | "readResource" | "listPrompts" | "getPrompt" | "getServerCapabilities" | "close">;
+
+/** What every client must see, whatever the path. */
+async function expectOfferings(client: AnyClient): Promise<void> {
+  const { resources } = await client.listResources();
+  expect(resources.map((resource) => resource.uri).sort()).toEqual(["memory://graph", DATA_VIEW_URI].sort());
+  const read = await client.readResource({ uri: "memory://graph" });
+  expect(read.contents).toEqual([{ uri: "memory://graph", mimeType: "application/json", text: '{"entities":2}' }]);
+  expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["summarise"]);
+  const prompt = await client.getPrompt({ name: "summarise" });
+  expect(prompt.messages).toEqual([{ role: "user", content: { type: "text", text: "Summarise the knowledge graph." } }]);
+  // Fixed once serving starts: no list ever changes.
+  expect(client.getServerCapabilities()).toMatchObject({ resources: { listChanged: false }, prompts: { listChanged: false }, tools: { listChanged: false } });
+}
+
+let build: () => Registry;
+beforeAll(async () => {
+  ({ build } = (await import(pathToFileURL(SERVER).href)) as { build: () => Registry });
+});
+
+describe("resources and prompts on every serve path", () => {
+  test("createServer(), with the v2 and the v1 Client", async () => {
+    const server = build().createServer();
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    const client = new Client({ name: "offerings", version: "1.0.0" });
+    await client.connect(clientTransport);
+    await expectOfferings(client);
+    await client.close();
+    await server.close();
+
+    const legacyServer = build().createServer();
+    const [legacyClientTransport, legacyServerTransport] = LegacyInMemoryTransport.createLinkedPair();
+    await legacyServer.connect(legacyServerTransport);
+    const legacy = new LegacyClient({ name: "offerings", version: "1.0.0" });
+    await legacy.connect(legacyClientTransport);
+    await expectOfferings(legacy as unknown as AnyClient);
+    await legacy.close();
+    await legacyServer.close();
+  });
+
+  test("serveHttp(), with the v2 Client (2026-07-28) and the v1 Client", async () => {
+    const serving = await build().serveHttp();
+    try {
+      const client = new Client({ name: "offerings", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      await client.connect(new StreamableHTTPClientTransport(serving.url));
+      await expectOfferings(client);
+      await client.close();
+      const legacy = new LegacyClient({ name: "offerings", version: "1.0.0" });
+      await legacy.connect(new LegacyStreamableHTTPClientTransport(serving.url));
+      await expectOfferings(legacy as unknown as AnyClient);
+      await legacy.close();
+    } finally {
+      await serving.close();
+    }
+  });
+
+  test("serveStdio() in a server process, with the v2 and the v1 Client", async () => {
+    const client = new Client({ name: "offerings", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER, "stdio"] }));
+    await expectOfferings(client);
+    await client.close();
+    const legacy = new LegacyClient({ name: "offerings", version: "1.0.0" });
+    await legacy.connect(new LegacyStdioClientTransport({ command: process.execPath, args: [SERVER, "stdio"] }));
+    await expectOfferings(legacy as unknown as AnyClient);
+    await legacy.close();
+  });
+});
+
+describe("registering them", () => {
+  test("what the SDK refuses throws at the registration, naming its place", () => {
+    const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false });
+    const read = (uri: URL) => ({ contents: [{ uri: uri.href, text: "{}" }] });
+    registry.resource("graph", "memory://graph", {}, read);
+    expect(() => registry.resource("graph again", "memory://graph", {}, read)).toThrow(/^registry\.resource\(\) at .*resources-prompts\.test\.ts:\d+:\d+: .*memory:\/\/graph/u);
+  });
+
+  test("after serving has started, it throws: servers already built would not offer it", () => {
+    const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false });
+    registry.createServer();
+    expect(() => registry.prompt("late", {}, () => ({ messages: [] }))).toThrow(/registry\.prompt\(\) at .*: the registry is already serving/u);
+  });
+
+  test("a server with neither, and no data view, declares no resources or prompts", async () => {
+    const registry = createRegistry({ name: "plain", version: "1.0.0", startupCheck: false, ui: false, logger: recordingLogger() });
+    registry.tool()(function list_cities() {
+      return seedResult();
+    });
+    const server = registry.createServer();
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    const client = new Client({ name: "offerings", version: "1.0.0" });
+    await client.connect(clientTransport);
+    expect(client.getServerCapabilities()).not.toHaveProperty("resources");
+    expect(client.getServerCapabilities()).not.toHaveProperty("prompts");
+    await client.close();
+    await server.close();
+  });
+});
