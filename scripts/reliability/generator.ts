@@ -1641,9 +1641,10 @@ export const LIB_FILES: Readonly<Record<string, string>> = {
     "",
   ].join("\n"),
   "lib/sample.ts": [
-    'import type { DataToolOutput } from "@sourced/registry";',
+    'import type { DataResult } from "@sourced/registry";',
     "",
-    'export function sample(text = "Tokyo has 37,400,068 inhabitants."): DataToolOutput {',
+    "// A data result (not the error member of DataToolOutput): spread into richer shapes (lib/shapes.ts).",
+    'export function sample(text = "Tokyo has 37,400,068 inhabitants."): DataResult {',
     '  return { content: [{ type: "text", text }], structuredContent: { sources: ["https://example.org/cities"] } };',
     "}",
     "",

@@ -184,13 +184,22 @@ function netFailure(tool: NamedTool, logger: Logger, error: unknown): CallToolRe
   return errorResult(`${toolLabel(tool, "result")} failed, and its failure could not be described; see the server log.`);
 }
 
+/** `instanceof` asks the thrown value's prototype: a Proxy whose trap throws is no ToolError, and is described as any other throw. */
+function isToolError(error: unknown): error is ToolError {
+  try {
+    return error instanceof ToolError;
+  } catch {
+    return false;
+  }
+}
+
 /** The answer to a tool whose own code threw outside its function (its input schema, say): as a throw inside it. */
 export function thrownAnswer(tool: NamedTool, error: unknown, logger: Logger): CallToolResult {
   return answer(tool, logger, () => thrownResult(tool, error, logger));
 }
 
 function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallToolResult {
-  if (error instanceof ToolError) return expectedFailure(tool, thrownText(error), logger);
+  if (isToolError(error)) return expectedFailure(tool, thrownText(error), logger);
   const { message, detail } = describeThrown(error);
   const result = errorResult(`${toolLabel(tool, "result")} failed: ${message}`);
   warn(logger, `${toolLabel(tool, "log")} threw: ${detail}`);
