@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { CASES_DIR, CASES_TSCONFIG } from "../../../fixtures/harness";
+import { CASES_DIR, CASES_TSCONFIG, EXPECTED_IDS } from "../../../fixtures/harness";
 import fc from "fast-check";
 import { analyzeSourceFile, FINDING_KINDS, type AnalysisResult, type Finding } from "../src/index";
 import { toolNameProblem } from "../src/tool-name";
@@ -55,6 +55,9 @@ import { sample } from "./lib/sample.js";
 `;
 
 describe("FINDING_KINDS", () => {
+  it("are exactly the ids a fixture case may expect, besides ok (the harness keeps its own list: it imports no package)", () => {
+    expect([...EXPECTED_IDS].sort()).toEqual([...Object.keys(FINDING_KINDS), "ok"].sort());
+  });
   it("gives every id its stable code", () => {
     expect(Object.fromEntries(Object.values(FINDING_KINDS).map((kind) => [kind.id, kind.code]))).toEqual({
       "internal-error": 92000,
