@@ -291,6 +291,25 @@ export function contractFor(served: ServedResources | undefined, output?: Compil
   };
 }
 
+/**
+ * What a resource of the registry's (`registry.resource()`) may answer a `resources/read` with:
+ * its contents, each with its URI and text or base64 blob, as MCP defines them; `_meta`; nothing
+ * else. Checked against the plain-JSON wire copy, as a tool's result is.
+ */
+export const readResourceResultSchema = z.strictObject(
+  {
+    contents: z.array(
+      z.union([
+        z.strictObject({ uri: z.string(), mimeType: z.string().optional(), _meta: meta.optional(), text: z.string() }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
+        z.strictObject({ uri: z.string(), mimeType: z.string().optional(), _meta: meta.optional(), blob: base64 }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
+      ]),
+      { error: missing("is missing: a read answers with its contents, [{ uri, text }]") },
+    ),
+    _meta: meta.optional(),
+  },
+  { error: onlyKeys("a resource read result", "contents and _meta") },
+);
+
 /** No keys beyond the contract's: what `Extra` defaults to. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` vanishes from an intersection, so a result's type reads as before.
 export type NoExtra = {};
