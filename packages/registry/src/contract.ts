@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { CompiledInput, ParsedArguments } from "./input.js";
 import type { ServedResources } from "./resource-sources.js";
 import { describeSourceUrlProblem, SOURCE_URL_REGEX, urlRuleProblem } from "./url-rule.js";
+import { thrownText } from "./wire.js";
 
 /*
  * The data contract of every sourced tool (DESIGN §1). ONE zod schema: the `structuredContent` part
@@ -129,7 +130,7 @@ function structuredContentSchemaFor(served: ServedResources | undefined, output?
     try {
       parsed = output.parse(declared);
     } catch (error) {
-      ctx.addIssue({ code: "custom", message: `the tool's output schema threw while checking it: ${error instanceof Error ? error.message : String(error)}` });
+      ctx.addIssue({ code: "custom", message: `the tool's output schema threw while checking it: ${thrownText(error)}` });
       return;
     }
     if (parsed instanceof Promise) {
