@@ -1,7 +1,10 @@
 import type { ContentBlock, CallToolResult } from "@modelcontextprotocol/server";
 import type { ChartConfiguration } from "chart.js";
 import { z } from "zod";
-import { describeSourceUrlProblem, SOURCE_URL_REGEX } from "./url-rule.js";
+import type { CompiledInput, ParsedArguments } from "./input.js";
+import type { ServedResources } from "./resource-sources.js";
+import { describeSourceUrlProblem, SOURCE_URL_REGEX, urlRuleProblem } from "./url-rule.js";
+import { thrownText } from "./wire.js";
 
 /*
  * The data contract of every sourced tool (DESIGN §1). ONE zod schema: the `structuredContent` part
@@ -18,10 +21,16 @@ import { describeSourceUrlProblem, SOURCE_URL_REGEX } from "./url-rule.js";
  * in the JSON Schema next to `format: "uri"`, and the pattern is all the server checks, so a client
  * validating with the published schema accepts exactly what the server accepts.
  */
-const sourceUrl = z
-  .string({ error: (issue) => describeSourceUrlProblem(issue.input) })
-  .regex(SOURCE_URL_REGEX, { error: (issue) => describeSourceUrlProblem(issue.input) })
-  .meta({ format: "uri", description: "An absolute http: or https: URL of the original data" });
+const webUrl = (problem: (value: unknown) => string) =>
+  z
+    .string({ error: (issue) => problem(issue.input) })
+    .regex(SOURCE_URL_REGEX, { error: (issue) => problem(issue.input) })
+    .meta({ format: "uri", description: "An absolute http: or https: URL of the original data" });
+
+/** A source: its refusal advises how to cite local data (a resource). */
+const sourceUrl = webUrl(describeSourceUrlProblem);
+/** The URI of a resource link or an embedded resource: the URL rule's words alone. */
+const contentUri = webUrl(urlRuleProblem);
 
 const tableCell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -59,24 +68,82 @@ const chart = z
 /** Replaces zod's "expected object, received undefined" for a field left out. */
 const missing = (message: string) => (issue: { input: unknown }) => (issue.input === undefined ? message : undefined);
 
-/** The schema of `structuredContent`; published as every tool's MCP `outputSchema`. */
-export const structuredContentSchema = z
-  .strictObject(
-    {
-      sources: z.array(sourceUrl).min(1, "needs at least one source").meta({
-        description: "Links to the original data, rendered as source links under the answer",
-      }),
-      table: table.optional(),
-      charts: z.array(chart).optional().meta({ description: "Chart.js data and configuration, rendered as charts" }),
-      force: z.string().optional().meta({ description: "Shown to the user exactly as is, never through the LLM" }),
-    },
-    {
-      error: (issue) =>
-        missing("is missing: every result says where its data came from in structuredContent.sources")(issue) ??
-        onlyKeys("structuredContent", "sources, table, charts and force")(issue),
-    },
-  )
-  .meta({ title: "DataToolOutput structuredContent" });
+/**
+ * One source: an accepted http(s) URL, or — on a registry that serves resources — the URI of one
+ * of them (resource-sources.ts), published with the served URIs beside the URL rule's pattern.
+ */
+function sourceSchema(served: ServedResources | undefined) {
+  if (served === undefined || served.empty) return sourceUrl;
+  const refusal = (issue: { input?: unknown }) => served.describe(issue.input);
+  return z
+    .string({ error: refusal })
+    .refine((value) => SOURCE_URL_REGEX.test(value) || served.accepts(value), { error: refusal })
+    .meta(served.sourceJsonSchema("An absolute http: or https: URL of the original data, or the URI of a resource this server serves"));
+}
+
+/** The keys of `structuredContent` the contract gives a meaning: a tool's `output` may not declare them. */
+export const CONTRACT_KEYS = ["sources", "table", "charts", "force"] as const;
+
+/** The keys a tool's `output` declares: its JSON Schema's `properties`. */
+export function declaredKeys(output: CompiledInput): string[] {
+  const properties = (output.json as { properties?: unknown }).properties;
+  return typeof properties === "object" && properties !== null ? Object.keys(properties) : [];
+}
+
+/** "a, b and c". */
+function listWords(words: readonly string[]): string {
+  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(", ")} and ${words.at(-1)!}`;
+}
+
+/**
+ * The schema of `structuredContent` for a registry serving `served`, of a tool whose `output`
+ * declares keys beside the contract's: published as the tool's MCP `outputSchema`. A declared key
+ * is checked by the tool's own schema (its values, its required keys); any other key is refused.
+ */
+function structuredContentSchemaFor(served: ServedResources | undefined, output?: CompiledInput) {
+  const keys = output === undefined ? [] : declaredKeys(output);
+  const schema = z
+    .strictObject(
+      {
+        sources: z.array(sourceSchema(served)).min(1, "needs at least one source").meta({
+          description: "Links to the original data, rendered as source links under the answer",
+        }),
+        table: table.optional(),
+        charts: z.array(chart).optional().meta({ description: "Chart.js data and configuration, rendered as charts" }),
+        force: z.string().optional().meta({ description: "Shown to the user exactly as is, never through the LLM" }),
+        // Let through here, checked below by the tool's own schema. Typed as no key: the type of
+        // structuredContent (StructuredData) is the contract's, and a declared key is the tool's.
+        ...(Object.fromEntries(keys.map((key) => [key, z.unknown().optional()])) as Record<never, z.ZodOptional<z.ZodUnknown>>),
+      },
+      {
+        error: (issue) =>
+          missing("is missing: every result says where its data came from in structuredContent.sources")(issue) ??
+          onlyKeys("structuredContent", listWords([...CONTRACT_KEYS, ...keys]))(issue),
+      },
+    )
+    .meta({ title: "DataToolOutput structuredContent" });
+  if (output === undefined) return schema;
+  return schema.superRefine((value, ctx) => {
+    const record = value as Record<string, unknown>;
+    const declared = Object.fromEntries(keys.filter((key) => Object.hasOwn(record, key)).map((key) => [key, record[key]]));
+    let parsed: ParsedArguments | Promise<ParsedArguments>;
+    try {
+      parsed = output.parse(declared);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: `the tool's output schema threw while checking it: ${thrownText(error)}` });
+      return;
+    }
+    if (parsed instanceof Promise) {
+      parsed.catch(() => undefined);
+      ctx.addIssue({ code: "custom", message: "the tool's output schema is asynchronous, and the net checks every result at once: declare a synchronous one" });
+      return;
+    }
+    if (!parsed.ok) for (const problem of parsed.problems) ctx.addIssue({ code: "custom", message: problem });
+  });
+}
+
+/** The schema of `structuredContent` of a registry that serves no resource. */
+export const structuredContentSchema = structuredContentSchemaFor(undefined);
 
 /**
  * A character a reader can see: not white space, a control, a format or bidi character, a
@@ -139,7 +206,7 @@ const mediaBlock = (type: "image" | "audio") =>
 const resourceLinkBlock = z.strictObject(
   {
     type: z.literal("resource_link"),
-    uri: sourceUrl,
+    uri: contentUri,
     name: z.string(),
     title: z.string().optional(),
     description: z.string().optional(),
@@ -149,7 +216,7 @@ const resourceLinkBlock = z.strictObject(
   },
   { error: blockKeys("resource_link", "type, uri, name, title, description, mimeType, size") },
 );
-const resourceContents = { uri: sourceUrl, mimeType: z.string().optional(), _meta: meta.optional() };
+const resourceContents = { uri: contentUri, mimeType: z.string().optional(), _meta: meta.optional() };
 const embeddedResourceBlock = z.strictObject(
   {
     type: z.literal("resource"),
@@ -174,7 +241,8 @@ const contentBlock = z.discriminatedUnion(
  * `isError`, `_meta`; no other key. An error result (`isError: true`) needs visible text too, and
  * may leave out `structuredContent`; when present, it is checked all the same.
  */
-export const dataToolOutputSchema = z
+function dataToolOutputSchemaFor(served: ServedResources | undefined, output?: CompiledInput) {
+  return z
   .strictObject(
     {
       content: z
@@ -187,7 +255,7 @@ export const dataToolOutputSchema = z
             });
           }
         }),
-      structuredContent: structuredContentSchema.optional(),
+      structuredContent: structuredContentSchemaFor(served, output).optional(),
       isError: z.boolean().optional(),
       _meta: meta.optional(),
     },
@@ -198,26 +266,82 @@ export const dataToolOutputSchema = z
       ctx.addIssue({ code: "custom", path: ["structuredContent"], message: "is missing: every result says where its data came from in structuredContent.sources" });
     }
   });
+}
 
-/** The `structuredContent` of a tool result. `charts` is typed by chart.js itself. */
-export type StructuredData = Omit<z.infer<typeof structuredContentSchema>, "charts"> & {
+/** The schema of a whole tool result of a registry that serves no resource. */
+export const dataToolOutputSchema = dataToolOutputSchemaFor(undefined);
+
+/** What the net checks a result against, and what `tools/list` publishes as `outputSchema`. */
+export interface ResultContract {
+  readonly result: z.ZodType;
+  readonly structuredContent: z.ZodType;
+  /** The tool's `output`, whose keys the published `outputSchema` carries beside the contract's. */
+  readonly output?: CompiledInput;
+}
+
+/** The contract of a registry that serves no resource, for a tool without `output`. */
+export const DEFAULT_CONTRACT: ResultContract = { result: dataToolOutputSchema, structuredContent: structuredContentSchema };
+
+/** The contract of a tool declaring `output`, on a registry serving `served` (their URIs may stand as sources). */
+export function contractFor(served: ServedResources | undefined, output?: CompiledInput): ResultContract {
+  if ((served === undefined || served.empty) && output === undefined) return DEFAULT_CONTRACT;
+  return {
+    result: dataToolOutputSchemaFor(served, output),
+    structuredContent: structuredContentSchemaFor(served, output),
+    ...(output === undefined ? {} : { output }),
+  };
+}
+
+/**
+ * What a resource of the registry's (`registry.resource()`) may answer a `resources/read` with:
+ * its contents, each with its URI and text or base64 blob, as MCP defines them; `_meta`; nothing
+ * else. Checked against the plain-JSON wire copy, as a tool's result is.
+ */
+export const readResourceResultSchema = z.strictObject(
+  {
+    contents: z.array(
+      z.union([
+        z.strictObject({ uri: z.string(), mimeType: z.string().optional(), _meta: meta.optional(), text: z.string() }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
+        z.strictObject({ uri: z.string(), mimeType: z.string().optional(), _meta: meta.optional(), blob: base64 }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
+      ]),
+      { error: missing("is missing: a read answers with its contents, [{ uri, text }]") },
+    ),
+    _meta: meta.optional(),
+  },
+  { error: onlyKeys("a resource read result", "contents and _meta") },
+);
+
+/** No keys beyond the contract's: what `Extra` defaults to. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` vanishes from an intersection, so a result's type reads as before.
+export type NoExtra = {};
+
+/**
+ * The `structuredContent` of a tool result: the contract's keys (`charts` typed by chart.js
+ * itself), and those a tool's `output` declares (`Extra`, `{ entities: Entity[] }`).
+ */
+export type StructuredData<Extra extends object = NoExtra> = Omit<z.infer<typeof structuredContentSchema>, "charts"> & {
   charts?: ChartConfiguration[];
-};
+} & Extra;
 
 /**
  * What every registered tool returns: an MCP `CallToolResult` whose `structuredContent` says where
  * its data came from (`DataResult`), or an error result that need not (`ErrorResult`), exactly as
- * the net accepts them. Assignable to the SDK's `CallToolResult`. A union: to extend it, extend
- * `DataResult`.
+ * the net accepts them. Assignable to the SDK's `CallToolResult`. A union: a tool whose `output`
+ * declares keys returns `DataResult<Extra> | ErrorResult` (every `DataResult<Extra>` is a
+ * `DataToolOutput`; the analysis judges against this type, which is why it takes no parameter).
  */
 export type DataToolOutput = DataResult | ErrorResult;
 
-/** A result with data: `structuredContent` with at least one source. */
-export type DataResult = {
+/**
+ * A result with data: `structuredContent` with at least one source, and the keys `Extra` that the
+ * tool's `output` declares (`registry.tool({ output: { entities: z.array(Entity) } })` returns
+ * `DataResult<{ entities: Entity[] }>`).
+ */
+export type DataResult<Extra extends object = NoExtra> = {
   /** For the LLM: at least one `text` block that repeats the facts of `structuredContent`. */
   content: ContentBlock[];
-  /** For the gateway: sources (required), table, charts, force. */
-  structuredContent: StructuredData;
+  /** For the gateway: sources (required), table, charts, force; and the keys the tool's `output` declares. */
+  structuredContent: StructuredData<Extra>;
   isError?: boolean;
   _meta?: CallToolResult["_meta"];
 };

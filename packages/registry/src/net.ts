@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { dataToolOutputSchema, hasVisibleText } from "./contract.js";
+import { DEFAULT_CONTRACT, hasVisibleText, type ResultContract } from "./contract.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { ToolError } from "./tool-error.js";
 import type { ToolFunction } from "./types.js";
@@ -74,7 +74,7 @@ export function capText(text: string, limit: number, where: string): string {
 }
 
 /** Logs once; a logger that throws falls back to stderr, so a warning is never lost nor doubled. */
-function warn(logger: Logger, message: string): void {
+export function warn(logger: Logger, message: string): void {
   const text = capText(message, LOG_TEXT_LIMIT, "not logged");
   try {
     logger.warn(text);
@@ -83,13 +83,18 @@ function warn(logger: Logger, message: string): void {
   }
 }
 
+/** An error's text as a client receives it: capped, saying where the rest is. */
+export function answerText(text: string): string {
+  return capText(text, ERROR_TEXT_LIMIT, "in the server log");
+}
+
 /** An error result: its text names the tool, is capped, and says where the rest is. */
 function errorResult(text: string): CallToolResult {
-  return { content: [{ type: "text", text: capText(text, ERROR_TEXT_LIMIT, "in the server log") }], isError: true };
+  return { content: [{ type: "text", text: answerText(text) }], isError: true };
 }
 
 /** The message and the log detail (the stack) of a thrown value. Never throws. */
-function describeThrown(error: unknown): { message: string; detail: string } {
+export function describeThrown(error: unknown): { message: string; detail: string } {
   // Uncut here: the error result and the warning each cut it to their own limit.
   const message = thrownText(error);
   let detail = message;
@@ -137,11 +142,22 @@ function toolLabel(tool: NamedTool, where: "result" | "log"): string {
  * (`isError`, naming the tool) plus one warning; nothing unchecked is sent. Should building that
  * answer fail in turn, a fixed error result and one warning stand in: every call is answered.
  *
+ * `contract`: what the tool's results are checked against — the plain contract, or one whose
+ * sources may be the URIs of the registry's resources and whose `structuredContent` carries the
+ * keys of the tool's `output` (contract.ts, `contractFor`).
+ *
  * A thenable result is awaited, as `await` would (its `then` read once), through a promise of the
  * net's own; any other result is checked at once, without the promise and the microtask an
  * `async` function would cost.
  */
-export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, logger: Logger, stopped?: AbortSignal): CallToolResult | Promise<CallToolResult> {
+export function callThroughNet(
+  tool: NetTool,
+  args: unknown,
+  extra: unknown,
+  logger: Logger,
+  stopped?: AbortSignal,
+  contract: ResultContract = DEFAULT_CONTRACT,
+): CallToolResult | Promise<CallToolResult> {
   let value: unknown;
   let then: unknown;
   try {
@@ -152,7 +168,7 @@ export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, log
   }
   if (typeof then !== "function") {
     try {
-      return checkedResult(tool, value, logger);
+      return checkedResult(tool, value, logger, contract);
     } catch (error) {
       return netFailure(tool, logger, error);
     }
@@ -160,7 +176,7 @@ export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, log
   // Once the call has been answered for it (its deadline, a shutdown), what the tool settles with
   // is never sent, so it is not checked or logged either: a rejection caused by its aborted
   // signal is no second failure.
-  const settled = (resolved: unknown) => (stopped?.aborted ? STOPPED : answer(tool, logger, () => checkedResult(tool, resolved, logger)));
+  const settled = (resolved: unknown) => (stopped?.aborted ? STOPPED : answer(tool, logger, () => checkedResult(tool, resolved, logger, contract)));
   const failed = (error: unknown) => (stopped?.aborted ? STOPPED : thrownAnswer(tool, error, logger));
   // Adopted into a promise of the net's own, even for a native promise: what `then` returns is
   // built by the promise's species constructor, which the tool controls, so it is never sent.
@@ -185,7 +201,7 @@ function netFailure(tool: NamedTool, logger: Logger, error: unknown): CallToolRe
 }
 
 /** `instanceof` asks the thrown value's prototype: a Proxy whose trap throws is no ToolError, and is described as any other throw. */
-function isToolError(error: unknown): error is ToolError {
+export function isToolError(error: unknown): error is ToolError {
   try {
     return error instanceof ToolError;
   } catch {
@@ -224,17 +240,26 @@ function refusedResult(tool: NamedTool, logger: Logger, text: (label: string) =>
 }
 
 /**
- * `dataToolOutputSchema` compiled by zod (`z.compile`, zod 4.5 and later): a valid result is
- * checked by generated code, without the interpreter's per-node dispatch; anything else falls back
- * to the interpreter, so the issues and the messages are the same. Compiled at the first call
+ * Each contract's result schema compiled by zod (`z.compile`, zod 4.5 and later): a valid result
+ * is checked by generated code, without the interpreter's per-node dispatch; anything else falls
+ * back to the interpreter, so the issues and the messages are the same. Compiled at its first call
  * (~10 ms), not when the package loads; an older zod checks with the interpreter alone.
  */
-let compiledSchema: typeof dataToolOutputSchema | undefined;
+const compiledSchemas = new WeakMap<ResultContract, ResultContract["result"]>();
+
+function compiledSchema(contract: ResultContract): ResultContract["result"] {
+  let compiled = compiledSchemas.get(contract);
+  if (compiled === undefined) {
+    compiled = typeof z.compile === "function" ? z.compile(contract.result) : contract.result;
+    compiledSchemas.set(contract, compiled);
+  }
+  return compiled;
+}
 
 /** What every tool returns, in the words messages use. */
 const CONTRACT_SHAPE = "a tool must return { content, structuredContent: { sources } }";
 
-function checkedResult(tool: NamedTool, value: unknown, logger: Logger): CallToolResult {
+function checkedResult(tool: NamedTool, value: unknown, logger: Logger, contract: ResultContract): CallToolResult {
   const wire = toWire(value);
   if (!wire.ok) {
     const { path, problem } = wire.refusal;
@@ -244,8 +269,7 @@ function checkedResult(tool: NamedTool, value: unknown, logger: Logger): CallToo
   if (typeof returned !== "object" || returned === null || Array.isArray(returned)) {
     return refusedResult(tool, logger, (label) => `${label} returned ${describeReturned(returned)}; ${CONTRACT_SHAPE}.`);
   }
-  compiledSchema ??= typeof z.compile === "function" ? z.compile(dataToolOutputSchema) : dataToolOutputSchema;
-  const parsed = compiledSchema.safeParse(returned, { error: inPlainWords });
+  const parsed = compiledSchema(contract).safeParse(returned, { error: inPlainWords });
   // The copy is plain JSON and the schema has no transforms: the checked copy itself is sent.
   if (parsed.success) return returned as CallToolResult;
   const problems = describeProblems(parsed.error.issues);
@@ -286,7 +310,7 @@ function describeFound(value: unknown): string {
  * for the problems the contract's own messages do not word: the error map of one parse, so the
  * schema's messages still come first and zod's global configuration is left alone.
  */
-function inPlainWords(issue: z.core.$ZodRawIssue): string | undefined {
+export function inPlainWords(issue: z.core.$ZodRawIssue): string | undefined {
   switch (issue.code) {
     case "invalid_type": {
       const expected = TYPE_WORDS[issue.expected] ?? issue.expected;

@@ -1,15 +1,18 @@
 import { McpServer, type Icon, type PromptCallback, type ReadResourceCallback, type ReadResourceTemplateCallback, type ResourceMetadata, type ResourceTemplate, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import { CONTRACT_KEYS, declaredKeys } from "./contract.js";
 import { gatewayView } from "./gateway.js";
 import { compileInput, InputRefusal, type CompiledInput } from "./input.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, REGISTRY_OPTIONS, TOOL_ANNOTATIONS, TOOL_OPTIONS } from "./options.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "./net.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
+import { checkedRead } from "./resource-net.js";
+import { ServedResources } from "./resource-sources.js";
 import { buildServer, ToolTable, type Offering, type ServingContext, type TableSource } from "./server.js";
 import { hintAtDecoratorSyntaxErrors, isCheckableFile, judge, unjudgedWarning, type StartupCheckMode, type Verdict } from "./startup.js";
 import { assertToolName } from "./tool-name.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
-import type { ToolArgs, ToolDecorator, ToolFunction, ToolInput, ToolOptions } from "./types.js";
+import type { ToolArgs, ToolDecorator, ToolDecoratorFor, ToolFunction, ToolInput, ToolOptions, ToolOutput } from "./types.js";
 import { verifiedBy } from "./verified.js";
 
 export interface RegistryOptions {
@@ -84,14 +87,16 @@ export interface Registry {
    * Each call receives `(args, extra)`: the input parsed by `options.input` (`{}` without input) and
    * the SDK's request context; the function's first parameter is typed from `options.input`.
    */
-  tool<I extends ToolInput | undefined = undefined>(options?: ToolOptions<I>): ToolDecorator<ToolArgs<I>>;
+  tool<I extends ToolInput | undefined = undefined, O extends ToolOutput | undefined = undefined>(options?: ToolOptions<I, O>): ToolDecoratorFor<ToolArgs<I>, O>;
   /** The registered tools, in registration order. */
   readonly tools: readonly RegisteredTool[];
   /**
    * Serves a resource beside the tools, on every server the registry builds (stdio, HTTP,
-   * `createServer()`): the SDK's `registerResource`, with its arguments. A resource is no tool: its
-   * reads do not go through the net. Register it before serving; a mistake the SDK refuses (a URI
-   * taken twice) throws here.
+   * `createServer()`): the SDK's `registerResource`, with its arguments. Its reads go through the
+   * net as a tool's calls do: only a checked `ReadResourceResult` is sent, else an error naming
+   * it. Register it before serving; a mistake the SDK refuses (a URI taken twice) throws here. Its URI (a template's: each instance) may then stand as a source of
+   * any tool — `sources: ["memory://graph"]` — for data with no http(s) URL: a local file, a
+   * database, memory. The net accepts it, and the data view opens it with `resources/read`.
    */
   resource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): void;
   resource(name: string, template: ResourceTemplate, metadata: ResourceMetadata, read: ReadResourceTemplateCallback): void;
@@ -118,6 +123,28 @@ export interface PromptConfig<Args extends StandardSchemaWithJSON | undefined> {
   argsSchema?: Args;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+}
+
+/** A tool's input and output, compiled once at `registry.tool(options)`. */
+interface CompiledSchemas {
+  readonly input: CompiledInput | undefined;
+  readonly output: CompiledInput | undefined;
+}
+
+/**
+ * A tool's `output`, compiled as an input is (input.ts), whose keys may not be the contract's own:
+ * `sources`, `table`, `charts` and `force` keep their meaning on every tool.
+ */
+function compileOutput(output: unknown): CompiledInput {
+  const compiled = compileInput(output, "output");
+  const taken = declaredKeys(compiled).filter((key) => (CONTRACT_KEYS as readonly string[]).includes(key));
+  if (taken.length > 0) {
+    throw new InputRefusal(
+      `output declares ${taken.map((key) => JSON.stringify(key)).join(" and ")}, which ${taken.length === 1 ? "is a key" : "are keys"} of the contract itself: ` +
+        "sources, table, charts and force keep their meaning on every tool. Declare only the keys you add (output: { entities: z.array(Entity) }).",
+    );
+  }
+  return compiled;
 }
 
 /** A decorated static method: its name, and its class once the class exists. */
@@ -149,6 +176,7 @@ class Entry implements RegisteredTool {
     readonly name: string,
     readonly options: Readonly<ToolOptions>,
     readonly input: CompiledInput | undefined,
+    readonly output: CompiledInput | undefined,
     readonly fn: ToolFunction,
     public verifiedBy: string | undefined,
     readonly lazySite: LazySite,
@@ -279,7 +307,7 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
   };
 
-  function register(fn: unknown, toolOptions: ToolOptions, input: CompiledInput | undefined, lazySite: LazySite, method?: StaticMethod): void {
+  function register(fn: unknown, toolOptions: ToolOptions, schemas: CompiledSchemas, lazySite: LazySite, method?: StaticMethod): void {
     if (typeof fn !== "function") {
       const error = new TypeError(
         `registry.tool() at ${formatSite(lazySite.get())} expects a function, got ${fn === null ? "null" : typeof fn}. ` +
@@ -319,7 +347,7 @@ export function createRegistry(options: RegistryOptions): Registry {
       );
       return;
     }
-    const entry = new Entry(name, { ...toolOptions }, input, tool, stamp, lazySite, method);
+    const entry = new Entry(name, { ...toolOptions }, schemas.input, schemas.output, tool, stamp, lazySite, method);
     const previous = entries.get(name);
     if (previous) {
       const error = new Error(
@@ -340,6 +368,8 @@ export function createRegistry(options: RegistryOptions): Registry {
     if (!served && entries.size === 1) hintAtExit(exitHint);
   }
 
+  /** The resources served, whose URIs the tools may cite as sources. */
+  const resources = new ServedResources();
   /** Resources and prompts, registered on every server built; `probe` hears the SDK's refusals at the registration. */
   const offerings: Offering[] = [];
   let probe: McpServer | undefined;
@@ -463,10 +493,10 @@ export function createRegistry(options: RegistryOptions): Registry {
   const tables: TableSource = {
     table(): ToolTable | Promise<ToolTable> {
       const pending = check();
-      return pending === undefined ? (table ??= new ToolTable(entries.values(), view, callTimeoutMs)) : pending.then(() => tables.table());
+      return pending === undefined ? (table ??= new ToolTable(entries.values(), view, callTimeoutMs, resources)) : pending.then(() => tables.table());
     },
     get view() {
-      if (checking === undefined) return (table ??= new ToolTable(entries.values(), view, callTimeoutMs)).view;
+      if (checking === undefined) return (table ??= new ToolTable(entries.values(), view, callTimeoutMs, resources)).view;
       // Before the verdicts: served when any tool may declare it.
       return [...entries.values()].some((entry) => view?.toolMeta(entry.options.ui) !== undefined) ? view : undefined;
     },
@@ -479,9 +509,12 @@ export function createRegistry(options: RegistryOptions): Registry {
     tool(toolOptions: ToolOptions = {}): ToolDecorator<never> {
       const problems = toolOptionProblems(toolOptions);
       if (problems.length > 0) throw optionsError("registry.tool()", new LazySite(new Error()), problems, listKeys(TOOL_OPTIONS));
-      let input: CompiledInput | undefined;
+      let schemas: CompiledSchemas;
       try {
-        input = toolOptions.input === undefined ? undefined : compileInput(toolOptions.input);
+        schemas = {
+          input: toolOptions.input === undefined ? undefined : compileInput(toolOptions.input),
+          output: toolOptions.output === undefined ? undefined : compileOutput(toolOptions.output),
+        };
       } catch (error) {
         if (!(error instanceof InputRefusal)) throw error;
         throw new TypeError(`registry.tool() at ${formatSite(new LazySite(new Error()).get())}: ${error.message}`);
@@ -492,7 +525,7 @@ export function createRegistry(options: RegistryOptions): Registry {
         const site = new LazySite(new Error());
         if (limit !== undefined) Error.stackTraceLimit = limit;
         if (context === undefined) {
-          register(fn, toolOptions, input, site);
+          register(fn, toolOptions, schemas, site);
           return fn;
         }
         const methodName = typeof context.name === "string" ? context.name : "";
@@ -517,7 +550,7 @@ export function createRegistry(options: RegistryOptions): Registry {
         context.addInitializer(function (this: unknown) {
           method.owner = this;
         });
-        register(fn, toolOptions, input, site, method);
+        register(fn, toolOptions, schemas, site, method);
         return fn;
       };
       return decorator as ToolDecorator<never>;
@@ -531,7 +564,15 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
 
     resource(...args: unknown[]): void {
-      offer("registry.resource()", new LazySite(new Error()), "resources", (server) => (server.registerResource as (...given: unknown[]) => unknown)(...args));
+      // Its reads go through the net (resource-net.ts); a read that is no function is the SDK's to refuse.
+      const [resourceName, uri, metadata, read] = args;
+      const checked = typeof read === "function" ? checkedRead(String(resourceName), read as (...given: unknown[]) => unknown, logger) : read;
+      offer("registry.resource()", new LazySite(new Error()), "resources", (server) =>
+        (server.registerResource as (...given: unknown[]) => unknown)(resourceName, uri, metadata, checked, ...args.slice(4)),
+      );
+      // Registered (the SDK took it): its URI, or its template's instances, may stand as sources.
+      resources.add(args[1] as string | ResourceTemplate);
+      table = undefined;
     },
 
     prompt(...args: unknown[]): void {
