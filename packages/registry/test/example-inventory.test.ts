@@ -3,6 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import type { Stream } from "node:stream";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
@@ -87,36 +88,48 @@ const env = (stock: string): Record<string, string> => ({ ...(process.env as Rec
 
 const textOf = (content: unknown): string => (content as { text: string }).text;
 
-async function v2Session(command: readonly string[], stock: string): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...command], cwd: INVENTORY, env: env(stock), stderr: "pipe" });
-  let stderr = "";
-  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  const client = new Client({ name: "inventory-test", version: "1.0.0" });
-  await client.connect(transport);
+/** What both SDK lines' Clients have in common, as the test uses it. */
+interface AnyClient {
+  listTools(): Promise<{ tools: Array<{ name: string }> }>;
+  readResource(params: { uri: string }): Promise<{ contents: unknown[] }>;
+  getPrompt(params: { name: string; arguments: Record<string, string> }): Promise<{ messages: Array<{ content: unknown }> }>;
+  close(): Promise<void>;
+}
+
+function session(client: AnyClient, call: Session["call"], stderr: () => string): Session {
   return {
     tools: async () => (await client.listTools()).tools.map((tool) => tool.name).sort(),
-    call: async (name, args, onprogress) => (await client.callTool({ name, arguments: args }, onprogress === undefined ? undefined : { onprogress })) as CallResult,
+    call,
     read: async (uri) => textOf((await client.readResource({ uri })).contents[0]),
     prompt: async (name, args) => textOf((await client.getPrompt({ name, arguments: args })).messages[0]!.content),
-    stderr: () => stderr,
+    stderr,
     close: () => client.close(),
   };
 }
 
-async function v1Session(command: readonly string[], stock: string): Promise<Session> {
-  const transport = new LegacyStdioClientTransport({ command: process.execPath, args: [...command], cwd: INVENTORY, env: env(stock), stderr: "pipe" });
+/** The server's stderr, collected from a transport started with `stderr: "pipe"`. */
+function collect(transport: { stderr: Stream | null }): () => string {
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  return () => stderr;
+}
+
+async function v2Session(command: readonly string[], stock: string): Promise<Session> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...command], cwd: INVENTORY, env: env(stock), stderr: "pipe" });
+  const stderr = collect(transport);
+  const client = new Client({ name: "inventory-test", version: "1.0.0" });
+  await client.connect(transport);
+  const call: Session["call"] = async (name, args, onprogress) => (await client.callTool({ name, arguments: args }, onprogress === undefined ? undefined : { onprogress })) as CallResult;
+  return session(client, call, stderr);
+}
+
+async function v1Session(command: readonly string[], stock: string): Promise<Session> {
+  const transport = new LegacyStdioClientTransport({ command: process.execPath, args: [...command], cwd: INVENTORY, env: env(stock), stderr: "pipe" });
+  const stderr = collect(transport);
   const client = new LegacyClient({ name: "inventory-test-v1", version: "1.0.0" });
   await client.connect(transport);
-  return {
-    tools: async () => (await client.listTools()).tools.map((tool) => tool.name).sort(),
-    call: async (name, args, onprogress) => (await client.callTool({ name, arguments: args }, undefined, onprogress === undefined ? undefined : { onprogress })) as CallResult,
-    read: async (uri) => textOf((await client.readResource({ uri })).contents[0]),
-    prompt: async (name, args) => textOf((await client.getPrompt({ name, arguments: args })).messages[0]!.content),
-    stderr: () => stderr,
-    close: () => client.close(),
-  };
+  const call: Session["call"] = async (name, args, onprogress) => (await client.callTool({ name, arguments: args }, undefined, onprogress === undefined ? undefined : { onprogress })) as CallResult;
+  return session(client, call, stderr);
 }
 
 const CLIENTS = { "v2 Client": v2Session, "v1 Client (@modelcontextprotocol/sdk 1.32)": v1Session };
