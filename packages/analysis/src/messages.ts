@@ -301,7 +301,7 @@ export function refusedSource(tool: string | undefined, source: string, where: s
   const quoted = JSON.stringify(source.length > 120 ? `${source.slice(0, 120)}…` : source);
   return (
     `${capitalize(quoteTool(tool))} returns the source ${quoted}${where === undefined ? "" : ` (at ${where})`}, which the registry refuses on every call: ` +
-    `a source ${rule}. Cite where the data came from with an absolute http(s) URL.`
+    `a source ${rule}. Cite where the data came from with an absolute http(s) URL, or the URI of a resource the registry serves (registry.resource()).`
   );
 }
 

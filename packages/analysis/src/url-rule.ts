@@ -70,7 +70,30 @@ export function describeSourceUrlProblem(value: string): string {
   } catch {
     // Not a URL at all: nothing to suggest.
   }
-  return `${RULE}${why === undefined ? "" : ` (${why})`}${suggestion}`;
+  const advice = localDataAdvice(value);
+  return `${RULE}${why === undefined ? "" : ` (${why})`}${suggestion}${advice === "" && !canNeverBeSource(value) && !isSourceUrl(value) ? RESOURCE_ADVICE : advice}`;
+}
+
+/** For an absolute URI of another scheme, on a registry that serves no resource with it. */
+const RESOURCE_ADVICE = "; the URI of a resource this server serves may stand as a source: serve the data with registry.resource() (docs/registry.md, \"Local data\")";
+
+/** A bare file name of a common data format (`cities.csv`); a bare host (`example.org`) is none. */
+const DATA_FILE = /^[^/:]+\.(?:json|jsonl|ndjson|csv|tsv|txt|md|xml|ya?ml|db|sqlite3?|parquet|xlsx?|pdf|html?)$/iu;
+/** A Windows path (`C:\data`, `C:/data`): its drive letter reads as a scheme. */
+const DRIVE_PATH = /^[A-Za-z]:[\\/]/u;
+
+/** The net's advice for a path or a `file:` URL: serve the file as a resource and cite its URI. */
+function localDataAdvice(value: string): string {
+  const fileUrl = /^file:/iu.test(value);
+  const path = !fileUrl && (DRIVE_PATH.test(value) || (!SCHEME.test(value) && (/^[./~\\]/u.test(value) || DATA_FILE.test(value))));
+  if (!fileUrl && !path) return "";
+  const name = (value.split(/[\\/]/u).pop() ?? "").replace(/[^A-Za-z0-9._~-]/gu, "") || "data.json";
+  const uri = `local://${name}`;
+  return (
+    `. A path or a file: URL is no link a client can open: for local data, serve the file as a resource and cite the resource's URI, ` +
+    `registry.resource(${JSON.stringify(name)}, ${JSON.stringify(uri)}, {}, () => ({ contents: [{ uri: ${JSON.stringify(uri)}, text: readFileSync(file, "utf8") }] })) ` +
+    `and sources: [${JSON.stringify(uri)}] (docs/registry.md, "Local data")`
+  );
 }
 
 /** A scheme (RFC 3986): a letter, then letters, digits, `+`, `-` or `.`, then `:`. */

@@ -332,7 +332,8 @@ registry.tool()(function spaced(id: string): DataToolOutput {
     ]);
     expect(findings[0]!.message).toBe(
       "Tool 'spaced' returns the source \"https://example.org/top cities\", which the registry refuses on every call: a source must be an absolute " +
-        'http: or https: URL (it contains a space); write "https://example.org/top%20cities". Cite where the data came from with an absolute http(s) URL.',
+        'http: or https: URL (it contains a space); write "https://example.org/top%20cities". Cite where the data came from with an absolute http(s) URL, ' +
+        "or the URI of a resource the registry serves (registry.resource()).",
     );
   });
 

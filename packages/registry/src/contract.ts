@@ -1,7 +1,8 @@
 import type { ContentBlock, CallToolResult } from "@modelcontextprotocol/server";
 import type { ChartConfiguration } from "chart.js";
 import { z } from "zod";
-import { describeSourceUrlProblem, SOURCE_URL_REGEX } from "./url-rule.js";
+import type { ServedResources } from "./resource-sources.js";
+import { describeSourceUrlProblem, SOURCE_URL_REGEX, urlRuleProblem } from "./url-rule.js";
 
 /*
  * The data contract of every sourced tool (DESIGN §1). ONE zod schema: the `structuredContent` part
@@ -18,10 +19,16 @@ import { describeSourceUrlProblem, SOURCE_URL_REGEX } from "./url-rule.js";
  * in the JSON Schema next to `format: "uri"`, and the pattern is all the server checks, so a client
  * validating with the published schema accepts exactly what the server accepts.
  */
-const sourceUrl = z
-  .string({ error: (issue) => describeSourceUrlProblem(issue.input) })
-  .regex(SOURCE_URL_REGEX, { error: (issue) => describeSourceUrlProblem(issue.input) })
-  .meta({ format: "uri", description: "An absolute http: or https: URL of the original data" });
+const webUrl = (problem: (value: unknown) => string) =>
+  z
+    .string({ error: (issue) => problem(issue.input) })
+    .regex(SOURCE_URL_REGEX, { error: (issue) => problem(issue.input) })
+    .meta({ format: "uri", description: "An absolute http: or https: URL of the original data" });
+
+/** A source: its refusal advises how to cite local data (a resource). */
+const sourceUrl = webUrl(describeSourceUrlProblem);
+/** The URI of a resource link or an embedded resource: the URL rule's words alone. */
+const contentUri = webUrl(urlRuleProblem);
 
 const tableCell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -59,24 +66,42 @@ const chart = z
 /** Replaces zod's "expected object, received undefined" for a field left out. */
 const missing = (message: string) => (issue: { input: unknown }) => (issue.input === undefined ? message : undefined);
 
-/** The schema of `structuredContent`; published as every tool's MCP `outputSchema`. */
-export const structuredContentSchema = z
-  .strictObject(
-    {
-      sources: z.array(sourceUrl).min(1, "needs at least one source").meta({
-        description: "Links to the original data, rendered as source links under the answer",
-      }),
-      table: table.optional(),
-      charts: z.array(chart).optional().meta({ description: "Chart.js data and configuration, rendered as charts" }),
-      force: z.string().optional().meta({ description: "Shown to the user exactly as is, never through the LLM" }),
-    },
-    {
-      error: (issue) =>
-        missing("is missing: every result says where its data came from in structuredContent.sources")(issue) ??
-        onlyKeys("structuredContent", "sources, table, charts and force")(issue),
-    },
-  )
-  .meta({ title: "DataToolOutput structuredContent" });
+/**
+ * One source: an accepted http(s) URL, or — on a registry that serves resources — the URI of one
+ * of them (resource-sources.ts), published with the served URIs beside the URL rule's pattern.
+ */
+function sourceSchema(served: ServedResources | undefined) {
+  if (served === undefined || served.empty) return sourceUrl;
+  const refusal = (issue: { input?: unknown }) => served.describe(issue.input);
+  return z
+    .string({ error: refusal })
+    .refine((value) => SOURCE_URL_REGEX.test(value) || served.accepts(value), { error: refusal })
+    .meta(served.sourceJsonSchema("An absolute http: or https: URL of the original data, or the URI of a resource this server serves"));
+}
+
+/** The schema of `structuredContent` for a registry serving `served`: published as each tool's MCP `outputSchema`. */
+function structuredContentSchemaFor(served: ServedResources | undefined) {
+  return z
+    .strictObject(
+      {
+        sources: z.array(sourceSchema(served)).min(1, "needs at least one source").meta({
+          description: "Links to the original data, rendered as source links under the answer",
+        }),
+        table: table.optional(),
+        charts: z.array(chart).optional().meta({ description: "Chart.js data and configuration, rendered as charts" }),
+        force: z.string().optional().meta({ description: "Shown to the user exactly as is, never through the LLM" }),
+      },
+      {
+        error: (issue) =>
+          missing("is missing: every result says where its data came from in structuredContent.sources")(issue) ??
+          onlyKeys("structuredContent", "sources, table, charts and force")(issue),
+      },
+    )
+    .meta({ title: "DataToolOutput structuredContent" });
+}
+
+/** The schema of `structuredContent` of a registry that serves no resource. */
+export const structuredContentSchema = structuredContentSchemaFor(undefined);
 
 /**
  * A character a reader can see: not white space, a control, a format or bidi character, a
@@ -139,7 +164,7 @@ const mediaBlock = (type: "image" | "audio") =>
 const resourceLinkBlock = z.strictObject(
   {
     type: z.literal("resource_link"),
-    uri: sourceUrl,
+    uri: contentUri,
     name: z.string(),
     title: z.string().optional(),
     description: z.string().optional(),
@@ -149,7 +174,7 @@ const resourceLinkBlock = z.strictObject(
   },
   { error: blockKeys("resource_link", "type, uri, name, title, description, mimeType, size") },
 );
-const resourceContents = { uri: sourceUrl, mimeType: z.string().optional(), _meta: meta.optional() };
+const resourceContents = { uri: contentUri, mimeType: z.string().optional(), _meta: meta.optional() };
 const embeddedResourceBlock = z.strictObject(
   {
     type: z.literal("resource"),
@@ -174,7 +199,8 @@ const contentBlock = z.discriminatedUnion(
  * `isError`, `_meta`; no other key. An error result (`isError: true`) needs visible text too, and
  * may leave out `structuredContent`; when present, it is checked all the same.
  */
-export const dataToolOutputSchema = z
+function dataToolOutputSchemaFor(served: ServedResources | undefined) {
+  return z
   .strictObject(
     {
       content: z
@@ -187,7 +213,7 @@ export const dataToolOutputSchema = z
             });
           }
         }),
-      structuredContent: structuredContentSchema.optional(),
+      structuredContent: structuredContentSchemaFor(served).optional(),
       isError: z.boolean().optional(),
       _meta: meta.optional(),
     },
@@ -198,6 +224,25 @@ export const dataToolOutputSchema = z
       ctx.addIssue({ code: "custom", path: ["structuredContent"], message: "is missing: every result says where its data came from in structuredContent.sources" });
     }
   });
+}
+
+/** The schema of a whole tool result of a registry that serves no resource. */
+export const dataToolOutputSchema = dataToolOutputSchemaFor(undefined);
+
+/** What the net checks a result against, and what `tools/list` publishes as `outputSchema`. */
+export interface ResultContract {
+  readonly result: typeof dataToolOutputSchema;
+  readonly structuredContent: z.ZodType;
+}
+
+/** The contract of a registry that serves no resource. */
+export const DEFAULT_CONTRACT: ResultContract = { result: dataToolOutputSchema, structuredContent: structuredContentSchema };
+
+/** The contract of a registry serving `served`: its resources' URIs may stand as sources. */
+export function contractFor(served: ServedResources | undefined): ResultContract {
+  if (served === undefined || served.empty) return DEFAULT_CONTRACT;
+  return { result: dataToolOutputSchemaFor(served), structuredContent: structuredContentSchemaFor(served) };
+}
 
 /** The `structuredContent` of a tool result. `charts` is typed by chart.js itself. */
 export type StructuredData = Omit<z.infer<typeof structuredContentSchema>, "charts"> & {

@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { dataToolOutputSchema, hasVisibleText } from "./contract.js";
+import { DEFAULT_CONTRACT, hasVisibleText, type ResultContract } from "./contract.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { ToolError } from "./tool-error.js";
 import type { ToolFunction } from "./types.js";
@@ -137,11 +137,20 @@ function toolLabel(tool: NamedTool, where: "result" | "log"): string {
  * (`isError`, naming the tool) plus one warning; nothing unchecked is sent. Should building that
  * answer fail in turn, a fixed error result and one warning stand in: every call is answered.
  *
+ * `contract`: the registry's, when it serves resources (their URIs may stand as sources).
+ *
  * A thenable result is awaited, as `await` would (its `then` read once), through a promise of the
  * net's own; any other result is checked at once, without the promise and the microtask an
  * `async` function would cost.
  */
-export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, logger: Logger, stopped?: AbortSignal): CallToolResult | Promise<CallToolResult> {
+export function callThroughNet(
+  tool: NetTool,
+  args: unknown,
+  extra: unknown,
+  logger: Logger,
+  stopped?: AbortSignal,
+  contract: ResultContract = DEFAULT_CONTRACT,
+): CallToolResult | Promise<CallToolResult> {
   let value: unknown;
   let then: unknown;
   try {
@@ -152,7 +161,7 @@ export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, log
   }
   if (typeof then !== "function") {
     try {
-      return checkedResult(tool, value, logger);
+      return checkedResult(tool, value, logger, contract);
     } catch (error) {
       return netFailure(tool, logger, error);
     }
@@ -160,7 +169,7 @@ export function callThroughNet(tool: NetTool, args: unknown, extra: unknown, log
   // Once the call has been answered for it (its deadline, a shutdown), what the tool settles with
   // is never sent, so it is not checked or logged either: a rejection caused by its aborted
   // signal is no second failure.
-  const settled = (resolved: unknown) => (stopped?.aborted ? STOPPED : answer(tool, logger, () => checkedResult(tool, resolved, logger)));
+  const settled = (resolved: unknown) => (stopped?.aborted ? STOPPED : answer(tool, logger, () => checkedResult(tool, resolved, logger, contract)));
   const failed = (error: unknown) => (stopped?.aborted ? STOPPED : thrownAnswer(tool, error, logger));
   // Adopted into a promise of the net's own, even for a native promise: what `then` returns is
   // built by the promise's species constructor, which the tool controls, so it is never sent.
@@ -224,17 +233,26 @@ function refusedResult(tool: NamedTool, logger: Logger, text: (label: string) =>
 }
 
 /**
- * `dataToolOutputSchema` compiled by zod (`z.compile`, zod 4.5 and later): a valid result is
- * checked by generated code, without the interpreter's per-node dispatch; anything else falls back
- * to the interpreter, so the issues and the messages are the same. Compiled at the first call
+ * Each contract's result schema compiled by zod (`z.compile`, zod 4.5 and later): a valid result
+ * is checked by generated code, without the interpreter's per-node dispatch; anything else falls
+ * back to the interpreter, so the issues and the messages are the same. Compiled at its first call
  * (~10 ms), not when the package loads; an older zod checks with the interpreter alone.
  */
-let compiledSchema: typeof dataToolOutputSchema | undefined;
+const compiledSchemas = new WeakMap<ResultContract, ResultContract["result"]>();
+
+function compiledSchema(contract: ResultContract): ResultContract["result"] {
+  let compiled = compiledSchemas.get(contract);
+  if (compiled === undefined) {
+    compiled = typeof z.compile === "function" ? z.compile(contract.result) : contract.result;
+    compiledSchemas.set(contract, compiled);
+  }
+  return compiled;
+}
 
 /** What every tool returns, in the words messages use. */
 const CONTRACT_SHAPE = "a tool must return { content, structuredContent: { sources } }";
 
-function checkedResult(tool: NamedTool, value: unknown, logger: Logger): CallToolResult {
+function checkedResult(tool: NamedTool, value: unknown, logger: Logger, contract: ResultContract): CallToolResult {
   const wire = toWire(value);
   if (!wire.ok) {
     const { path, problem } = wire.refusal;
@@ -244,8 +262,7 @@ function checkedResult(tool: NamedTool, value: unknown, logger: Logger): CallToo
   if (typeof returned !== "object" || returned === null || Array.isArray(returned)) {
     return refusedResult(tool, logger, (label) => `${label} returned ${describeReturned(returned)}; ${CONTRACT_SHAPE}.`);
   }
-  compiledSchema ??= typeof z.compile === "function" ? z.compile(dataToolOutputSchema) : dataToolOutputSchema;
-  const parsed = compiledSchema.safeParse(returned, { error: inPlainWords });
+  const parsed = compiledSchema(contract).safeParse(returned, { error: inPlainWords });
   // The copy is plain JSON and the schema has no transforms: the checked copy itself is sent.
   if (parsed.success) return returned as CallToolResult;
   const problems = describeProblems(parsed.error.issues);

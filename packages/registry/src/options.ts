@@ -138,7 +138,7 @@ export function describeGiven(value: unknown): string {
  * of the key's letters differ (at least one), compared without case. The registry depends on no
  * other package of ours, so it keeps this small copy of the CLI's suggestion rule.
  */
-function closestKey(key: string, known: readonly string[]): string | undefined {
+export function closestKey(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of known) {

@@ -5,6 +5,7 @@ import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, REGISTRY_OPTIONS, TOOL_ANNOTATIONS, TOOL_OPTIONS } from "./options.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "./net.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
+import { ServedResources } from "./resource-sources.js";
 import { buildServer, ToolTable, type Offering, type ServingContext, type TableSource } from "./server.js";
 import { hintAtDecoratorSyntaxErrors, isCheckableFile, judge, unjudgedWarning, type StartupCheckMode, type Verdict } from "./startup.js";
 import { assertToolName } from "./tool-name.js";
@@ -91,7 +92,9 @@ export interface Registry {
    * Serves a resource beside the tools, on every server the registry builds (stdio, HTTP,
    * `createServer()`): the SDK's `registerResource`, with its arguments. A resource is no tool: its
    * reads do not go through the net. Register it before serving; a mistake the SDK refuses (a URI
-   * taken twice) throws here.
+   * taken twice) throws here. Its URI (a template's: each instance) may then stand as a source of
+   * any tool — `sources: ["memory://graph"]` — for data with no http(s) URL: a local file, a
+   * database, memory. The net accepts it, and the data view opens it with `resources/read`.
    */
   resource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): void;
   resource(name: string, template: ResourceTemplate, metadata: ResourceMetadata, read: ReadResourceTemplateCallback): void;
@@ -340,6 +343,8 @@ export function createRegistry(options: RegistryOptions): Registry {
     if (!served && entries.size === 1) hintAtExit(exitHint);
   }
 
+  /** The resources served, whose URIs the tools may cite as sources. */
+  const resources = new ServedResources();
   /** Resources and prompts, registered on every server built; `probe` hears the SDK's refusals at the registration. */
   const offerings: Offering[] = [];
   let probe: McpServer | undefined;
@@ -463,10 +468,10 @@ export function createRegistry(options: RegistryOptions): Registry {
   const tables: TableSource = {
     table(): ToolTable | Promise<ToolTable> {
       const pending = check();
-      return pending === undefined ? (table ??= new ToolTable(entries.values(), view, callTimeoutMs)) : pending.then(() => tables.table());
+      return pending === undefined ? (table ??= new ToolTable(entries.values(), view, callTimeoutMs, resources)) : pending.then(() => tables.table());
     },
     get view() {
-      if (checking === undefined) return (table ??= new ToolTable(entries.values(), view, callTimeoutMs)).view;
+      if (checking === undefined) return (table ??= new ToolTable(entries.values(), view, callTimeoutMs, resources)).view;
       // Before the verdicts: served when any tool may declare it.
       return [...entries.values()].some((entry) => view?.toolMeta(entry.options.ui) !== undefined) ? view : undefined;
     },
@@ -532,6 +537,9 @@ export function createRegistry(options: RegistryOptions): Registry {
 
     resource(...args: unknown[]): void {
       offer("registry.resource()", new LazySite(new Error()), "resources", (server) => (server.registerResource as (...given: unknown[]) => unknown)(...args));
+      // Registered (the SDK took it): its URI, or its template's instances, may stand as sources.
+      resources.add(args[1] as string | ResourceTemplate);
+      table = undefined;
     },
 
     prompt(...args: unknown[]): void {

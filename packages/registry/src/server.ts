@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { CallToolRequest, CallToolResult, Icon, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { structuredContentSchema } from "./contract.js";
+import { contractFor, type ResultContract } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
 import { JSON_SCHEMA_TARGET, type CompiledInput, type ParsedArguments } from "./input.js";
 import type { Logger } from "./logger.js";
 import { callThroughNet, callWithinBounds, capText, ERROR_TEXT_LIMIT, thrownAnswer, type NetTool } from "./net.js";
+import type { ServedResources } from "./resource-sources.js";
 import type { ToolOptions } from "./types.js";
 
 /** What the server needs of a registered tool: the net's view of it, its options, and its input compiled at registration. */
@@ -15,10 +16,11 @@ export interface ServedTool extends NetTool {
   readonly input: CompiledInput | undefined;
 }
 
-/** One tool ready to be called: the tool and its deadline. */
+/** One tool ready to be called: the tool (with the contract its results are checked against) and its deadline. */
 interface CallableTool {
   readonly tool: ServedTool;
   readonly timeoutMs: number;
+  readonly contract: ResultContract;
 }
 
 /** What a serving layer (stdio, Streamable HTTP) asks of the servers it builds. */
@@ -51,13 +53,17 @@ export class ToolTable {
   private placeholder: string | undefined;
   private serialised: Buffer | undefined;
 
-  /** `callTimeoutMs`: the deadline of a tool that sets no `timeoutMs` of its own. */
-  constructor(tools: Iterable<ServedTool>, view: GatewayView | undefined, callTimeoutMs: number) {
+  /**
+   * `callTimeoutMs`: the deadline of a tool that sets no `timeoutMs` of its own. `resources`: the
+   * resources the registry serves, whose URIs its tools may cite as sources.
+   */
+  constructor(tools: Iterable<ServedTool>, view: GatewayView | undefined, callTimeoutMs: number, resources?: ServedResources) {
     const definitions: Tool[] = [];
-    const outputSchema = toJsonSchema(structuredContentSchema, "output");
+    const contract = contractFor(resources);
+    const outputSchema = toJsonSchema(contract.structuredContent, "output");
     for (const tool of tools) {
       const { title, description, annotations, icons } = tool.options;
-      this.byName.set(tool.name, { tool, timeoutMs: tool.options.timeoutMs ?? callTimeoutMs });
+      this.byName.set(tool.name, { tool, timeoutMs: tool.options.timeoutMs ?? callTimeoutMs, contract });
       const viewMeta = view?.toolMeta(tool.options.ui);
       if (viewMeta !== undefined) this.view = view;
       // The tool's own _meta keys, then the view's: the view's resource is what the registry serves.
@@ -103,14 +109,14 @@ export class ToolTable {
     const { name, arguments: args } = request.params;
     const callable = this.byName.get(name);
     if (callable === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
-    const { tool, timeoutMs } = callable;
+    const { tool, timeoutMs, contract } = callable;
     const { input } = tool;
     return callWithinBounds(tool, ctx.mcpReq.signal, { timeoutMs, shutdown }, logger, (signal, stopped) => {
       // The SDK's own idiom for a derived context (its buildContext spreads `mcpReq` the same way).
       const extra: ServerContext = { ...ctx, mcpReq: { ...ctx.mcpReq, signal } };
-      if (input === undefined) return callThroughNet(tool, {}, extra, logger, stopped);
+      if (input === undefined) return callThroughNet(tool, {}, extra, logger, stopped, contract);
       const proceed = (parsed: ParsedArguments): CallToolResult | Promise<CallToolResult> =>
-        parsed.ok ? callThroughNet(tool, parsed.value, extra, logger, stopped) : invalidArguments(name, parsed.problems);
+        parsed.ok ? callThroughNet(tool, parsed.value, extra, logger, stopped, contract) : invalidArguments(name, parsed.problems);
       let parsed: ParsedArguments | Promise<ParsedArguments>;
       try {
         parsed = input.parse(args ?? {});

@@ -82,6 +82,16 @@ function quote(value: string): string {
  * of the same address passes — the form to write instead.
  */
 export function describeSourceUrlProblem(value: unknown): string {
+  if (typeof value !== "string") return urlRuleProblem(value);
+  const advice = localDataAdvice(value);
+  return `${urlRuleProblem(value)}${advice === "" && isResourceUriForm(value) ? RESOURCE_ADVICE : advice}`;
+}
+
+/** For an absolute URI of another scheme, on a registry that serves no resource with it. */
+const RESOURCE_ADVICE = "; the URI of a resource this server serves may stand as a source: serve the data with registry.resource() (docs/registry.md, \"Local data\")";
+
+/** The URL rule's words alone: what breaks it, and the form to write when the WHATWG serialisation passes. */
+export function urlRuleProblem(value: unknown): string {
   if (typeof value !== "string") return `${RULE}, got ${value === null ? "null" : typeof value}`;
   const why = reason(value);
   let suggestion = "";
@@ -92,6 +102,44 @@ export function describeSourceUrlProblem(value: unknown): string {
     // Not a URL at all: nothing to suggest.
   }
   return `${RULE}${why === undefined ? "" : ` (${why})`}${suggestion}`;
+}
+
+/** A scheme (RFC 3986): a letter, then letters, digits, `+`, `-` or `.`, then `:`. */
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/u;
+/** What an absolute URI of any scheme may hold: RFC 3986's characters and well-formed escapes. */
+const URI_CHARACTERS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/u;
+
+/**
+ * Whether `value` may stand as a source as the URI of a resource the registry serves: an absolute
+ * URI of a scheme other than http(s) (`memory://graph`, `urn:…`, `file:///…`), of RFC 3986
+ * characters only. An http(s) URL is the URL rule's alone, so a misspelt one is never taken for a
+ * resource. The analysis keeps the negation (`canNeverBeSource`), pinned equal by a test: what it
+ * refuses at build time, no registry accepts at run time.
+ */
+export function isResourceUriForm(value: string): boolean {
+  return SCHEME.test(value) && !/^https?:/iu.test(value) && URI_CHARACTERS.test(value);
+}
+
+/** A bare file name of a common data format (`cities.csv`); a bare host (`example.org`) is none. */
+const DATA_FILE = /^[^/:]+\.(?:json|jsonl|ndjson|csv|tsv|txt|md|xml|ya?ml|db|sqlite3?|parquet|xlsx?|pdf|html?)$/iu;
+/** A Windows path (`C:\data`, `C:/data`): its drive letter reads as a scheme. */
+const DRIVE_PATH = /^[A-Za-z]:[\\/]/u;
+
+/**
+ * Advice for a source that names local data: a `file:` URL or a path is no link a client can
+ * open, so the data is served as a resource and its URI cited. Empty for anything else.
+ */
+export function localDataAdvice(value: string): string {
+  const fileUrl = /^file:/iu.test(value);
+  const path = !fileUrl && (DRIVE_PATH.test(value) || (!SCHEME.test(value) && (/^[./~\\]/u.test(value) || DATA_FILE.test(value))));
+  if (!fileUrl && !path) return "";
+  const name = (value.split(/[\\/]/u).pop() ?? "").replace(/[^A-Za-z0-9._~-]/gu, "") || "data.json";
+  const uri = `local://${name}`;
+  return (
+    `. A path or a file: URL is no link a client can open: for local data, serve the file as a resource and cite the resource's URI, ` +
+    `registry.resource(${JSON.stringify(name)}, ${JSON.stringify(uri)}, {}, () => ({ contents: [{ uri: ${JSON.stringify(uri)}, text: readFileSync(file, "utf8") }] })) ` +
+    `and sources: [${JSON.stringify(uri)}] (docs/registry.md, "Local data")`
+  );
 }
 
 /** What the rule accepts after the host: RFC 3986 characters, `/`, `?`, the first `#`, and well-formed escapes. */

@@ -143,14 +143,16 @@ function refusal(source: unknown): string {
 }
 
 const RULE = "must be an absolute http: or https: URL";
+/** What an absolute URI of another scheme is told: a resource the registry serves may be cited by its URI. */
+const RESOURCE_ADVICE = '; the URI of a resource this server serves may stand as a source: serve the data with registry.resource() (docs/registry.md, "Local data")';
 
 describe("each reason the URL rule gives, by a case of its own", () => {
   test.each([
     ["example.org/data", "it has no scheme (a relative or bare address)", ""],
     ["1http://example.org/", "it has no scheme (a relative or bare address)", ""],
-    ["ftp://example.org/data.csv", 'its scheme is "ftp"', ""],
-    ["git+ssh.v-2://example.org/", 'its scheme is "git+ssh.v-2"', ""],
-    ["xhttps://example.org/", 'its scheme is "xhttps"', ""],
+    ["ftp://example.org/data.csv", 'its scheme is "ftp"', RESOURCE_ADVICE],
+    ["git+ssh.v-2://example.org/", 'its scheme is "git+ssh.v-2"', RESOURCE_ADVICE],
+    ["xhttps://example.org/", 'its scheme is "xhttps"', RESOURCE_ADVICE],
     ["Https://example.org/", "the scheme must be written in lowercase", '; write "https://example.org/"'],
     ["HTTP://example.org/", "the scheme must be written in lowercase", '; write "http://example.org/"'],
     // Lowercased it is still refused: nothing to suggest.

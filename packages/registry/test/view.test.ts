@@ -10,7 +10,7 @@ import { PACKAGE_DIR } from "./helpers";
 import { startAppsHost, type AppsHost } from "./hosts/apps-host-server";
 import type { AppsHostApi } from "./hosts/apps-host";
 import { colourCounts, viewGeometry } from "./hosts/measure";
-import { LONG_TABLE_ROWS, OVERVIEW_HEADER, OWN_BAR_COLOUR, OWN_LINE_COLOUR, SOURCES, viewCasesRegistry } from "./hosts/view-cases";
+import { GRAPH_TEXT, GRAPH_URI, LONG_TABLE_ROWS, OVERVIEW_HEADER, OWN_BAR_COLOUR, OWN_LINE_COLOUR, SOURCES, viewCasesRegistry } from "./hosts/view-cases";
 
 /*
  * The data view in a host that is not ours (hosts/apps-host.ts: ext-apps' AppBridge holding an
@@ -221,5 +221,21 @@ describe("the data view in another host", () => {
     const frame = await show("overview", 700, "light");
     await frame.click(`.sources a[title="${SOURCES[0]}"]`);
     await page.waitForFunction((url) => appsHost.opened.includes(url), SOURCES[0]!);
+  });
+
+  it("a resource the server serves, cited as a source, opens in the view: read through the host (resources/read), its contents shown", async () => {
+    const frame = await show("local_graph", 420, "light");
+    const button = `.sources button.resource[title="${GRAPH_URI}"]`;
+    expect(await frame.$eval(button, (node) => node.textContent)).toBe(`resource${GRAPH_URI}`);
+    // The web source beside it is still a link the host opens.
+    expect(await frame.$$eval(".sources a", (links) => links.map((link) => link.getAttribute("href")))).toEqual([SOURCES[0]]);
+    await frame.click(button);
+    const shown = await frame.waitForSelector(".sources .resource-contents pre");
+    expect(await shown.textContent()).toBe(GRAPH_TEXT);
+    expect(await frame.$eval(button, (node) => node.getAttribute("aria-expanded"))).toBe("true");
+    // Reading is no navigation: the host was asked to open no link for it.
+    expect(await page.evaluate(() => appsHost.opened)).not.toContain(GRAPH_URI);
+    const geometry = await viewGeometry(frame);
+    expect(geometry.overflowing).toEqual([]);
   });
 });

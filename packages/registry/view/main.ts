@@ -89,7 +89,15 @@ function show(result: Parameters<typeof viewModelOf>[0]): void {
     root.append(rendered.section);
     charts = rendered.drawn;
   }
-  root.append(renderSources(document, sources, (url) => void app.openLink({ url }).catch(() => undefined)));
+  root.append(
+    renderSources(
+      document,
+      sources,
+      (url) => void app.openLink({ url }).catch(() => undefined),
+      // A resource the server serves: read from it through the host.
+      (uri) => app.readServerResource({ uri }),
+    ),
+  );
 }
 
 app.ontoolresult = (result) => show(result);

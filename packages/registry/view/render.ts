@@ -81,15 +81,70 @@ function element<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** `sources`: one link per http/https URL, showing its domain; anything else is shown as refused text. */
-export function renderSources(document: Document, sources: readonly unknown[], openLink: (url: string) => void): HTMLElement {
+/**
+ * The URI of a resource the server serves (`memory://graph`): an absolute URI of a scheme other
+ * than http(s), which the net accepts only when the server serves it. It is never navigated to:
+ * the view asks the host to read it from the server (`resources/read`) and shows what it holds.
+ */
+export function resourceUri(value: unknown): string | undefined {
+  return typeof value === "string" && /^[A-Za-z][A-Za-z0-9+.-]*:/u.test(value) && !/^https?:/iu.test(value) ? value : undefined;
+}
+
+/** What a resource read returns, as far as the view shows it. */
+export interface ResourceContents {
+  readonly contents: readonly { readonly uri?: unknown; readonly mimeType?: unknown; readonly text?: unknown; readonly blob?: unknown }[];
+}
+
+/** The longest text of a resource the view shows; the rest is said to be cut. */
+export const RESOURCE_TEXT_LIMIT = 20_000;
+
+/** A resource's contents under its source: text as it is (never parsed as HTML), binary data by its size. */
+export function renderResourceContents(document: Document, read: ResourceContents): HTMLElement {
+  const box = element(document, "div", { class: "resource-contents" });
+  for (const part of read.contents) {
+    if (typeof part.text === "string") {
+      const cut = part.text.length > RESOURCE_TEXT_LIMIT;
+      box.append(element(document, "pre", {}, cut ? `${part.text.slice(0, RESOURCE_TEXT_LIMIT)}\n… (${(part.text.length - RESOURCE_TEXT_LIMIT).toLocaleString("en-US")} more characters)` : part.text));
+    } else if (typeof part.blob === "string") {
+      const type = typeof part.mimeType === "string" ? part.mimeType : "binary data";
+      box.append(element(document, "p", {}, `${type}, ${Math.floor((part.blob.length * 3) / 4).toLocaleString("en-US")} bytes`));
+    }
+  }
+  if (box.childElementCount === 0) box.append(element(document, "p", {}, "The resource is empty."));
+  return box;
+}
+
+/**
+ * `sources`: one link per http/https URL, showing its domain; a button per URI of a resource the
+ * server serves, which reads it through the host and shows its contents; anything else is shown
+ * as refused text.
+ */
+export function renderSources(
+  document: Document,
+  sources: readonly unknown[],
+  openLink: (url: string) => void,
+  readResource: (uri: string) => Promise<ResourceContents>,
+): HTMLElement {
   const section = element(document, "section", { class: "sources", "aria-label": "Sources" });
   section.append(element(document, "h2", {}, sources.length === 1 ? "Source" : "Sources"));
   const list = element(document, "ul");
   for (const source of sources) {
     const item = element(document, "li");
     const url = safeLink(source);
-    if (url === undefined) {
+    const resource = url === undefined ? resourceUri(source) : undefined;
+    if (resource !== undefined) {
+      const button = element(document, "button", { type: "button", class: "resource", title: resource, "aria-expanded": "false" });
+      button.append(element(document, "span", { class: "domain" }, "resource"), element(document, "span", { class: "url" }, resource));
+      button.addEventListener("click", () => {
+        item.querySelector(".resource-contents, .refused")?.remove();
+        button.setAttribute("aria-expanded", "true");
+        readResource(resource).then(
+          (read) => item.append(renderResourceContents(document, read)),
+          (error: unknown) => item.append(element(document, "p", { class: "refused" }, `Could not read the resource: ${error instanceof Error ? error.message : String(error)}`)),
+        );
+      });
+      item.append(button);
+    } else if (url === undefined) {
       item.className = "refused";
       item.textContent = `Not a web link, not opened: ${typeof source === "string" ? source : JSON.stringify(source)}`;
     } else {

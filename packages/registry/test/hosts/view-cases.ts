@@ -76,6 +76,10 @@ function ownColoursResult(): DataToolOutput {
 
 export const LONG_TABLE_ROWS = 80;
 
+/** A resource the registry serves, and what reading it returns. */
+export const GRAPH_URI = "memory://graph";
+export const GRAPH_TEXT = '{"entities":["Tokyo","Delhi"]}';
+
 function longTableResult(): DataToolOutput {
   const rows = Array.from({ length: LONG_TABLE_ROWS }, (_, index) => [`City ${index + 1}`, 1000 + index, `Country ${index % 7}`]);
   return {
@@ -95,6 +99,11 @@ export function viewCasesRegistry(): Registry {
   });
   registry.tool({ description: "A table of many rows." })(function long_table() {
     return longTableResult();
+  });
+  // Local data: the tool cites the resource the registry serves it as.
+  registry.resource("graph", GRAPH_URI, { mimeType: "application/json" }, (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: GRAPH_TEXT }] }));
+  registry.tool({ description: "Data with no web address, cited as the resource the server serves it as." })(function local_graph() {
+    return { content: [{ type: "text", text: "The graph holds 2 entities." }], structuredContent: { sources: [GRAPH_URI, SOURCES[0]!] } } satisfies DataToolOutput;
   });
   return registry;
 }

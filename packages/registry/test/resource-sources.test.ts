@@ -1,0 +1,141 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { ResourceTemplate } from "@modelcontextprotocol/server";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport as LegacyInMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { describe, expect, test } from "vitest";
+import { createRegistry, type DataToolOutput, type Registry } from "../dist/index.js";
+import { connectInMemory, firstText, recordingLogger } from "./helpers.js";
+
+/*
+ * The URI of a resource the registry serves stands as a source: data read from a local file, a
+ * database or memory cites what a client can read back (`resources/read`). The net accepts it, the
+ * published outputSchema says so (the v1 Client validates every result against it), and anything
+ * else that is no http(s) URL is refused in words that name what the server serves.
+ */
+
+const GRAPH = '{"entities":[{"name":"alice"}]}';
+
+function cite(...sources: string[]): DataToolOutput {
+  return { content: [{ type: "text", text: "The graph holds 1 entity." }], structuredContent: { sources } };
+}
+
+/** A knowledge-graph server: its graph and each entity served as resources, tools citing them (or not). */
+function memoryRegistry(logger = recordingLogger()): Registry {
+  const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false, logger });
+  registry.resource("graph", "memory://graph", { mimeType: "application/json" }, (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: GRAPH }] }));
+  registry.resource("entity", new ResourceTemplate("memory://entities/{name}", { list: undefined }), { mimeType: "application/json" }, (uri, { name }) => ({
+    contents: [{ uri: uri.href, text: JSON.stringify({ name }) }],
+  }));
+  registry.tool()(function read_graph(): DataToolOutput {
+    return cite("memory://graph");
+  });
+  registry.tool()(function open_entity(): DataToolOutput {
+    return cite("memory://entities/alice", "https://example.org/about");
+  });
+  registry.tool()(function misspelt(): DataToolOutput {
+    return cite("memory://grahp");
+  });
+  registry.tool()(function local_file(): DataToolOutput {
+    return cite("./data/memory.jsonl");
+  });
+  registry.tool()(function file_url(): DataToolOutput {
+    return cite("file:///srv/memory.jsonl");
+  });
+  return registry;
+}
+
+type AnyClient = Pick<Client, "callTool" | "listTools" | "readResource" | "close">;
+
+async function expectResourceSources(client: AnyClient): Promise<void> {
+  const graph = await client.callTool({ name: "read_graph", arguments: {} });
+  expect(graph.isError).toBeFalsy();
+  expect(graph.structuredContent).toEqual({ sources: ["memory://graph"] });
+  // What it cites, a client reads back.
+  const read = await client.readResource({ uri: "memory://graph" });
+  expect(read.contents).toEqual([{ uri: "memory://graph", mimeType: "application/json", text: GRAPH }]);
+
+  const entity = await client.callTool({ name: "open_entity", arguments: {} });
+  expect(entity.structuredContent).toEqual({ sources: ["memory://entities/alice", "https://example.org/about"] });
+
+  const misspelt = await client.callTool({ name: "misspelt", arguments: {} });
+  expect(misspelt.isError).toBe(true);
+  expect(firstText(misspelt)).toContain(
+    'structuredContent.sources[0]: must be an absolute http: or https: URL (its scheme is "memory"); it is no URI of a resource this server serves (memory://graph, memory://entities/{name}): did you mean "memory://graph"?',
+  );
+
+  for (const name of ["local_file", "file_url"]) {
+    const local = await client.callTool({ name, arguments: {} });
+    expect(local.isError).toBe(true);
+    expect(firstText(local)).toContain("A path or a file: URL is no link a client can open: for local data, serve the file as a resource and cite the resource's URI");
+    expect(firstText(local)).toContain('registry.resource("memory.jsonl", "local://memory.jsonl"');
+  }
+}
+
+describe("a served resource's URI as a source", () => {
+  test("createServer(), with the v2 and the v1 Client (which checks every result against the published outputSchema)", async () => {
+    const { client, close } = await connectInMemory(memoryRegistry());
+    await expectResourceSources(client);
+    await close();
+
+    const legacyServer = memoryRegistry().createServer();
+    const [legacyClientTransport, legacyServerTransport] = LegacyInMemoryTransport.createLinkedPair();
+    await legacyServer.connect(legacyServerTransport);
+    const legacy = new LegacyClient({ name: "sources", version: "1.0.0" });
+    await legacy.connect(legacyClientTransport);
+    await expectResourceSources(legacy as unknown as AnyClient);
+    await legacy.close();
+    await legacyServer.close();
+  });
+
+  test("serveHttp(), with the v2 Client (2026-07-28) and the v1 Client", async () => {
+    const serving = await memoryRegistry().serveHttp();
+    try {
+      const client = new Client({ name: "sources", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      await client.connect(new StreamableHTTPClientTransport(serving.url));
+      await expectResourceSources(client);
+      await client.close();
+      const legacy = new LegacyClient({ name: "sources", version: "1.0.0" });
+      await legacy.connect(new LegacyStreamableHTTPClientTransport(serving.url));
+      await expectResourceSources(legacy as unknown as AnyClient);
+      await legacy.close();
+    } finally {
+      await serving.close();
+    }
+  });
+
+  test("tools/list publishes the served URIs and each template's start beside the URL rule", async () => {
+    const { client, close } = await connectInMemory(memoryRegistry());
+    const { tools } = await client.listTools();
+    const items = (tools[0]!.outputSchema as { properties: { sources: { items: { anyOf: object[] } } } }).properties.sources.items;
+    expect(items.anyOf.slice(1)).toEqual([{ enum: ["memory://graph"] }, { pattern: "^memory:\\/\\/entities\\/" }]);
+    await close();
+  });
+
+  test("without that resource, the same URI is refused, and the refusal says how to serve it", async () => {
+    const registry = createRegistry({ name: "plain", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    registry.tool()(function read_graph(): DataToolOutput {
+      return cite("memory://graph");
+    });
+    const { client, close } = await connectInMemory(registry);
+    const result = await client.callTool({ name: "read_graph", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(firstText(result)).toContain(
+      'structuredContent.sources[0]: must be an absolute http: or https: URL (its scheme is "memory"); the URI of a resource this server serves may stand as a source: serve the data with registry.resource()',
+    );
+    await close();
+  });
+
+  test("a resource whose URI could never be a source (a misspelt http URL) serves, but is no source", async () => {
+    const registry = createRegistry({ name: "odd", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    registry.resource("odd", "HTTPS://Example.org/graph", {}, (uri) => ({ contents: [{ uri: uri.href, text: "{}" }] }));
+    registry.tool()(function read_graph(): DataToolOutput {
+      return cite("HTTPS://Example.org/graph");
+    });
+    const { client, close } = await connectInMemory(registry);
+    const result = await client.callTool({ name: "read_graph", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(firstText(result)).toContain("the scheme must be written in lowercase");
+    await close();
+  });
+});
