@@ -209,7 +209,7 @@ describe("inventory in the data view (sourced preview, Chromium)", () => {
     await browser?.close();
   });
 
-  test("item_details: its table, the stock resource and the supplier's page as its sources", async () => {
+  test("item_details: its table; its sources the stock resource and the supplier's page, a link", async () => {
     const server = relative(REPO, paths.get("tspc (the transformer)")!.command[0]!);
     preview = await startPreview(["--", "node", server], { INVENTORY_FILE: stockCopy() });
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -227,7 +227,10 @@ describe("inventory in the data view (sourced preview, Chromium)", () => {
       expect.stringContaining(STOCK_URI),
       expect.stringContaining("https://fixings.example.org/washers?size=M8%7Cflat"),
     ]);
-    expect(await frame.$$eval("a", (anchors) => anchors.map((a) => a.getAttribute("href")))).toContain("https://fixings.example.org/washers?size=M8%7Cflat");
+    expect(await frame.$$eval("a", (anchors) => anchors.map((a) => a.getAttribute("href")))).toEqual(["https://fixings.example.org/washers?size=M8%7Cflat"]);
+    // The local source is no link but a button, which asks the host to read the resource (sourced
+    // preview does not answer the view's resources/read yet: reading it is not checked here).
+    expect(await frame.$$eval("button.resource .url", (urls) => urls.map((url) => url.textContent))).toEqual([STOCK_URI]);
     await screenshot(page, "inventory-item-details");
     await context.close();
   });
