@@ -40,6 +40,8 @@ function callOf(example: DocExample): Call | undefined {
 
 interface Outcome {
   readonly tools: string[];
+  /** The URIs of the resources it serves (none asked of an SDK-only server). */
+  readonly resources: string[];
   readonly results: Array<{ content: unknown; structuredContent?: unknown; isError?: boolean }>;
   readonly stderr: string;
 }
@@ -67,7 +69,8 @@ async function run(example: DocExample): Promise<Outcome> {
     const calls = asked !== undefined ? [asked] : tools.map((tool) => ({ name: tool.name, arguments: {}, error: false }));
     const results = [];
     for (const call of calls) results.push((await client.callTool({ name: call.name, arguments: call.arguments })) as Outcome["results"][number]);
-    return { tools: tools.map((tool) => tool.name), results, stderr };
+    const resources = isSdkOnly(example) ? [] : (await client.listResources()).resources.map((resource) => resource.uri);
+    return { tools: tools.map((tool) => tool.name), resources, results, stderr };
   } finally {
     await client.close().catch(() => {});
     stop();
@@ -89,7 +92,7 @@ describe("docs/migrating.md examples", () => {
   test("the page has a v1 and a v2 'before' server, and a sourced server for each topic", () => {
     expect(all.filter((example) => example.info.includes("sdk-v1"))).toHaveLength(1);
     expect(all.filter((example) => example.info.includes("sdk-v2"))).toHaveLength(1);
-    expect(all.filter((example) => !isSdkOnly(example)).length).toBeGreaterThanOrEqual(7);
+    expect(all.filter((example) => !isSdkOnly(example)).length).toBeGreaterThanOrEqual(8);
   });
 
   test.each(all.map((example) => [`line ${example.line}${isSdkOnly(example) ? ` (${example.info.join(" ")})` : ""}`, example] as const))(
@@ -102,9 +105,10 @@ describe("docs/migrating.md examples", () => {
       for (const result of outcome.results) {
         expect(result.isError === true, `${JSON.stringify(result)}\n${outcome.stderr}`).toBe(expectError);
         if (isSdkOnly(example) || expectError) continue;
+        // Each source a web page, or a resource the server serves.
         const { sources } = result.structuredContent as { sources: unknown[] };
         expect(sources.length).toBeGreaterThan(0);
-        for (const source of sources) expect(source).toMatch(/^https:\/\//);
+        for (const source of sources) expect(outcome.resources.includes(String(source)) || /^https:\/\//.test(String(source)), String(source)).toBe(true);
       }
       // A sourced server: the start-up check judged every tool compliant, and the net refused nothing.
       if (!isSdkOnly(example) && !expectError) expect(outcome.stderr).toBe("");
