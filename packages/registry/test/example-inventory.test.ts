@@ -1,6 +1,5 @@
 /// <reference lib="dom" />
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { Stream } from "node:stream";
@@ -23,10 +22,10 @@ import { PACKAGE_DIR } from "./helpers.js";
  * resource, the prompt and progress; then the data view shows a result in Chromium.
  */
 
-const require = createRequire(__filename);
 const REPO = join(PACKAGE_DIR, "..", "..");
 const INVENTORY = join(REPO, "fixtures", "projects", "inventory");
-const TSX = join(require.resolve("tsx/package.json"), "..", "dist", "cli.mjs");
+// The example's own tsx, as `npx tsx` would run it there.
+const TSX = join(INVENTORY, "node_modules", "tsx", "dist", "cli.mjs");
 const STOCK_URI = "inventory://stock";
 const COMPLIANT = ["audit_stock", "item_details", "list_stock", "restock"];
 const STOCK_CSV_REFUSED = /tool "stock_csv" \(src\/tools\/stock-csv\.ts:\d+:\d+\) was not registered: Tool 'stock_csv' is declared to return 'Promise<CallToolResult>', which is not DataToolOutput/;
