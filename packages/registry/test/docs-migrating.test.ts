@@ -67,8 +67,8 @@ async function run(example: DocExample): Promise<Outcome> {
     const { tools } = await client.listTools();
     const asked = callOf(example);
     const calls = asked !== undefined ? [asked] : tools.map((tool) => ({ name: tool.name, arguments: {}, error: false }));
-    const results = [];
-    for (const call of calls) results.push((await client.callTool({ name: call.name, arguments: call.arguments })) as Outcome["results"][number]);
+    const results: Outcome["results"] = [];
+    for (const call of calls) results.push(await client.callTool({ name: call.name, arguments: call.arguments }));
     const resources = isSdkOnly(example) ? [] : (await client.listResources()).resources.map((resource) => resource.uri);
     return { tools: tools.map((tool) => tool.name), resources, results, stderr };
   } finally {
