@@ -208,7 +208,7 @@ describe("inventory in the data view (sourced preview, Chromium)", () => {
     await browser?.close();
   });
 
-  test("item_details: its table; its sources the stock resource and the supplier's page, a link", async () => {
+  test("item_details: its table; its sources the supplier's page, a link, and the stock resource, which the view reads through the host", async () => {
     const server = relative(REPO, paths.get("tspc (the transformer)")!.command[0]!);
     preview = await startPreview(["--", "node", server], { INVENTORY_FILE: stockCopy() });
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -227,9 +227,12 @@ describe("inventory in the data view (sourced preview, Chromium)", () => {
       expect.stringContaining("https://fixings.example.org/washers?size=M8%7Cflat"),
     ]);
     expect(await frame.$$eval("a", (anchors) => anchors.map((a) => a.getAttribute("href")))).toEqual(["https://fixings.example.org/washers?size=M8%7Cflat"]);
-    // The local source is no link but a button, which asks the host to read the resource (sourced
-    // preview does not answer the view's resources/read yet: reading it is not checked here).
+    // The local source is no link but a button: the view asks the host to read the resource, and shows the stock file.
     expect(await frame.$$eval("button.resource .url", (urls) => urls.map((url) => url.textContent))).toEqual([STOCK_URI]);
+    await frame.click("button.resource");
+    const shown = JSON.parse((await (await frame.waitForSelector(".resource-contents pre, .sources .refused")).textContent()) ?? "") as { warehouse: string; items: unknown[] };
+    expect([shown.warehouse, shown.items.length]).toEqual(["Lisbon", 5]);
+    await page.waitForSelector(`#activity li:text-is("Read ${STOCK_URI}")`);
     await screenshot(page, "inventory-item-details");
     await context.close();
   });
