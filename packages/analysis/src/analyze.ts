@@ -26,6 +26,7 @@ import { type ProgramPort, sourceFileNamesOf } from "./ports.js";
 import { registryEscapeAt } from "./registry-escape.js";
 import { type ServedName, servedNameOf, takesFunctionName, toolNameOf } from "./served.js";
 import { escapePlacementOf, needsTypeQuery, type Placement, placementOf } from "./sites.js";
+import { undeclaredOutputKeysOf } from "./output-keys.js";
 import { refusedSourcesOf } from "./sources.js";
 import { admitsUndefined } from "./strictness.js";
 import { headOf, isConstDeclaration, locate, MAX_HOPS, skipOuterExpressions } from "./syntax.js";
@@ -423,6 +424,12 @@ function startupFindings(
     (findings ??= []).push(
       makeFinding("invalid-source", node, site, tool, messages.refusedSource(tool, source, here ? undefined : locate(literal, siteFile), describeSourceUrlProblem(source))),
     );
+  }
+  for (const { node: structured, keys, declared } of undeclaredOutputKeysOf(context, implementation)) {
+    const siteFile = site.getSourceFile();
+    const here = structured.getSourceFile() === siteFile;
+    const node = here ? structured : ts.isDecorator(site) ? site : value;
+    (findings ??= []).push(makeFinding("undeclared-output-key", node, site, tool, messages.undeclaredOutputKeys(tool, keys, declared, here ? undefined : locate(structured, siteFile))));
   }
   return findings ?? NO_FINDINGS;
 }

@@ -20,7 +20,8 @@ export type FindingId =
   | "duplicate-tool-name"
   | "invalid-tool-name"
   | "invalid-source"
-  | "strict-null-checks-off";
+  | "strict-null-checks-off"
+  | "undeclared-output-key";
 
 /**
  * Per finding id: the numeric diagnostic code shared by the transformer (TSnnnnn) and the CLI

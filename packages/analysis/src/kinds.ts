@@ -75,4 +75,11 @@ export const FINDING_KINDS: Readonly<Record<FindingId, FindingKind>> = Object.fr
     help: "Without strictNullChecks, DataToolOutput admits undefined and null, so the annotation no longer guarantees a result. Reported once per project, at its first registration.",
     severity: "warning",
   }),
+  "undeclared-output-key": Object.freeze({
+    id: "undeclared-output-key",
+    code: 92010,
+    title: "structuredContent key the run time refuses on every call",
+    help: "A returned object's structuredContent carries a key (often through a spread) that the tool's declared return type does not declare: the net accepts sources, table, charts, force and the keys of the tool's `output` only. Declare it (`output` and `DataResult<Extra>`) or leave it out.",
+    severity: "error",
+  }),
 });

@@ -296,6 +296,18 @@ export function duplicateToolName(tool: string, registry: string, first: string)
   );
 }
 
+/** Keys of a returned structuredContent that the declared return type does not declare: the net refuses them on every call. */
+export function undeclaredOutputKeys(tool: string | undefined, keys: readonly string[], declared: readonly string[], where: string | undefined): string {
+  const quoted = keys.map((key) => `'${key}'`).join(", ");
+  const plural = keys.length > 1;
+  return (
+    `${capitalize(quoteTool(tool))} returns structuredContent with ${plural ? "the keys" : "the key"} ${quoted}${where === undefined ? "" : ` (at ${where})`}, which its declared return type does not declare ` +
+    `(it declares ${declared.map((key) => `'${key}'`).join(", ")}): the registry refuses ${plural ? "them" : "it"} on every call. ` +
+    `A spread copies every key of its object ({ ...graph, sources }): pick the keys you mean, or declare ${plural ? "them" : "it"} in the tool's output ` +
+    `(registry.tool({ output: { ${keys[0]}: … } })) and its return type (DataResult<{ ${keys[0]}: … }>).`
+  );
+}
+
 /** `rule`: the net's own words for the refused source (see url-rule.ts), with its fix when it has one. */
 export function refusedSource(tool: string | undefined, source: string, where: string | undefined, rule: string): string {
   const quoted = JSON.stringify(source.length > 120 ? `${source.slice(0, 120)}…` : source);

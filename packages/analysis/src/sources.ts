@@ -18,21 +18,38 @@ export interface RefusedSource {
 const NONE: readonly RefusedSource[] = [];
 
 /**
- * The refused source literals of what `implementation` returns: its own `return`s, found among its
- * statements (an expression's functions return for themselves), so the walk never enters an
- * expression but a returned one.
+ * The refused source literals of what `implementation` returns (in the `structuredContent` of its
+ * returned object literals, see forEachReturnedStructuredContent).
  */
 export function refusedSourcesOf(context: Context, implementation: ts.SignatureDeclaration | undefined): readonly RefusedSource[] {
   const { ts } = context;
-  if (implementation === undefined || !("body" in implementation) || implementation.body === undefined) return NONE;
   let refused: RefusedSource[] | undefined;
   const collect = (source: ts.StringLiteralLike): void => {
     if (canNeverBeSource(source.text)) (refused ??= []).push({ literal: source, value: source.text });
   };
+  forEachReturnedStructuredContent(context, implementation, (structured, hops) => {
+    const structuredNode = valueOf(context, structured, hops);
+    const sources = structuredNode !== undefined && ts.isObjectLiteralExpression(structuredNode) ? propertyValue(context, structuredNode, "sources") : undefined;
+    if (sources !== undefined) sourcesOf(context, sources, collect, hops + 1);
+  });
+  return refused ?? NONE;
+}
+
+/** Visits the `structuredContent` expression of a returned object literal, and how many `const`s led to it. */
+type VisitStructured = (structured: ts.Expression, hops: number) => void;
+
+/**
+ * The `structuredContent` of each object literal `implementation` returns: its own `return`s,
+ * found among its statements (an expression's functions return for themselves), so the walk never
+ * enters an expression but a returned one.
+ */
+export function forEachReturnedStructuredContent(context: Context, implementation: ts.SignatureDeclaration | undefined, visit: VisitStructured): void {
+  const { ts } = context;
+  if (implementation === undefined || !("body" in implementation) || implementation.body === undefined) return;
   const { body } = implementation;
   if (!ts.isBlock(body)) {
-    resultsOf(context, body, collect, 0);
-    return refused ?? NONE;
+    resultsOf(context, body, visit, 0);
+    return;
   }
   const statements = statementKinds(ts);
   const pending: ts.Node[] = [body];
@@ -41,12 +58,11 @@ export function refusedSourcesOf(context: Context, implementation: ts.SignatureD
   };
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     if (ts.isReturnStatement(node)) {
-      if (node.expression !== undefined) resultsOf(context, node.expression, collect, 0);
+      if (node.expression !== undefined) resultsOf(context, node.expression, visit, 0);
     } else {
       ts.forEachChild(node, push);
     }
   }
-  return refused ?? NONE;
 }
 
 const STATEMENT_KINDS = new WeakMap<object, ReadonlySet<number>>();
@@ -82,19 +98,17 @@ function statementKinds(ts: Context["ts"]): ReadonlySet<number> {
 type Collect = (source: ts.StringLiteralLike) => void;
 
 /** A returned value: an object literal (or a const holding one, or either branch of a conditional). */
-function resultsOf(context: Context, expression: ts.Expression, collect: Collect, hops: number): void {
+function resultsOf(context: Context, expression: ts.Expression, visit: VisitStructured, hops: number): void {
   const { ts } = context;
   const node = valueOf(context, expression, hops);
   if (node === undefined) return;
   if (ts.isConditionalExpression(node)) {
-    resultsOf(context, node.whenTrue, collect, hops + 1);
-    resultsOf(context, node.whenFalse, collect, hops + 1);
+    resultsOf(context, node.whenTrue, visit, hops + 1);
+    resultsOf(context, node.whenFalse, visit, hops + 1);
     return;
   }
   const structured = ts.isObjectLiteralExpression(node) ? propertyValue(context, node, "structuredContent") : undefined;
-  const structuredNode = structured === undefined ? undefined : valueOf(context, structured, hops + 1);
-  const sources = structuredNode !== undefined && ts.isObjectLiteralExpression(structuredNode) ? propertyValue(context, structuredNode, "sources") : undefined;
-  if (sources !== undefined) sourcesOf(context, sources, collect, hops + 1);
+  if (structured !== undefined) visit(structured, hops + 1);
 }
 
 /** The elements of a `sources` array literal (or a const holding one, spreads of such included). */

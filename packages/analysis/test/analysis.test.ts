@@ -70,6 +70,7 @@ describe("FINDING_KINDS", () => {
       "invalid-tool-name": 92007,
       "invalid-source": 92008,
       "strict-null-checks-off": 92009,
+      "undeclared-output-key": 92010,
     });
     for (const [id, kind] of Object.entries(FINDING_KINDS)) expect(kind.id).toBe(id);
   });

@@ -1,6 +1,7 @@
 import type { ContentBlock, CallToolResult } from "@modelcontextprotocol/server";
 import type { ChartConfiguration } from "chart.js";
 import { z } from "zod";
+import type { CompiledInput, ParsedArguments } from "./input.js";
 import type { ServedResources } from "./resource-sources.js";
 import { describeSourceUrlProblem, SOURCE_URL_REGEX, urlRuleProblem } from "./url-rule.js";
 
@@ -79,9 +80,28 @@ function sourceSchema(served: ServedResources | undefined) {
     .meta(served.sourceJsonSchema("An absolute http: or https: URL of the original data, or the URI of a resource this server serves"));
 }
 
-/** The schema of `structuredContent` for a registry serving `served`: published as each tool's MCP `outputSchema`. */
-function structuredContentSchemaFor(served: ServedResources | undefined) {
-  return z
+/** The keys of `structuredContent` the contract gives a meaning: a tool's `output` may not declare them. */
+export const CONTRACT_KEYS = ["sources", "table", "charts", "force"] as const;
+
+/** The keys a tool's `output` declares: its JSON Schema's `properties`. */
+export function declaredKeys(output: CompiledInput): string[] {
+  const properties = (output.json as { properties?: unknown }).properties;
+  return typeof properties === "object" && properties !== null ? Object.keys(properties) : [];
+}
+
+/** "a, b and c". */
+function listWords(words: readonly string[]): string {
+  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(", ")} and ${words.at(-1)!}`;
+}
+
+/**
+ * The schema of `structuredContent` for a registry serving `served`, of a tool whose `output`
+ * declares keys beside the contract's: published as the tool's MCP `outputSchema`. A declared key
+ * is checked by the tool's own schema (its values, its required keys); any other key is refused.
+ */
+function structuredContentSchemaFor(served: ServedResources | undefined, output?: CompiledInput) {
+  const keys = output === undefined ? [] : declaredKeys(output);
+  const schema = z
     .strictObject(
       {
         sources: z.array(sourceSchema(served)).min(1, "needs at least one source").meta({
@@ -90,14 +110,35 @@ function structuredContentSchemaFor(served: ServedResources | undefined) {
         table: table.optional(),
         charts: z.array(chart).optional().meta({ description: "Chart.js data and configuration, rendered as charts" }),
         force: z.string().optional().meta({ description: "Shown to the user exactly as is, never through the LLM" }),
+        // Let through here, checked below by the tool's own schema. Typed as no key: the type of
+        // structuredContent (StructuredData) is the contract's, and a declared key is the tool's.
+        ...(Object.fromEntries(keys.map((key) => [key, z.unknown().optional()])) as Record<never, z.ZodOptional<z.ZodUnknown>>),
       },
       {
         error: (issue) =>
           missing("is missing: every result says where its data came from in structuredContent.sources")(issue) ??
-          onlyKeys("structuredContent", "sources, table, charts and force")(issue),
+          onlyKeys("structuredContent", listWords([...CONTRACT_KEYS, ...keys]))(issue),
       },
     )
     .meta({ title: "DataToolOutput structuredContent" });
+  if (output === undefined) return schema;
+  return schema.superRefine((value, ctx) => {
+    const record = value as Record<string, unknown>;
+    const declared = Object.fromEntries(keys.filter((key) => Object.hasOwn(record, key)).map((key) => [key, record[key]]));
+    let parsed: ParsedArguments | Promise<ParsedArguments>;
+    try {
+      parsed = output.parse(declared);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: `the tool's output schema threw while checking it: ${error instanceof Error ? error.message : String(error)}` });
+      return;
+    }
+    if (parsed instanceof Promise) {
+      parsed.catch(() => undefined);
+      ctx.addIssue({ code: "custom", message: "the tool's output schema is asynchronous, and the net checks every result at once: declare a synchronous one" });
+      return;
+    }
+    if (!parsed.ok) for (const problem of parsed.problems) ctx.addIssue({ code: "custom", message: problem });
+  });
 }
 
 /** The schema of `structuredContent` of a registry that serves no resource. */
@@ -199,7 +240,7 @@ const contentBlock = z.discriminatedUnion(
  * `isError`, `_meta`; no other key. An error result (`isError: true`) needs visible text too, and
  * may leave out `structuredContent`; when present, it is checked all the same.
  */
-function dataToolOutputSchemaFor(served: ServedResources | undefined) {
+function dataToolOutputSchemaFor(served: ServedResources | undefined, output?: CompiledInput) {
   return z
   .strictObject(
     {
@@ -213,7 +254,7 @@ function dataToolOutputSchemaFor(served: ServedResources | undefined) {
             });
           }
         }),
-      structuredContent: structuredContentSchemaFor(served).optional(),
+      structuredContent: structuredContentSchemaFor(served, output).optional(),
       isError: z.boolean().optional(),
       _meta: meta.optional(),
     },
@@ -231,38 +272,56 @@ export const dataToolOutputSchema = dataToolOutputSchemaFor(undefined);
 
 /** What the net checks a result against, and what `tools/list` publishes as `outputSchema`. */
 export interface ResultContract {
-  readonly result: typeof dataToolOutputSchema;
+  readonly result: z.ZodType;
   readonly structuredContent: z.ZodType;
+  /** The tool's `output`, whose keys the published `outputSchema` carries beside the contract's. */
+  readonly output?: CompiledInput;
 }
 
-/** The contract of a registry that serves no resource. */
+/** The contract of a registry that serves no resource, for a tool without `output`. */
 export const DEFAULT_CONTRACT: ResultContract = { result: dataToolOutputSchema, structuredContent: structuredContentSchema };
 
-/** The contract of a registry serving `served`: its resources' URIs may stand as sources. */
-export function contractFor(served: ServedResources | undefined): ResultContract {
-  if (served === undefined || served.empty) return DEFAULT_CONTRACT;
-  return { result: dataToolOutputSchemaFor(served), structuredContent: structuredContentSchemaFor(served) };
+/** The contract of a tool declaring `output`, on a registry serving `served` (their URIs may stand as sources). */
+export function contractFor(served: ServedResources | undefined, output?: CompiledInput): ResultContract {
+  if ((served === undefined || served.empty) && output === undefined) return DEFAULT_CONTRACT;
+  return {
+    result: dataToolOutputSchemaFor(served, output),
+    structuredContent: structuredContentSchemaFor(served, output),
+    ...(output === undefined ? {} : { output }),
+  };
 }
 
-/** The `structuredContent` of a tool result. `charts` is typed by chart.js itself. */
-export type StructuredData = Omit<z.infer<typeof structuredContentSchema>, "charts"> & {
+/** No keys beyond the contract's: what `Extra` defaults to. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` vanishes from an intersection, so a result's type reads as before.
+export type NoExtra = {};
+
+/**
+ * The `structuredContent` of a tool result: the contract's keys (`charts` typed by chart.js
+ * itself), and those a tool's `output` declares (`Extra`, `{ entities: Entity[] }`).
+ */
+export type StructuredData<Extra extends object = NoExtra> = Omit<z.infer<typeof structuredContentSchema>, "charts"> & {
   charts?: ChartConfiguration[];
-};
+} & Extra;
 
 /**
  * What every registered tool returns: an MCP `CallToolResult` whose `structuredContent` says where
  * its data came from (`DataResult`), or an error result that need not (`ErrorResult`), exactly as
- * the net accepts them. Assignable to the SDK's `CallToolResult`. A union: to extend it, extend
- * `DataResult`.
+ * the net accepts them. Assignable to the SDK's `CallToolResult`. A union: a tool whose `output`
+ * declares keys returns `DataResult<Extra> | ErrorResult` (every `DataResult<Extra>` is a
+ * `DataToolOutput`; the analysis judges against this type, which is why it takes no parameter).
  */
 export type DataToolOutput = DataResult | ErrorResult;
 
-/** A result with data: `structuredContent` with at least one source. */
-export type DataResult = {
+/**
+ * A result with data: `structuredContent` with at least one source, and the keys `Extra` that the
+ * tool's `output` declares (`registry.tool({ output: { entities: z.array(Entity) } })` returns
+ * `DataResult<{ entities: Entity[] }>`).
+ */
+export type DataResult<Extra extends object = NoExtra> = {
   /** For the LLM: at least one `text` block that repeats the facts of `structuredContent`. */
   content: ContentBlock[];
-  /** For the gateway: sources (required), table, charts, force. */
-  structuredContent: StructuredData;
+  /** For the gateway: sources (required), table, charts, force; and the keys the tool's `output` declares. */
+  structuredContent: StructuredData<Extra>;
   isError?: boolean;
   _meta?: CallToolResult["_meta"];
 };

@@ -1,6 +1,6 @@
 export type { RegistersTool, RegistersToolMark } from "./brand.js";
 export { dataToolOutputSchema, structuredContentSchema } from "./contract.js";
-export type { DataResult, DataToolOutput, ErrorResult, StructuredData } from "./contract.js";
+export type { DataResult, DataToolOutput, ErrorResult, NoExtra, StructuredData } from "./contract.js";
 export { stderrLogger } from "./logger.js";
 export type { Logger } from "./logger.js";
 export { DATA_VIEW_URI, MCP_APP_MIME_TYPE } from "./gateway.js";
@@ -9,7 +9,7 @@ export type { PromptConfig, RegisteredTool, Registry, RegistryOptions, ToolCallE
 export type { StartupCheckMode } from "./startup.js";
 export type { AuthenticationRequest, HttpLimits, HttpServeOptions, HttpServing, StdioServeOptions, StdioServing } from "./serve.js";
 export { VERIFIED_STAMP_KEY } from "./stamp.js";
-export type { ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
+export type { OutputKeys, ToolDecorator, ToolDecoratorFor, ToolFunction, ToolOptions, ToolOutput, ToolResult, TypedToolDecorator } from "./types.js";
 export { VERIFIED_STAMP, isVerified, markVerified, verifiedBy } from "./verified.js";
 export type { VerifiedFunction } from "./verified.js";
 export { ERROR_TEXT_LIMIT } from "./net.js";

@@ -34,29 +34,37 @@ export interface CompiledInput {
 /** Why an input was refused: the text follows "registry.tool() at <site>: ". */
 export class InputRefusal extends Error {}
 
-/** Inputs already compiled: tools often share one input object. */
-const compiled = new WeakMap<object, CompiledInput>();
+/**
+ * Which option a schema is: a tool's `input` (its arguments) or its `output` (the keys its
+ * `structuredContent` carries beside the contract's, published from the schema's output side).
+ */
+export type SchemaRole = "input" | "output";
 
-/** The input ready to serve; throws an {@link InputRefusal} that says what is wrong and what to write. */
-export function compileInput(input: unknown): CompiledInput {
+/** Schemas already compiled, per role: tools often share one input object. */
+const compiled = { input: new WeakMap<object, CompiledInput>(), output: new WeakMap<object, CompiledInput>() };
+
+/** The input (or output) ready to serve; throws an {@link InputRefusal} that says what is wrong and what to write. */
+export function compileInput(input: unknown, role: SchemaRole = "input"): CompiledInput {
   if ((typeof input !== "object" && typeof input !== "function") || input === null) {
-    throw new InputRefusal(`input is ${describeValue(input)}; ${WHAT_INPUT_TAKES}.`);
+    throw new InputRefusal(`${role} is ${describeValue(input)}; ${whatItTakes(role)}.`);
   }
-  let known = compiled.get(input);
+  let known = compiled[role].get(input);
   if (known === undefined) {
-    known = compile(input);
-    compiled.set(input, known);
+    known = compile(input, role);
+    compiled[role].set(input, known);
   }
   return known;
 }
 
-const WHAT_INPUT_TAKES =
-  "it takes a zod raw shape ({ city: z.string() }), a zod object (z.object({ city: z.string() })) or another Standard Schema that converts itself to JSON Schema";
+const whatItTakes = (role: SchemaRole): string =>
+  role === "input"
+    ? "it takes a zod raw shape ({ city: z.string() }), a zod object (z.object({ city: z.string() })) or another Standard Schema that converts itself to JSON Schema"
+    : "it takes a zod raw shape ({ entities: z.array(Entity) }), a zod object (z.object({ entities: z.array(Entity) })) or another Standard Schema that converts itself to JSON Schema";
 
 interface StandardProps {
   readonly vendor?: unknown;
   readonly validate?: unknown;
-  readonly jsonSchema?: { readonly input?: unknown };
+  readonly jsonSchema?: { readonly input?: unknown; readonly output?: unknown };
 }
 
 interface ZodLike {
@@ -65,59 +73,60 @@ interface ZodLike {
   readonly "~standard"?: StandardProps;
 }
 
-function compile(input: object): CompiledInput {
+function compile(input: object, role: SchemaRole): CompiledInput {
   const standard = (input as ZodLike)["~standard"];
-  if (standard === undefined && !isZod3(input)) return compileShape(input);
-  const problem = unusableSchema(input, "input");
+  if (standard === undefined && !isZod3(input)) return compileShape(input, role);
+  const problem = unusableSchema(input, role, role);
   if (problem !== undefined) throw new InputRefusal(problem);
-  const json = jsonSchemaOf(input);
-  if (isZod(input)) return { json, parse: (args) => parseWithZod(input as z.ZodType, args) };
+  const json = jsonSchemaOf(input, role);
+  if (isZod(input)) return { json, parse: (args) => parseWithZod(input as z.ZodType, args, role) };
   const validate = standard!.validate as (value: unknown) => StandardResult | PromiseLike<StandardResult>;
   return {
     json,
     parse(args) {
       const result = validate.call(standard!, args);
-      return isThenable(result) ? new Promise<StandardResult>((resolve, reject) => void result.then(resolve, reject)).then(fromStandard) : fromStandard(result);
+      const read = (outcome: StandardResult) => fromStandard(outcome, role);
+      return isThenable(result) ? new Promise<StandardResult>((resolve, reject) => void result.then(resolve, reject)).then(read) : read(result);
     },
   };
 }
 
 /** A raw shape: every field a zod schema the registry's `z.object()` can wrap. */
-function compileShape(shape: object): CompiledInput {
+function compileShape(shape: object, role: SchemaRole): CompiledInput {
   const prototype: unknown = Object.getPrototypeOf(shape);
   if (prototype !== Object.prototype && prototype !== null) {
-    throw new InputRefusal(`input is ${describeValue(shape)}, which is neither a schema nor a plain object of zod fields; ${WHAT_INPUT_TAKES}.`);
+    throw new InputRefusal(`${role} is ${describeValue(shape)}, which is neither a schema nor a plain object of zod fields; ${whatItTakes(role)}.`);
   }
   for (const [key, field] of Object.entries(shape) as [string, unknown][]) {
-    const where = `input${/^[A-Za-z_$][\w$]*$/u.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
+    const where = `${role}${/^[A-Za-z_$][\w$]*$/u.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
     const isObject = (typeof field === "object" || typeof field === "function") && field !== null;
     if (!isObject || (!isZod(field) && !isZod3(field))) {
       throw new InputRefusal(
         isObject && (field as ZodLike)["~standard"] !== undefined
           ? `${where} is ${withArticle(vendorOf(field as ZodLike))} schema: the fields of a raw shape are zod schemas, which the registry wraps in z.object(). ` +
-              "Pass one schema of that library for the whole input instead."
+              `Pass one schema of that library for the whole ${role} instead.`
           : `${where} is ${describeValue(field)}, not a zod schema; the fields of a raw shape are zod schemas ({ city: z.string() }).`,
       );
     }
-    const problem = unusableSchema(field as ZodLike, where);
+    const problem = unusableSchema(field as ZodLike, where, role);
     if (problem !== undefined) throw new InputRefusal(problem);
   }
   const schema = z.object(shape as z.ZodRawShape);
-  return { json: jsonSchemaOf(schema as ZodLike), parse: (args) => parseWithZod(schema, args) };
+  return { json: jsonSchemaOf(schema as ZodLike, role), parse: (args) => parseWithZod(schema, args, role) };
 }
 
 /** Why the SDK could not use `schema` (zod 3, zod before 4.2, no JSON Schema), or `undefined`. */
-function unusableSchema(schema: ZodLike, where: string): string | undefined {
+function unusableSchema(schema: ZodLike, where: string, role: SchemaRole): string | undefined {
   const standard = schema["~standard"];
   if (isZod3(schema)) return `${where} is a zod 3 schema, which the MCP SDK cannot use: ${INSTALL_ZOD}.`;
   const version = schema._zod?.version;
   if (isZod(schema) && version !== undefined && (version.major !== ZOD_FLOOR.major || Number(version.minor) < ZOD_FLOOR.minor)) {
     return `${where} is a zod ${String(version.major)}.${String(version.minor)}.${String(version.patch)} schema, which cannot state its JSON Schema: ${INSTALL_ZOD}.`;
   }
-  if (typeof standard?.validate !== "function") return `${where} is ${describeValue(schema)}, not a Standard Schema; ${WHAT_INPUT_TAKES}.`;
-  if (typeof standard.jsonSchema?.input !== "function") {
+  if (typeof standard?.validate !== "function") return `${where} is ${describeValue(schema)}, not a Standard Schema; ${whatItTakes(role)}.`;
+  if (typeof standard.jsonSchema?.[role] !== "function") {
     return (
-      `${where} is ${withArticle(vendorOf(schema))} schema without JSON Schema (StandardJSONSchemaV1, \`~standard.jsonSchema\`), so its tool cannot publish an inputSchema. ` +
+      `${where} is ${withArticle(vendorOf(schema))} schema without JSON Schema (StandardJSONSchemaV1, \`~standard.jsonSchema\`), so its tool cannot publish an ${role}Schema. ` +
       `Upgrade ${vendorOf(schema)} to a version that provides it${vendorOf(schema) === "zod" ? ` (${INSTALL_ZOD})` : ""}.`
     );
   }
@@ -139,31 +148,38 @@ function vendorOf(schema: ZodLike): string {
 }
 
 /** The schema's own JSON Schema for its input, as the SDK publishes it: an object at the root. */
-function jsonSchemaOf(schema: ZodLike): Tool["inputSchema"] {
-  const convert = schema["~standard"]!.jsonSchema!.input as (options: { target: string }) => Record<string, unknown>;
+function jsonSchemaOf(schema: ZodLike, role: SchemaRole): Tool["inputSchema"] {
+  const convert = schema["~standard"]!.jsonSchema![role] as (options: { target: string }) => Record<string, unknown>;
   let json: Record<string, unknown>;
   try {
     json = convert({ target: JSON_SCHEMA_TARGET });
   } catch (error) {
-    throw new InputRefusal(`input cannot be published as JSON Schema (${error instanceof Error ? error.message : String(error)}). Describe it with types JSON Schema has.`);
+    throw new InputRefusal(`${role} cannot be published as JSON Schema (${error instanceof Error ? error.message : String(error)}). Describe it with types JSON Schema has.`);
   }
   if (json.type !== undefined && json.type !== "object") {
-    throw new InputRefusal(`input describes ${JSON.stringify(json.type)}, not an object: a tool's arguments are an object. Wrap it: z.object({ value: … }).`);
+    throw new InputRefusal(
+      role === "input"
+        ? `input describes ${JSON.stringify(json.type)}, not an object: a tool's arguments are an object. Wrap it: z.object({ value: … }).`
+        : `output describes ${JSON.stringify(json.type)}, not an object: it declares the keys structuredContent carries beside sources. Wrap it: z.object({ entities: … }).`,
+    );
   }
   return { ...json, type: "object" };
 }
 
-function parseWithZod(schema: z.ZodType, args: unknown): ParsedArguments | Promise<ParsedArguments> {
+/** What a message calls the value a schema checks. */
+const CHECKED = { input: "the arguments", output: "structuredContent" } as const;
+
+function parseWithZod(schema: z.ZodType, args: unknown, role: SchemaRole): ParsedArguments | Promise<ParsedArguments> {
   try {
-    return fromZod(schema.safeParse(args));
+    return fromZod(schema.safeParse(args), role);
   } catch (error) {
     if (!isAsyncParseError(error)) throw error;
   }
-  return schema.safeParseAsync(args).then(fromZod);
+  return schema.safeParseAsync(args).then((parsed) => fromZod(parsed, role));
 }
 
-function fromZod(parsed: ReturnType<z.ZodType["safeParse"]>): ParsedArguments {
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, problems: describeProblems(parsed.error.issues, undefined, "the arguments") };
+function fromZod(parsed: ReturnType<z.ZodType["safeParse"]>, role: SchemaRole): ParsedArguments {
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, problems: describeProblems(parsed.error.issues, undefined, CHECKED[role]) };
 }
 
 interface StandardResult {
@@ -171,8 +187,8 @@ interface StandardResult {
   readonly issues?: readonly Issue[];
 }
 
-function fromStandard(result: StandardResult): ParsedArguments {
-  return result.issues === undefined ? { ok: true, value: result.value } : { ok: false, problems: describeProblems(result.issues, undefined, "the arguments") };
+function fromStandard(result: StandardResult, role: SchemaRole): ParsedArguments {
+  return result.issues === undefined ? { ok: true, value: result.value } : { ok: false, problems: describeProblems(result.issues, undefined, CHECKED[role]) };
 }
 
 function isThenable(value: unknown): value is PromiseLike<StandardResult> {

@@ -66,6 +66,8 @@ export const TOOL_OPTIONS: OptionTable<ToolOptions> = {
   description: STRING,
   // What a schema is, and which ones the registry can serve, is checked by compileInput (input.ts).
   input: { takes: "a zod raw shape, a zod object or a Standard Schema", accepts: (value) => (typeof value === "object" || typeof value === "function") && value !== null },
+  // As `input`: what a schema is is checked by compileInput (input.ts); the keys it may declare, by registry.tool().
+  output: { takes: "a zod raw shape, a zod object or a Standard Schema", accepts: (value) => (typeof value === "object" || typeof value === "function") && value !== null },
   annotations: { takes: "an object ({ readOnlyHint: true })", accepts: isPlainObject },
   ui: BOOLEAN,
   timeoutMs: DEADLINE,

@@ -1,4 +1,5 @@
 import { McpServer, type Icon, type PromptCallback, type ReadResourceCallback, type ReadResourceTemplateCallback, type ResourceMetadata, type ResourceTemplate, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import { CONTRACT_KEYS, declaredKeys } from "./contract.js";
 import { gatewayView } from "./gateway.js";
 import { compileInput, InputRefusal, type CompiledInput } from "./input.js";
 import { stderrLogger, type Logger } from "./logger.js";
@@ -10,7 +11,7 @@ import { buildServer, ToolTable, type Offering, type ServingContext, type TableS
 import { hintAtDecoratorSyntaxErrors, isCheckableFile, judge, unjudgedWarning, type StartupCheckMode, type Verdict } from "./startup.js";
 import { assertToolName } from "./tool-name.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
-import type { ToolArgs, ToolDecorator, ToolFunction, ToolInput, ToolOptions } from "./types.js";
+import type { ToolArgs, ToolDecorator, ToolDecoratorFor, ToolFunction, ToolInput, ToolOptions, ToolOutput } from "./types.js";
 import { verifiedBy } from "./verified.js";
 
 export interface RegistryOptions {
@@ -85,7 +86,7 @@ export interface Registry {
    * Each call receives `(args, extra)`: the input parsed by `options.input` (`{}` without input) and
    * the SDK's request context; the function's first parameter is typed from `options.input`.
    */
-  tool<I extends ToolInput | undefined = undefined>(options?: ToolOptions<I>): ToolDecorator<ToolArgs<I>>;
+  tool<I extends ToolInput | undefined = undefined, O extends ToolOutput | undefined = undefined>(options?: ToolOptions<I, O>): ToolDecoratorFor<ToolArgs<I>, O>;
   /** The registered tools, in registration order. */
   readonly tools: readonly RegisteredTool[];
   /**
@@ -123,6 +124,28 @@ export interface PromptConfig<Args extends StandardSchemaWithJSON | undefined> {
   _meta?: Record<string, unknown>;
 }
 
+/** A tool's input and output, compiled once at `registry.tool(options)`. */
+interface CompiledSchemas {
+  readonly input: CompiledInput | undefined;
+  readonly output: CompiledInput | undefined;
+}
+
+/**
+ * A tool's `output`, compiled as an input is (input.ts), whose keys may not be the contract's own:
+ * `sources`, `table`, `charts` and `force` keep their meaning on every tool.
+ */
+function compileOutput(output: unknown): CompiledInput {
+  const compiled = compileInput(output, "output");
+  const taken = declaredKeys(compiled).filter((key) => (CONTRACT_KEYS as readonly string[]).includes(key));
+  if (taken.length > 0) {
+    throw new InputRefusal(
+      `output declares ${taken.map((key) => JSON.stringify(key)).join(" and ")}, which ${taken.length === 1 ? "is a key" : "are keys"} of the contract itself: ` +
+        "sources, table, charts and force keep their meaning on every tool. Declare only the keys you add (output: { entities: z.array(Entity) }).",
+    );
+  }
+  return compiled;
+}
+
 /** A decorated static method: its name, and its class once the class exists. */
 interface StaticMethod {
   readonly name: string;
@@ -152,6 +175,7 @@ class Entry implements RegisteredTool {
     readonly name: string,
     readonly options: Readonly<ToolOptions>,
     readonly input: CompiledInput | undefined,
+    readonly output: CompiledInput | undefined,
     readonly fn: ToolFunction,
     public verifiedBy: string | undefined,
     readonly lazySite: LazySite,
@@ -282,7 +306,7 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
   };
 
-  function register(fn: unknown, toolOptions: ToolOptions, input: CompiledInput | undefined, lazySite: LazySite, method?: StaticMethod): void {
+  function register(fn: unknown, toolOptions: ToolOptions, schemas: CompiledSchemas, lazySite: LazySite, method?: StaticMethod): void {
     if (typeof fn !== "function") {
       const error = new TypeError(
         `registry.tool() at ${formatSite(lazySite.get())} expects a function, got ${fn === null ? "null" : typeof fn}. ` +
@@ -322,7 +346,7 @@ export function createRegistry(options: RegistryOptions): Registry {
       );
       return;
     }
-    const entry = new Entry(name, { ...toolOptions }, input, tool, stamp, lazySite, method);
+    const entry = new Entry(name, { ...toolOptions }, schemas.input, schemas.output, tool, stamp, lazySite, method);
     const previous = entries.get(name);
     if (previous) {
       const error = new Error(
@@ -484,9 +508,12 @@ export function createRegistry(options: RegistryOptions): Registry {
     tool(toolOptions: ToolOptions = {}): ToolDecorator<never> {
       const problems = toolOptionProblems(toolOptions);
       if (problems.length > 0) throw optionsError("registry.tool()", new LazySite(new Error()), problems, listKeys(TOOL_OPTIONS));
-      let input: CompiledInput | undefined;
+      let schemas: CompiledSchemas;
       try {
-        input = toolOptions.input === undefined ? undefined : compileInput(toolOptions.input);
+        schemas = {
+          input: toolOptions.input === undefined ? undefined : compileInput(toolOptions.input),
+          output: toolOptions.output === undefined ? undefined : compileOutput(toolOptions.output),
+        };
       } catch (error) {
         if (!(error instanceof InputRefusal)) throw error;
         throw new TypeError(`registry.tool() at ${formatSite(new LazySite(new Error()).get())}: ${error.message}`);
@@ -497,7 +524,7 @@ export function createRegistry(options: RegistryOptions): Registry {
         const site = new LazySite(new Error());
         if (limit !== undefined) Error.stackTraceLimit = limit;
         if (context === undefined) {
-          register(fn, toolOptions, input, site);
+          register(fn, toolOptions, schemas, site);
           return fn;
         }
         const methodName = typeof context.name === "string" ? context.name : "";
@@ -522,7 +549,7 @@ export function createRegistry(options: RegistryOptions): Registry {
         context.addInitializer(function (this: unknown) {
           method.owner = this;
         });
-        register(fn, toolOptions, input, site, method);
+        register(fn, toolOptions, schemas, site, method);
         return fn;
       };
       return decorator as ToolDecorator<never>;

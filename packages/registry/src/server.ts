@@ -14,6 +14,8 @@ import type { ToolOptions } from "./types.js";
 export interface ServedTool extends NetTool {
   readonly options: Readonly<ToolOptions>;
   readonly input: CompiledInput | undefined;
+  /** The keys its `structuredContent` declares beside the contract's (`ToolOptions.output`). */
+  readonly output: CompiledInput | undefined;
 }
 
 /** One tool ready to be called: the tool (with the contract its results are checked against) and its deadline. */
@@ -59,9 +61,16 @@ export class ToolTable {
    */
   constructor(tools: Iterable<ServedTool>, view: GatewayView | undefined, callTimeoutMs: number, resources?: ServedResources) {
     const definitions: Tool[] = [];
-    const contract = contractFor(resources);
-    const outputSchema = toJsonSchema(contract.structuredContent, "output");
+    // One contract (and its JSON Schema) per output: most tools declare none, and share the first.
+    const contracts = new Map<CompiledInput | undefined, { contract: ResultContract; outputSchema: Tool["outputSchema"] }>();
     for (const tool of tools) {
+      let known = contracts.get(tool.output);
+      if (known === undefined) {
+        const contract = contractFor(resources, tool.output);
+        known = { contract, outputSchema: publishedOutputSchema(contract) };
+        contracts.set(tool.output, known);
+      }
+      const { contract, outputSchema } = known;
       const { title, description, annotations, icons } = tool.options;
       this.byName.set(tool.name, { tool, timeoutMs: tool.options.timeoutMs ?? callTimeoutMs, contract });
       const viewMeta = view?.toolMeta(tool.options.ui);
@@ -157,6 +166,23 @@ function invalidArguments(name: string, problems: readonly string[]): CallToolRe
 function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {
   const json = z.toJSONSchema(schema, { target: JSON_SCHEMA_TARGET, io }) as Record<string, unknown>;
   return { ...json, type: "object" };
+}
+
+/**
+ * A tool's `outputSchema`: the contract's `structuredContent`, and beside its keys those the tool's
+ * `output` declares, as that schema states them (its properties, its required keys, its `$defs`).
+ */
+function publishedOutputSchema(contract: ResultContract): Tool["outputSchema"] {
+  const json = toJsonSchema(contract.structuredContent, "output") as Record<string, unknown> & { properties: Record<string, unknown>; required?: string[] };
+  if (contract.output === undefined) return json;
+  const declared = contract.output.json as { properties?: Record<string, unknown>; required?: unknown; $defs?: Record<string, unknown> };
+  const required = Array.isArray(declared.required) ? (declared.required as string[]) : [];
+  return {
+    ...json,
+    properties: { ...json.properties, ...declared.properties },
+    required: [...(json.required ?? []), ...required],
+    ...(declared.$defs === undefined ? {} : { $defs: { ...(json.$defs as object | undefined), ...declared.$defs } }),
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Icon, ServerContext, StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { RegistersTool } from "./brand.js";
+import type { DataResult, ErrorResult } from "./contract.js";
 
 /** The second argument of every tool call: the SDK's request context (`mcpReq.signal`, `http.authInfo`, …). */
 export type ToolCallExtra = ServerContext;
@@ -37,14 +38,19 @@ export type NoArguments = Record<string, never>;
  */
 type OptionalField = { readonly _zod: { readonly optout: "optional" } };
 
-type Output<S> = S extends StandardSchemaWithJSON ? StandardSchemaWithJSON.InferOutput<S> : never;
+/** What a schema parses to (`"output"`, a tool's arguments) or takes (`"input"`, what a tool writes into structuredContent). */
+type Side<S, Which extends "input" | "output"> = S extends StandardSchemaWithJSON
+  ? Which extends "output"
+    ? StandardSchemaWithJSON.InferOutput<S>
+    : StandardSchemaWithJSON.InferInput<S>
+  : never;
 
 /** `{ a: X } & { b?: Y }` as one object type, as editors show it. */
 type Flatten<T> = { [K in keyof T]: T[K] } & {};
 
-type ShapeOutput<S extends InputShape> = Flatten<
-  { -readonly [K in keyof S as S[K] extends OptionalField ? never : K]: Output<S[K]> } & {
-    -readonly [K in keyof S as S[K] extends OptionalField ? K : never]?: Output<S[K]>;
+type ShapeOutput<S extends InputShape, Which extends "input" | "output" = "output"> = Flatten<
+  { -readonly [K in keyof S as S[K] extends OptionalField ? never : K]: Side<S[K], Which> } & {
+    -readonly [K in keyof S as S[K] extends OptionalField ? K : never]?: Side<S[K], Which>;
   }
 >;
 
@@ -69,15 +75,46 @@ export type ToolArgs<I> = 0 extends 1 & I
 
 /**
  * A function a tool with arguments `Args` can register: called as `fn(args, extra)`. Parameters
- * left unannotated take these types; an annotation that contradicts them is a type error.
+ * left unannotated take these types; an annotation that contradicts them is a type error. `Result`:
+ * what it must return — anything, for the analysis to judge, unless the tool declares an `output`.
  */
-export type ToolHandler<Args> = (args: Args, extra: ToolCallExtra) => unknown;
+export type ToolHandler<Args, Result = unknown> = (args: Args, extra: ToolCallExtra) => Result;
+
+/** What `ToolOptions.output` takes: a zod raw shape, a zod object, or any Standard Schema with JSON Schema, as `input`. */
+export type ToolOutput = ToolInput;
+
+/**
+ * The keys a tool's `output` adds to its `structuredContent`: what the schema takes (its input
+ * side: what the tool writes). No output: none.
+ */
+export type OutputKeys<O> = O extends StandardSchemaWithJSON
+      ? Side<O, "input">
+      : O extends InputShape
+        ? ShapeOutput<O, "input">
+        : never;
+
+/**
+ * What a function registered with `output` must return: a result whose `structuredContent`
+ * carries the declared keys, or an error result; or a promise of one.
+ */
+export type ToolResult<O> = DataResult<OutputKeys<O> & object> | ErrorResult | PromiseLike<DataResult<OutputKeys<O> & object> | ErrorResult>;
+
+/**
+ * What `registry.tool(options)` returns for an `output` of type `O`: without one (or one whose type
+ * is not known statically), a decorator whose function may return anything — the analysis judges
+ * it; with one, a decorator whose function must return the declared keys.
+ */
+export type ToolDecoratorFor<Args, O> = [O] extends [undefined]
+  ? ToolDecorator<Args>
+  : [ToolOutput] extends [NonNullable<O>]
+    ? ToolDecorator<Args>
+    : TypedToolDecorator<Args, ToolResult<O>>;
 
 /**
  * Options of `registry.tool(options?)`. Every key is checked when the options are given: an
  * unknown one (a misspelling) or a value of the wrong type throws at once.
  */
-export interface ToolOptions<I extends ToolInput | undefined = ToolInput | undefined> {
+export interface ToolOptions<I extends ToolInput | undefined = ToolInput | undefined, O extends ToolOutput | undefined = ToolOutput | undefined> {
   /** The tool's name; defaults to the function's (or method's) name. Required for an anonymous function. */
   name?: string;
   /** A human-readable title for clients' UIs. */
@@ -90,6 +127,14 @@ export interface ToolOptions<I extends ToolInput | undefined = ToolInput | undef
    * function's first parameter is typed from it.
    */
   input?: I;
+  /**
+   * The keys the tool's `structuredContent` carries beside the contract's, as the SDK's
+   * `outputSchema` takes them: a zod raw shape (`{ entities: z.array(Entity) }`), a zod object, or
+   * any Standard Schema with JSON Schema, of an object. Published in the tool's `outputSchema`
+   * beside `sources`, `table`, `charts` and `force` (which it may not declare), checked by the net,
+   * and the function must return `DataResult<{ entities: Entity[] }>` (or an `ErrorResult`).
+   */
+  output?: O;
   annotations?: ToolAnnotations;
   /** Declare the registry's data view (MCP Apps) on this tool; `false` serves it to hosts as text only. Default `true`. */
   ui?: boolean;
@@ -117,4 +162,10 @@ export interface ToolOptions<I extends ToolInput | undefined = ToolInput | undef
 export type ToolDecorator<Args = any> = RegistersTool<{
   <F extends ToolHandler<Args>>(fn: F): F;
   <F extends ToolHandler<Args>>(method: F, context: ClassMethodDecoratorContext): F;
+}>;
+
+/** `ToolDecorator` for a tool whose `output` declares keys: its function returns `Result` (see `ToolResult`). */
+export type TypedToolDecorator<Args, Result> = RegistersTool<{
+  <F extends ToolHandler<Args, Result>>(fn: F): F;
+  <F extends ToolHandler<Args, Result>>(method: F, context: ClassMethodDecoratorContext): F;
 }>;

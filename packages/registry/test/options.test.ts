@@ -65,7 +65,7 @@ describe("registry.tool() options", () => {
     expect(() => cities.tool({ descripton: "Population of one city." } as ToolOptions)).toThrow(
       new RegExp(
         `^registry\\.tool\\(\\) at .*${SITE}: unknown option "descripton": did you mean "description"\\? ` +
-          "registry\\.tool\\(\\) takes name, title, description, input, annotations, ui, timeoutMs, icons and _meta\\.$",
+          "registry\\.tool\\(\\) takes name, title, description, input, output, annotations, ui, timeoutMs, icons and _meta\\.$",
         "u",
       ),
     );

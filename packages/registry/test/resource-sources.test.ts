@@ -1,10 +1,7 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { ResourceTemplate } from "@modelcontextprotocol/server";
-import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport as LegacyInMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, test } from "vitest";
 import { createRegistry, type DataToolOutput, type Registry } from "../dist/index.js";
+import { checkInMemory, checkOverHttp, type AnyClient } from "./both-clients.js";
 import { connectInMemory, firstText, recordingLogger } from "./helpers.js";
 
 /*
@@ -45,8 +42,6 @@ function memoryRegistry(logger = recordingLogger()): Registry {
   return registry;
 }
 
-type AnyClient = Pick<Client, "callTool" | "listTools" | "readResource" | "close">;
-
 async function expectResourceSources(client: AnyClient): Promise<void> {
   const graph = await client.callTool({ name: "read_graph", arguments: {} });
   expect(graph.isError).toBeFalsy();
@@ -74,34 +69,11 @@ async function expectResourceSources(client: AnyClient): Promise<void> {
 
 describe("a served resource's URI as a source", () => {
   test("createServer(), with the v2 and the v1 Client (which checks every result against the published outputSchema)", async () => {
-    const { client, close } = await connectInMemory(memoryRegistry());
-    await expectResourceSources(client);
-    await close();
-
-    const legacyServer = memoryRegistry().createServer();
-    const [legacyClientTransport, legacyServerTransport] = LegacyInMemoryTransport.createLinkedPair();
-    await legacyServer.connect(legacyServerTransport);
-    const legacy = new LegacyClient({ name: "sources", version: "1.0.0" });
-    await legacy.connect(legacyClientTransport);
-    await expectResourceSources(legacy as unknown as AnyClient);
-    await legacy.close();
-    await legacyServer.close();
+    await checkInMemory(memoryRegistry, expectResourceSources);
   });
 
   test("serveHttp(), with the v2 Client (2026-07-28) and the v1 Client", async () => {
-    const serving = await memoryRegistry().serveHttp();
-    try {
-      const client = new Client({ name: "sources", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-      await client.connect(new StreamableHTTPClientTransport(serving.url));
-      await expectResourceSources(client);
-      await client.close();
-      const legacy = new LegacyClient({ name: "sources", version: "1.0.0" });
-      await legacy.connect(new LegacyStreamableHTTPClientTransport(serving.url));
-      await expectResourceSources(legacy as unknown as AnyClient);
-      await legacy.close();
-    } finally {
-      await serving.close();
-    }
+    await checkOverHttp(memoryRegistry, expectResourceSources);
   });
 
   test("tools/list publishes the served URIs and each template's start beside the URL rule", async () => {

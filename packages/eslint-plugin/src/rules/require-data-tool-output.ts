@@ -20,6 +20,7 @@ const findingMessages = {
   "invalid-tool-name": "{{message}}",
   "invalid-source": "{{message}}",
   "strict-null-checks-off": "{{message}}",
+  "undeclared-output-key": "{{message}}",
 } satisfies Record<FindingId, string>;
 
 export default createRule<Options, MessageIds>({

@@ -1,0 +1,67 @@
+import type * as ts from "typescript";
+import type { Context } from "./context.js";
+import { forEachReturnedStructuredContent } from "./sources.js";
+import { unionMembers } from "./syntax.js";
+
+/*
+ * Keys the net refuses on every call, visible in the types: the run time accepts in
+ * `structuredContent` the contract's keys and those the tool's `output` declares, which its
+ * function declares too (`DataResult<{ entities: Entity[] }>`). TypeScript checks excess keys of a
+ * fresh object literal only, so `{ ...graph, sources }` — a spread whose type has keys the return
+ * type does not declare — compiles and fails at run time. Here, the type of each returned
+ * `structuredContent` is held against the keys the declared return type gives it.
+ */
+
+/** A returned `structuredContent` carrying keys its declared return type does not declare. */
+export interface UndeclaredKeys {
+  readonly node: ts.Expression;
+  readonly keys: readonly string[];
+  /** The keys the declared return type gives `structuredContent`. */
+  readonly declared: readonly string[];
+}
+
+const NONE: readonly UndeclaredKeys[] = [];
+
+/** The returned `structuredContent`s of `implementation` with keys its declared return type does not declare. */
+export function undeclaredOutputKeysOf(context: Context, implementation: ts.SignatureDeclaration | undefined): readonly UndeclaredKeys[] {
+  if (implementation === undefined || implementation.type === undefined) return NONE;
+  const declared = declaredKeysOf(context, context.checker.getTypeFromTypeNode(implementation.type));
+  if (declared === undefined) return NONE;
+  let found: UndeclaredKeys[] | undefined;
+  forEachReturnedStructuredContent(context, implementation, (structured) => {
+    const keys = keysOf(context, context.checker.getTypeAtLocation(structured));
+    const extra = keys?.filter((key) => !declared.has(key));
+    if (extra !== undefined && extra.length > 0) (found ??= []).push({ node: structured, keys: extra, declared: [...declared] });
+  });
+  return found ?? NONE;
+}
+
+/**
+ * The keys a declared return type gives `structuredContent`, over every member of the union
+ * (awaited for a promise); `undefined` when it cannot say (no such property, `any`, an index
+ * signature: any key may be meant).
+ */
+function declaredKeysOf(context: Context, returnType: ts.Type): Set<string> | undefined {
+  const { ts, checker } = context;
+  const awaited = checker.getAwaitedType(returnType) ?? returnType;
+  const declared = new Set<string>();
+  for (const member of unionMembers(ts, awaited)) {
+    const property = member.getProperty("structuredContent");
+    if (property === undefined) continue;
+    const keys = keysOf(context, checker.getNonNullableType(checker.getTypeOfSymbol(property)));
+    if (keys === undefined) return undefined;
+    for (const key of keys) declared.add(key);
+  }
+  return declared.size === 0 ? undefined : declared;
+}
+
+/** The property names of an object type (of each union member); `undefined` for `any`, `unknown` or an index signature. */
+function keysOf(context: Context, type: ts.Type): string[] | undefined {
+  const { ts, checker } = context;
+  const keys: string[] = [];
+  for (const member of unionMembers(ts, type)) {
+    if (member.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown) || checker.getIndexTypeOfType(member, ts.IndexKind.String) !== undefined) return undefined;
+    for (const property of checker.getPropertiesOfType(member)) if (!keys.includes(property.name)) keys.push(property.name);
+  }
+  return keys;
+}
