@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { CompiledInput, ParsedArguments } from "./input.js";
 import type { ServedResources } from "./resource-sources.js";
 import { describeSourceUrlProblem, SOURCE_URL_REGEX, urlRuleProblem } from "./url-rule.js";
+import { thrownText } from "./wire.js";
 
 /*
  * The data contract of every sourced tool (DESIGN §1). ONE zod schema: the `structuredContent` part
@@ -129,7 +130,7 @@ function structuredContentSchemaFor(served: ServedResources | undefined, output?
     try {
       parsed = output.parse(declared);
     } catch (error) {
-      ctx.addIssue({ code: "custom", message: `the tool's output schema threw while checking it: ${error instanceof Error ? error.message : String(error)}` });
+      ctx.addIssue({ code: "custom", message: `the tool's output schema threw while checking it: ${thrownText(error)}` });
       return;
     }
     if (parsed instanceof Promise) {
@@ -290,6 +291,25 @@ export function contractFor(served: ServedResources | undefined, output?: Compil
     ...(output === undefined ? {} : { output }),
   };
 }
+
+/**
+ * What a resource of the registry's (`registry.resource()`) may answer a `resources/read` with:
+ * its contents, each with its URI and text or base64 blob, as MCP defines them; `_meta`; nothing
+ * else. Checked against the plain-JSON wire copy, as a tool's result is.
+ */
+export const readResourceResultSchema = z.strictObject(
+  {
+    contents: z.array(
+      z.union([
+        z.strictObject({ uri: z.string(), mimeType: z.string().optional(), _meta: meta.optional(), text: z.string() }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
+        z.strictObject({ uri: z.string(), mimeType: z.string().optional(), _meta: meta.optional(), blob: base64 }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
+      ]),
+      { error: missing("is missing: a read answers with its contents, [{ uri, text }]") },
+    ),
+    _meta: meta.optional(),
+  },
+  { error: onlyKeys("a resource read result", "contents and _meta") },
+);
 
 /** No keys beyond the contract's: what `Extra` defaults to. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` vanishes from an intersection, so a result's type reads as before.

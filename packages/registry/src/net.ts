@@ -74,7 +74,7 @@ export function capText(text: string, limit: number, where: string): string {
 }
 
 /** Logs once; a logger that throws falls back to stderr, so a warning is never lost nor doubled. */
-function warn(logger: Logger, message: string): void {
+export function warn(logger: Logger, message: string): void {
   const text = capText(message, LOG_TEXT_LIMIT, "not logged");
   try {
     logger.warn(text);
@@ -83,13 +83,18 @@ function warn(logger: Logger, message: string): void {
   }
 }
 
+/** An error's text as a client receives it: capped, saying where the rest is. */
+export function answerText(text: string): string {
+  return capText(text, ERROR_TEXT_LIMIT, "in the server log");
+}
+
 /** An error result: its text names the tool, is capped, and says where the rest is. */
 function errorResult(text: string): CallToolResult {
-  return { content: [{ type: "text", text: capText(text, ERROR_TEXT_LIMIT, "in the server log") }], isError: true };
+  return { content: [{ type: "text", text: answerText(text) }], isError: true };
 }
 
 /** The message and the log detail (the stack) of a thrown value. Never throws. */
-function describeThrown(error: unknown): { message: string; detail: string } {
+export function describeThrown(error: unknown): { message: string; detail: string } {
   // Uncut here: the error result and the warning each cut it to their own limit.
   const message = thrownText(error);
   let detail = message;
@@ -137,7 +142,9 @@ function toolLabel(tool: NamedTool, where: "result" | "log"): string {
  * (`isError`, naming the tool) plus one warning; nothing unchecked is sent. Should building that
  * answer fail in turn, a fixed error result and one warning stand in: every call is answered.
  *
- * `contract`: the registry's, when it serves resources (their URIs may stand as sources).
+ * `contract`: what the tool's results are checked against — the plain contract, or one whose
+ * sources may be the URIs of the registry's resources and whose `structuredContent` carries the
+ * keys of the tool's `output` (contract.ts, `contractFor`).
  *
  * A thenable result is awaited, as `await` would (its `then` read once), through a promise of the
  * net's own; any other result is checked at once, without the promise and the microtask an
@@ -194,7 +201,7 @@ function netFailure(tool: NamedTool, logger: Logger, error: unknown): CallToolRe
 }
 
 /** `instanceof` asks the thrown value's prototype: a Proxy whose trap throws is no ToolError, and is described as any other throw. */
-function isToolError(error: unknown): error is ToolError {
+export function isToolError(error: unknown): error is ToolError {
   try {
     return error instanceof ToolError;
   } catch {
@@ -303,7 +310,7 @@ function describeFound(value: unknown): string {
  * for the problems the contract's own messages do not word: the error map of one parse, so the
  * schema's messages still come first and zod's global configuration is left alone.
  */
-function inPlainWords(issue: z.core.$ZodRawIssue): string | undefined {
+export function inPlainWords(issue: z.core.$ZodRawIssue): string | undefined {
   switch (issue.code) {
     case "invalid_type": {
       const expected = TYPE_WORDS[issue.expected] ?? issue.expected;

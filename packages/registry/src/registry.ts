@@ -6,6 +6,7 @@ import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, REGISTRY_OPTIONS, TOOL_ANNOTATIONS, TOOL_OPTIONS } from "./options.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "./net.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
+import { checkedRead } from "./resource-net.js";
 import { ServedResources } from "./resource-sources.js";
 import { buildServer, ToolTable, type Offering, type ServingContext, type TableSource } from "./server.js";
 import { hintAtDecoratorSyntaxErrors, isCheckableFile, judge, unjudgedWarning, type StartupCheckMode, type Verdict } from "./startup.js";
@@ -91,9 +92,9 @@ export interface Registry {
   readonly tools: readonly RegisteredTool[];
   /**
    * Serves a resource beside the tools, on every server the registry builds (stdio, HTTP,
-   * `createServer()`): the SDK's `registerResource`, with its arguments. A resource is no tool: its
-   * reads do not go through the net. Register it before serving; a mistake the SDK refuses (a URI
-   * taken twice) throws here. Its URI (a template's: each instance) may then stand as a source of
+   * `createServer()`): the SDK's `registerResource`, with its arguments. Its reads go through the
+   * net as a tool's calls do: only a checked `ReadResourceResult` is sent, else an error naming
+   * it. Register it before serving; a mistake the SDK refuses (a URI taken twice) throws here. Its URI (a template's: each instance) may then stand as a source of
    * any tool — `sources: ["memory://graph"]` — for data with no http(s) URL: a local file, a
    * database, memory. The net accepts it, and the data view opens it with `resources/read`.
    */
@@ -563,7 +564,12 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
 
     resource(...args: unknown[]): void {
-      offer("registry.resource()", new LazySite(new Error()), "resources", (server) => (server.registerResource as (...given: unknown[]) => unknown)(...args));
+      // Its reads go through the net (resource-net.ts); a read that is no function is the SDK's to refuse.
+      const [resourceName, uri, metadata, read] = args;
+      const checked = typeof read === "function" ? checkedRead(String(resourceName), read as (...given: unknown[]) => unknown, logger) : read;
+      offer("registry.resource()", new LazySite(new Error()), "resources", (server) =>
+        (server.registerResource as (...given: unknown[]) => unknown)(resourceName, uri, metadata, checked, ...args.slice(4)),
+      );
       // Registered (the SDK took it): its URI, or its template's instances, may stand as sources.
       resources.add(args[1] as string | ResourceTemplate);
       table = undefined;
