@@ -1,7 +1,7 @@
 // @ts-check
 // Run with `--config eslint.config.mjs` (as `pnpm lint` does): ESLint 10 otherwise uses the nearest
-// config of each file, and fixtures/projects/cities has its own, which reports its deliberately
-// non-compliant tool.
+// config of each file, and fixtures/projects/cities and fixtures/projects/inventory have their own,
+// each of which reports its example's deliberately non-compliant tool.
 import js from "@eslint/js";
 import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";

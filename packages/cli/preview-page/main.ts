@@ -1,5 +1,5 @@
 import { AppBridge, PostMessageTransport, type McpUiHostContext, type McpUiTheme } from "@modelcontextprotocol/ext-apps/app-bridge";
-import type { CallResponse, CallToolResultJson, PreviewTool, ToolsResponse } from "../src/preview/protocol";
+import type { CallResponse, CallToolResultJson, PreviewTool, ReadResponse, ToolsResponse } from "../src/preview/protocol";
 import { argumentForm, type ArgumentForm } from "./form";
 
 /*
@@ -145,7 +145,7 @@ async function openView(pane: HTMLElement, url: string, tool: PreviewTool, args:
   const iframe = el("iframe", { id: "view-frame", title: `Data view of ${tool.name}`, sandbox: "allow-scripts" });
   pane.append(iframe);
   frame = iframe;
-  const appBridge = new AppBridge(null, HOST_INFO, { openLinks: {} }, {
+  const appBridge = new AppBridge(null, HOST_INFO, { openLinks: {}, serverResources: {} }, {
     hostContext: {
       theme,
       displayMode: "inline",
@@ -170,6 +170,13 @@ async function openView(pane: HTMLElement, url: string, tool: PreviewTool, args:
     log(`Opened ${parsed.href}`);
     window.open(parsed.href, "_blank", "noopener,noreferrer");
     return {};
+  };
+  // A source that is a resource's URI: the view asks the host to read it from the server.
+  appBridge.onreadresource = async ({ uri }) => {
+    const response = await api<ReadResponse>("/api/read", { uri });
+    if (response.kind === "failed") throw new Error(response.error);
+    log(`Read ${uri}`);
+    return response.result as never;
   };
   appBridge.onloggingmessage = ({ data }) => log(`view: ${typeof data === "string" ? data : JSON.stringify(data)}`);
   const initialized = new Promise<void>((resolve) => (appBridge.oninitialized = () => resolve()));

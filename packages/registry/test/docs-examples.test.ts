@@ -1,13 +1,11 @@
-import { execFile, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { promisify } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, describe, expect, test } from "vitest";
-import { consumerProjects, PACKAGE_DIR } from "./helpers.js";
+import { compileExamples, consumerProjects, docExamples, PACKAGE_DIR } from "./helpers.js";
 
 /*
  * Every complete example of docs/registry.md (a `ts` or `js` block not marked `fragment`), as a
@@ -18,50 +16,9 @@ import { consumerProjects, PACKAGE_DIR } from "./helpers.js";
  * finds nothing to say.
  */
 
-const require = createRequire(__filename);
 const ROOT = join(PACKAGE_DIR, "..", "..");
 const DOC = join(ROOT, "docs", "registry.md");
 const TOKEN = "docs-example-token";
-
-interface Example {
-  readonly lang: "ts" | "js";
-  /** The file name a `js` block gives in its info string (`server.mjs`, `server.cjs`). */
-  readonly file: string | undefined;
-  readonly code: string;
-  readonly line: number;
-}
-
-function examples(): Example[] {
-  const text = readFileSync(DOC, "utf8");
-  const found: Example[] = [];
-  for (const match of text.matchAll(/^```(ts|js)(?:[ \t]+([^\n]*))?\n([\s\S]*?)^```/gm)) {
-    const info = (match[2] ?? "").trim().split(/\s+/).filter(Boolean);
-    if (info.includes("fragment")) continue;
-    found.push({
-      lang: match[1] as "ts" | "js",
-      file: info.find((word) => /\.[cm]?js$/.test(word)),
-      code: match[3] ?? "",
-      line: text.slice(0, match.index).split("\n").length,
-    });
-  }
-  return found;
-}
-
-async function compile(dir: string): Promise<void> {
-  writeFileSync(
-    join(dir, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: ["node"], rootDir: "src", outDir: "out", sourceMap: true },
-      include: ["src"],
-    }),
-  );
-  try {
-    await promisify(execFile)(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", dir], { cwd: dir });
-  } catch (error) {
-    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
-    throw new Error(`tsc failed:\n${stdout}${stderr}`);
-  }
-}
 
 /** Starts `file` as the example's server and checks what a client sees. */
 async function exercise(code: string, dir: string, file: string): Promise<void> {
@@ -101,7 +58,7 @@ async function check(client: Client): Promise<void> {
   expect(result.structuredContent).toMatchObject({ sources: [expect.stringMatching(/^https:\/\//)] });
 }
 
-const all = examples();
+const all = docExamples(DOC);
 const { project, removeAll } = consumerProjects("docs");
 afterAll(removeAll);
 
@@ -117,7 +74,7 @@ describe("docs/registry.md examples", () => {
       const typescript = all.filter((example) => example.lang === "ts");
       mkdirSync(join(dir, "src"));
       typescript.forEach((example) => writeFileSync(join(dir, "src", `line-${example.line}.ts`), example.code));
-      await compile(dir);
+      await compileExamples(dir);
       for (const example of typescript) await exercise(example.code, dir, join(dir, "out", `line-${example.line}.js`));
     }, 120_000);
   }

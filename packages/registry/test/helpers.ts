@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -73,6 +73,57 @@ export const seedResult = (): DataResult => ({
     ],
   },
 });
+
+/** A complete example of a docs page: a `ts` or `js` block not marked `fragment`. */
+export interface DocExample {
+  readonly lang: "ts" | "js";
+  /** The words of its info string after the language (`sdk-v1`, `server.mjs`). */
+  readonly info: readonly string[];
+  /** The file name a `js` block gives in its info string (`server.mjs`, `server.cjs`). */
+  readonly file: string | undefined;
+  readonly code: string;
+  /** 1-based line of the opening fence. */
+  readonly line: number;
+  /** The line above the fence: an HTML comment there tells a test what to do with the example. */
+  readonly above: string;
+}
+
+/** Every complete example of the page `doc`, in order. */
+export function docExamples(doc: string): DocExample[] {
+  const text = readFileSync(doc, "utf8");
+  const found: DocExample[] = [];
+  for (const match of text.matchAll(/^```(ts|js)(?:[ \t]+([^\n]*))?\n([\s\S]*?)^```/gm)) {
+    const info = (match[2] ?? "").trim().split(/\s+/).filter(Boolean);
+    if (info.includes("fragment")) continue;
+    const lines = text.slice(0, match.index).split("\n");
+    found.push({
+      lang: match[1] as "ts" | "js",
+      info,
+      file: info.find((word) => /\.[cm]?js$/.test(word)),
+      code: match[3] ?? "",
+      line: lines.length,
+      above: lines.at(-2) ?? "",
+    });
+  }
+  return found;
+}
+
+/** Compiles a consumer project's `src` into `out` with the repository's tsc (source maps on), or fails with tsc's diagnostics. */
+export async function compileExamples(dir: string): Promise<void> {
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: ["node"], rootDir: "src", outDir: "out", sourceMap: true },
+      include: ["src"],
+    }),
+  );
+  try {
+    await promisify(execFile)(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", dir], { cwd: dir });
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    throw new Error(`tsc failed:\n${stdout}${stderr}`);
+  }
+}
 
 /**
  * Fresh projects outside the workspace, as a user's: a package.json of the given `type` and a

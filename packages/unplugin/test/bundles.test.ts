@@ -3,7 +3,7 @@ import { SourceMap, type SourceMapPayload } from "node:module";
 import * as path from "node:path";
 import { FINDING_KINDS } from "@sourced/analysis";
 import { beforeAll, describe, expect, test } from "vitest";
-import { bundle, CITIES, listTools, refusedTools, SERVE_ENTRY, tspcBuild, type BuildReport, type BuildRequest, type Bundler } from "./support.js";
+import { bundle, CITIES, listTools, refusedTools, SERVE_ENTRY, tspcBuild, writeCitiesServeEntry, type BuildReport, type BuildRequest, type Bundler } from "./support.js";
 
 /*
  * The seed's example server (fixtures/projects/cities: list_cities and population comply,
@@ -30,7 +30,7 @@ const FROM_TSPC: Record<string, (tspcOut: string) => BuildRequest> = {
   "esbuild, --minify": (out) => ({ bundler: "esbuild", name: "tspc-esbuild-min", entry: path.join(out, "server.js"), minify: true, plugin: false }),
   "Vite, library build": (out) => ({ bundler: "vite", name: "tspc-vite", entry: path.join(out, "server.js"), plugin: false }),
   // Rollup's CommonJS plugin gives each module a `module` of its own: `require.main === module` never holds.
-  Rollup: (out) => ({ bundler: "rollup", name: "tspc-rollup", entry: path.join(out, "serve.js"), commonjsInput: true, plugin: false }),
+  Rollup: (out) => ({ bundler: "rollup", name: "tspc-rollup", entry: writeCitiesServeEntry(out), commonjsInput: true, plugin: false }),
   Rolldown: (out) => ({ bundler: "rolldown", name: "tspc-rolldown", entry: path.join(out, "server.js"), plugin: false }),
   rspack: (out) => ({ bundler: "rspack", name: "tspc-rspack", entry: path.join(out, "server.js"), plugin: false }),
 };

@@ -18,9 +18,10 @@ import sourcedVite from "@sourced/unplugin/vite";
 import type { SourcedPluginOptions } from "@sourced/unplugin";
 
 /*
- * Real bundlers, in process, on the seed's example server. Bundles are written under
- * fixtures/projects/cities/out/ (ignored by git): their dependencies stay external and resolve
- * from the example's node_modules at run time, as a server bundled with `packages: "external"`.
+ * Real bundlers, in process, on the example servers of fixtures/projects (the seed's cities by
+ * default). Bundles are written under the example's out/ (ignored by git): their dependencies stay
+ * external and resolve from the example's node_modules at run time, as a server bundled with
+ * `packages: "external"`.
  */
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
@@ -48,7 +49,9 @@ export interface BuildReport {
 
 export interface BuildRequest {
   readonly bundler: Bundler;
-  /** Directory name under OUT. */
+  /** The example's directory: CITIES by default. */
+  readonly project?: string;
+  /** Directory name under the example's out/. */
   readonly name: string;
   /** The entry: the example's `src/server.ts` by default. */
   readonly entry?: string;
@@ -66,22 +69,23 @@ const commonjs = commonjsPlugin as unknown as typeof commonjsPlugin.default;
 const CODE = /\bSRC(\d{5})\b/;
 
 /** `src/tools/forecast.ts:9:24 SRC92002` from a message's text: how the plugin words its location. */
-function summarize(text: string): string {
+function summarize(text: string, project: string): string {
   const match = /(?:^|\s|\n)((?:[\w.-]+\/)*[\w.-]+\.[cm]?[jt]sx?):(\d+):(\d+) - (?:error|warning) (SRC\d{5})/.exec(text);
   if (match === null) return text.split("\n")[0]!;
-  const file = path.relative(CITIES, path.resolve(ROOT, match[1]!)).split(path.sep).join("/");
+  const file = path.relative(project, path.resolve(ROOT, match[1]!)).split(path.sep).join("/");
   return `${path.basename(match[1]!) === match[1] ? match[1] : file}:${match[2]}:${match[3]} ${match[4]}`;
 }
 
 /** Builds one bundle; the plugin's messages are read from the bundler's own channels. */
 export async function bundle(request: BuildRequest): Promise<BuildReport> {
-  const directory = path.join(OUT, request.name);
+  const project = request.project ?? CITIES;
+  const directory = path.join(project, "out", request.name);
   fs.rmSync(directory, { recursive: true, force: true });
   fs.mkdirSync(directory, { recursive: true });
   const format = request.format ?? "cjs";
   const bundleFile = path.join(directory, format === "esm" ? "server.mjs" : "server.cjs");
-  const entry = request.entry ?? path.join(CITIES, "src", "server.ts");
-  const options: SourcedPluginOptions | undefined = request.plugin === false ? undefined : { tsconfig: CITIES_TSCONFIG, ...request.plugin };
+  const entry = request.entry ?? path.join(project, "src", "server.ts");
+  const options: SourcedPluginOptions | undefined = request.plugin === false ? undefined : { tsconfig: path.join(project, "tsconfig.json"), ...request.plugin };
   const errors: string[] = [];
   const warnings: string[] = [];
   let failed = false;
@@ -92,10 +96,10 @@ export async function bundle(request: BuildRequest): Promise<BuildReport> {
       const located = (message: esbuild.Message) =>
         message.location === null
           ? message.text
-          : `${path.relative(CITIES, path.resolve(message.location.file)).split(path.sep).join("/")}:${message.location.line}:${message.location.column + 1} ${CODE.exec(message.text)?.[0] ?? ""}`;
+          : `${path.relative(project, path.resolve(message.location.file)).split(path.sep).join("/")}:${message.location.line}:${message.location.column + 1} ${CODE.exec(message.text)?.[0] ?? ""}`;
       try {
         const result = await esbuild.build({
-          absWorkingDir: CITIES,
+          absWorkingDir: project,
           entryPoints: [entry],
           bundle: true,
           platform: "node",
@@ -124,7 +128,7 @@ export async function bundle(request: BuildRequest): Promise<BuildReport> {
       };
       try {
         await viteBuild({
-          root: CITIES,
+          root: project,
           configFile: false,
           logLevel: "silent",
           customLogger: logger,
@@ -173,7 +177,7 @@ export async function bundle(request: BuildRequest): Promise<BuildReport> {
           input: entry,
           external: isPackage,
           platform: "node",
-          cwd: CITIES,
+          cwd: project,
           onLog: (_level, log) => {
             if (ours(log.message)) warnings.push(log.message);
           },
@@ -189,7 +193,7 @@ export async function bundle(request: BuildRequest): Promise<BuildReport> {
     }
     case "rspack": {
       const config: RspackOptions = {
-        context: CITIES,
+        context: project,
         entry: entry,
         target: "node22",
         mode: "none",
@@ -212,7 +216,7 @@ export async function bundle(request: BuildRequest): Promise<BuildReport> {
     }
   }
   const texts = [...errors, ...warnings];
-  const located = (text: string) => (/^[\w./-]+:\d+:\d+ SRC\d{5}\n/.test(text) ? text.split("\n")[0]! : summarize(text));
+  const located = (text: string) => (/^[\w./-]+:\d+:\d+ SRC\d{5}\n/.test(text) ? text.split("\n")[0]! : summarize(text, project));
   return { failed, errors: errors.filter(ours).map(located), warnings: warnings.map(located), texts, bundle: failed ? "" : bundleFile };
 }
 
@@ -235,20 +239,22 @@ export function copyExample(name: string): string {
   return directory;
 }
 
-/** The example's tspc build (the transformer: stamped, stripped, names pinned) into OUT/tspc. */
-export function tspcBuild(): string {
-  const outDir = path.join(OUT, "tspc");
+/** An example's tspc build (the transformer: stamped, stripped, names pinned) into its out/tspc. */
+export function tspcBuild(project: string = CITIES): string {
+  const outDir = path.join(project, "out", "tspc");
   fs.rmSync(outDir, { recursive: true, force: true });
-  const tspc = path.join(CITIES, "node_modules", "ts-patch", "bin", "tspc.js");
-  const run = spawnSync(process.execPath, [tspc, "-p", CITIES, "--outDir", outDir, "--sourceMap", "false"], { cwd: CITIES, encoding: "utf8" });
-  // The example's one non-compliant tool fails the build (status 2) after everything is emitted.
+  const tspc = path.join(project, "node_modules", "ts-patch", "bin", "tspc.js");
+  const run = spawnSync(process.execPath, [tspc, "-p", project, "--outDir", outDir, "--sourceMap", "false"], { cwd: project, encoding: "utf8" });
+  // Each example's one non-compliant tool fails the build (status 2) after everything is emitted.
   if (!fs.existsSync(path.join(outDir, "server.js"))) throw new Error(`tspc emitted nothing:\n${run.stdout}${run.stderr}`);
-  // An entry that starts the server without `require.main === module` (see SERVE_ENTRY).
-  fs.writeFileSync(
-    path.join(outDir, "serve.js"),
-    `"use strict";\nconst { registry } = require("./registry.js");\nrequire("./tools/index.js");\nregistry.serveStdio();\n`,
-  );
   return outDir;
+}
+
+/** An entry in cities' tspc output that starts the server without `require.main === module` (see SERVE_ENTRY). */
+export function writeCitiesServeEntry(outDir: string): string {
+  const entry = path.join(outDir, "serve.js");
+  fs.writeFileSync(entry, `"use strict";\nconst { registry } = require("./registry.js");\nrequire("./tools/index.js");\nregistry.serveStdio();\n`);
+  return entry;
 }
 
 /** The tools a bundled server serves, asked by the SDK's real Client over stdio, and what it logged. */

@@ -39,6 +39,13 @@ export interface CallRequest {
   readonly arguments: Record<string, unknown>;
 }
 
+/**
+ * `POST /api/read` with `{ uri }`: a resource the framed view asks the host to read
+ * (`resources/read`, e.g. a source that is a resource's URI). The server's answer as it sent it, or
+ * why there is none.
+ */
+export type ReadResponse = { readonly kind: "result"; readonly result: { readonly contents: readonly unknown[] } } | { readonly kind: "failed"; readonly error: string };
+
 /** The data view to frame for a call: where the preview serves the resource's HTML, or why it cannot. */
 export type ViewFrame = { readonly url: string; readonly resourceUri: string } | { readonly error: string };
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import type { Connection, ServerStderr, StderrLine } from "./connect";
 import { MCP_APP_MIME_TYPE } from "./connect";
-import type { CallRequest, CallResponse, CallToolResultJson, JsonSchema, PreviewTool, ToolsResponse, ViewFrame } from "./protocol";
+import type { CallRequest, CallResponse, CallToolResultJson, JsonSchema, PreviewTool, ReadResponse, ToolsResponse, ViewFrame } from "./protocol";
 
 /** The MCP Apps key a tool names its UI resource by, nested (current) and flat (legacy). */
 function uiResourceUriOf(meta: unknown): string | undefined {
@@ -182,6 +182,22 @@ export async function startPreviewServer(connection: Connection, port: number): 
     return { kind: "result", result, view: resourceUri === undefined ? undefined : await viewFor(resourceUri) };
   }
 
+  /** A resource the view asked for: read from the server, as a host does for its views. */
+  async function read(body: string): Promise<ReadResponse> {
+    let uri: unknown;
+    try {
+      ({ uri } = JSON.parse(body) as { uri?: unknown });
+    } catch {
+      return { kind: "failed", error: "the request is not JSON" };
+    }
+    if (typeof uri !== "string") return { kind: "failed", error: "the request names no resource: send { uri }" };
+    try {
+      return { kind: "result", result: await client.readResource({ uri }) };
+    } catch (error) {
+      return { kind: "failed", error: `resources/read ${uri} failed: ${describe(error)}` };
+    }
+  }
+
   let expectedHost = "";
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.headers.host !== expectedHost) {
@@ -195,12 +211,13 @@ export async function startPreviewServer(connection: Connection, port: number): 
       sendJson(res, 200, toolsResponse);
     } else if (req.method === "GET" && pathname === "/api/activity") {
       streamStderr(req, res, connection.stderr);
-    } else if (req.method === "POST" && pathname === "/api/call") {
+    } else if (req.method === "POST" && (pathname === "/api/call" || pathname === "/api/read")) {
       if (!(req.headers["content-type"] ?? "").startsWith("application/json")) {
-        send(res, 415, "text/plain; charset=utf-8", "POST /api/call takes application/json");
+        send(res, 415, "text/plain; charset=utf-8", `POST ${pathname} takes application/json`);
         return;
       }
-      sendJson(res, 200, await call(await readBody(req)));
+      const body = await readBody(req);
+      sendJson(res, 200, pathname === "/api/call" ? await call(body) : await read(body));
     } else if (req.method === "GET" && pathname.startsWith("/frame/")) {
       const frame = frames.get(pathname.slice("/frame/".length));
       if (frame === undefined) send(res, 404, "text/plain; charset=utf-8", "No such view: call the tool again.");
