@@ -101,6 +101,9 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/u;
 /** What an absolute URI of any scheme may hold: RFC 3986's characters and well-formed escapes. */
 const URI_CHARACTERS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/u;
 
+/** Schemes a browser runs or renders itself: never a source, served or not (the registry's url-rule.ts). */
+const BROWSER_SCHEME = /^(?:javascript|vbscript|data|blob|about):/iu;
+
 /**
  * Whether no rule can accept `value` as a source, now or when a source may also be the URI of a
  * resource the registry serves: it fails the URL rule, and it is no absolute URI of another
@@ -109,6 +112,6 @@ const URI_CHARACTERS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})
  */
 export function canNeverBeSource(value: string): boolean {
   if (isSourceUrl(value)) return false;
-  if (!SCHEME.test(value) || /^https?:/iu.test(value)) return true;
+  if (!SCHEME.test(value) || /^https?:/iu.test(value) || BROWSER_SCHEME.test(value)) return true;
   return !URI_CHARACTERS.test(value);
 }

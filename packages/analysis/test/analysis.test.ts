@@ -388,7 +388,7 @@ describe("the rules copied from the registry, pinned equal to its own", () => {
   });
 
   it("reports only what no rule can accept: other schemes are left to the net (a resource's URI may be a source)", () => {
-    expect(["./data.json", "example.org/x", "https://example.org/a b", "HTTPS://example.org/", "C:\\data\\x.csv", "", "memory://graph space"].filter(canNeverBeSource)).toHaveLength(7);
+    expect(["./data.json", "example.org/x", "https://example.org/a b", "HTTPS://example.org/", "C:\\data\\x.csv", "", "memory://graph space", "javascript:alert(1)", "data:text/plain,x"].filter(canNeverBeSource)).toHaveLength(9);
     expect(["https://example.org/", "memory://graph", "file:///data/cities.json", "urn:isbn:0451450523"].filter(canNeverBeSource)).toEqual([]);
   });
 });

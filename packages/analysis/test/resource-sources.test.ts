@@ -13,7 +13,7 @@ import { describeSourceUrlProblem as registryDescribeSourceUrlProblem, isResourc
 const strings = fc.oneof(
   fc.string(),
   fc.constantFrom("memory://graph", "file:///srv/data.json", "./data.json", "cities.csv", "C:\\data\\x.csv", "urn:isbn:0451450523", "HTTPS://example.org/", "example.org", "~/x.json"),
-  fc.tuple(fc.constantFrom("memory:", "file:", "urn:", "http:", "https:", "HTTP:", "data:", ""), fc.webPath()).map(([scheme, path]) => `${scheme}${path}`),
+  fc.tuple(fc.constantFrom("memory:", "file:", "urn:", "http:", "https:", "HTTP:", "data:", "JavaScript:", "blob:", "about:", ""), fc.webPath()).map(([scheme, path]) => `${scheme}${path}`),
   fc.webUrl(),
 );
 

@@ -110,14 +110,21 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/u;
 const URI_CHARACTERS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/u;
 
 /**
+ * Schemes a browser runs or renders itself (`javascript:alert(1)`, `data:text/html,…`): a source
+ * shown in a host is never one of them, even on a registry that happens to serve such a URI, so
+ * no link or resource button is ever made of one. The data view keeps the same list.
+ */
+const BROWSER_SCHEME = /^(?:javascript|vbscript|data|blob|about):/iu;
+
+/**
  * Whether `value` may stand as a source as the URI of a resource the registry serves: an absolute
- * URI of a scheme other than http(s) (`memory://graph`, `urn:…`, `file:///…`), of RFC 3986
- * characters only. An http(s) URL is the URL rule's alone, so a misspelt one is never taken for a
+ * URI of a scheme other than http(s) and the browser's own (`memory://graph`, `urn:…`,
+ * `file:///…`), of RFC 3986 characters only. An http(s) URL is the URL rule's alone, so a misspelt one is never taken for a
  * resource. The analysis keeps the negation (`canNeverBeSource`), pinned equal by a test: what it
  * refuses at build time, no registry accepts at run time.
  */
 export function isResourceUriForm(value: string): boolean {
-  return SCHEME.test(value) && !/^https?:/iu.test(value) && URI_CHARACTERS.test(value);
+  return SCHEME.test(value) && !/^https?:/iu.test(value) && !BROWSER_SCHEME.test(value) && URI_CHARACTERS.test(value);
 }
 
 /** A bare file name of a common data format (`cities.csv`); a bare host (`example.org`) is none. */

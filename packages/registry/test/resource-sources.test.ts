@@ -110,4 +110,24 @@ describe("a served resource's URI as a source", () => {
     expect(firstText(result)).toContain("the scheme must be written in lowercase");
     await close();
   });
+
+  test("a resource whose URI a browser runs or renders itself (javascript:, data:) serves, but is no source", async () => {
+    const registry = createRegistry({ name: "odd", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    for (const uri of ["javascript:alert(1)", "data:text/plain,hello"]) {
+      registry.resource(uri.slice(0, uri.indexOf(":")), uri, {}, () => ({ contents: [{ uri, text: "hello" }] }));
+    }
+    registry.tool()(function run_script(): DataToolOutput {
+      return cite("javascript:alert(1)");
+    });
+    registry.tool()(function inline_data(): DataToolOutput {
+      return cite("data:text/plain,hello");
+    });
+    const { client, close } = await connectInMemory(registry);
+    for (const [name, scheme] of [["run_script", "javascript"], ["inline_data", "data"]]) {
+      const result = await client.callTool({ name: name!, arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(firstText(result)).toContain(`structuredContent.sources[0]: must be an absolute http: or https: URL (its scheme is "${scheme}")`);
+    }
+    await close();
+  });
 });

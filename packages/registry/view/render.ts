@@ -85,9 +85,17 @@ function element<K extends keyof HTMLElementTagNameMap>(
  * The URI of a resource the server serves (`memory://graph`): an absolute URI of a scheme other
  * than http(s), which the net accepts only when the server serves it. It is never navigated to:
  * the view asks the host to read it from the server (`resources/read`) and shows what it holds.
+ * A scheme the browser runs or renders itself (`javascript:`, `data:` …) is never one: the net
+ * refuses it as a source (the registry's url-rule.ts), so only a result that bypassed the net can
+ * hold it, and it is shown as refused text.
  */
 export function resourceUri(value: unknown): string | undefined {
-  return typeof value === "string" && /^[A-Za-z][A-Za-z0-9+.-]*:/u.test(value) && !/^https?:/iu.test(value) ? value : undefined;
+  return typeof value === "string" &&
+    /^[A-Za-z][A-Za-z0-9+.-]*:/u.test(value) &&
+    !/^https?:/iu.test(value) &&
+    !/^(?:javascript|vbscript|data|blob|about):/iu.test(value)
+    ? value
+    : undefined;
 }
 
 /** What a resource read returns, as far as the view shows it. */
