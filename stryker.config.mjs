@@ -10,7 +10,7 @@ export default {
   // Named by path: Stryker looks for plugins beside its own package, which pnpm keeps apart.
   plugins: [fileURLToPath(import.meta.resolve("@stryker-mutator/vitest-runner"))],
   vitest: { configFile: "scripts/mutate/vitest.config.mts", related: false },
-  mutate: ["packages/registry/src/{wire,contract,url-rule,tool-name,net}.ts"],
+  mutate: ["packages/registry/src/{wire,contract,url-rule,tool-name,net,stdio,serve}.ts"],
   coverageAnalysis: "perTest",
   // The machine running this is usually running other things too.
   concurrency: 1,

@@ -10,7 +10,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Which test files each mutated package is judged by (its own, in-process ones). */
 const MUTATION_TESTS = {
-  registry: ["net", "wire", "contract", "url-rule", "tool-name"].map((name) => `packages/registry/test/${name}.test.ts`),
+  registry: ["net", "wire", "contract", "url-rule", "tool-name", "stdio-lines", "http-answers", "http-safety", "http-input", "listen-streams", "tools-list"].map(
+    (name) => `packages/registry/test/${name}.test.ts`,
+  ),
 };
 
 function distToSource(): Plugin {
