@@ -36,5 +36,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: "forks",
+    // Tells the tests they run instrumented: wire.test.ts's "at once" time bound is not asserted then.
+    env: { SOURCED_MUTATION_RUN: "1" },
   },
 });
