@@ -316,7 +316,7 @@ describe("stdio lines: the process's own stdout carries the protocol only", () =
         const done = typeof encoding === "function" ? encoding : callback;
         if (typeof done === "function") queueMicrotask(() => (done as () => void)());
         return true;
-      } as Write;
+      };
     recorded.stdoutWrite = recorder(recorded.stdout);
     process.stdout.write = recorded.stdoutWrite;
     process.stderr.write = recorder(recorded.stderr);
