@@ -153,6 +153,13 @@ describe("serveHttp: where it listens", () => {
     expect(hostsOfBindAddress("128.0.0.1")).toEqual(["128.0.0.1"]);
   });
 
+  test("bound to localhost, [::1] or 127.0.0.2: loopback, so no warning about authentication", async () => {
+    for (const host of ["localhost", "::1", "127.0.0.2"]) {
+      const { logger } = await serve({ host });
+      expect(logger.warnings, host).toEqual([]);
+    }
+  });
+
   test("a wildcard (0.0.0.0, ::, the empty host) allows the loopback names, this machine's name and every address of it", () => {
     const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => (entry.family === "IPv6" ? new URL(`http://[${entry.address}]`).hostname : entry.address)));
     for (const wildcard of ["0.0.0.0", "::", "[::]", ""]) {
