@@ -151,6 +151,11 @@ describe("serveHttp: where it listens", () => {
     expect(hostsOfBindAddress("MCP.Example.COM")).toEqual(["mcp.example.com"]);
     expect(hostsOfBindAddress("[fe80::1]")).toEqual(["[fe80::1]"]);
     expect(hostsOfBindAddress("128.0.0.1")).toEqual(["128.0.0.1"]);
+    // Loopback is all of 127.0.0.0/8, and only it: the whole name is an IPv4 address in 127.
+    expect(hostsOfBindAddress("127.10.200.30")).toEqual(["127.10.200.30", "localhost"]);
+    expect(hostsOfBindAddress("127.0.0.1.example")).toEqual(["127.0.0.1.example"]);
+    // A name no URL reads (its last label a number, not an address) is kept, in lower case.
+    expect(hostsOfBindAddress("X.127.0.0.1")).toEqual(["x.127.0.0.1"]);
   });
 
   test("bound to localhost, [::1] or 127.0.0.2: loopback, so no warning about authentication", async () => {
