@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/client";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
@@ -300,6 +300,32 @@ describe("stdio lines: the end of a connection", () => {
     server.stdout.destroy(Object.assign(new Error("no space left on device"), { code: "ENOSPC" }));
     await server.serving.closed;
     expect(server.warnings).toEqual(["stdio: stdout failed: no space left on device"]);
+  });
+});
+
+describe("stdio lines: a stdout whose writes fail", () => {
+  /** Serves over a stdout each write to which fails with `error`, and sends the handshake. */
+  async function failingWrites(code: string, message: string): Promise<{ serving: StdioServing; warnings: string[] }> {
+    const logger = recordingLogger();
+    const registry = createRegistry({ name: "lines", version: "1.0.0", logger, startupCheck: false });
+    registry.tool({ name: "seed" })(() => seedResult());
+    const stdin = new PassThrough();
+    const stdout = new Writable({ write: (_chunk, _encoding, callback) => callback(Object.assign(new Error(message), { code })) });
+    const serving = await registry.serveStdio({ stdin, stdout });
+    closers.push(() => serving.close());
+    stdin.write(`${JSON.stringify(rawInitialize(1))}\n`);
+    await serving.closed;
+    return { serving, warnings: logger.warnings };
+  }
+
+  test("EPIPE (the client closed its end): the connection ends, nothing is logged", async () => {
+    expect((await failingWrites("EPIPE", "write EPIPE")).warnings).toEqual([]);
+  });
+
+  test("any other failure: the connection ends, and the transport's and the stream's reports are logged", async () => {
+    const { warnings } = await failingWrites("EIO", "i/o error");
+    expect(warnings).toContain("stdio: stdout failed: i/o error");
+    expect(warnings.every((warning) => warning.startsWith("stdio: ") && warning.includes("i/o error")), warnings.join("\n")).toBe(true);
   });
 });
 
