@@ -210,8 +210,12 @@ describe("stdio lines: what is no message is answered, in words", () => {
     expect(answer).toMatchObject({ id: 20, error: { code: -32600 } });
     // The first issue down the closest branch of the union, with its whole path.
     expect((answer["error"] as { message: string }).message).toMatch(/^Invalid request: "params\._meta\.progressToken": Invalid input/);
-    server.send({ jsonrpc: "2.0", id: 21, method: "tools/list" });
-    expect(await server.next()).toMatchObject({ id: 21, result: { tools: [{ name: "seed" }] } });
+    // Down the union of the message kinds to the request's branch (the fewest issues), and down
+    // progressToken's own union (a string or a number: one issue each) to its first branch.
+    server.send({ jsonrpc: "2.0", id: 21, method: "tools/call", params: { _meta: { progressToken: true } } });
+    expect(await server.next()).toEqual(invalid('"params._meta.progressToken": Invalid input: expected string, received boolean', 21));
+    server.send({ jsonrpc: "2.0", id: 22, method: "tools/list" });
+    expect(await server.next()).toMatchObject({ id: 22, result: { tools: [{ name: "seed" }] } });
     expect(server.warnings).toEqual([]);
   });
 
@@ -220,6 +224,8 @@ describe("stdio lines: what is no message is answered, in words", () => {
     server.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: "now" });
     server.send({ jsonrpc: "2.0", id: 5, result: {}, extra: 1 });
     server.send({ jsonrpc: "2.0", id: 6, error: { code: 1, message: "no" }, method: 1 });
+    // A notification is judged down its own branch of the union, not the request's (which also misses an id).
+    server.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: { progressToken: true } } });
     server.send({ jsonrpc: "2.0", id: 7, method: "tools/list" });
     expect(await server.next()).toMatchObject({ id: 7 });
     expect(server.lines).toHaveLength(2);
@@ -227,6 +233,7 @@ describe("stdio lines: what is no message is answered, in words", () => {
       'stdio: a notification MCP does not accept was dropped: "params" must be an object, not a string',
       'stdio: a response MCP does not accept was dropped: unknown member "extra"; a message has only "jsonrpc", "id", "result", "error"',
       'stdio: a response MCP does not accept was dropped: unknown member "method"; a message has only "jsonrpc", "id", "result", "error"',
+      'stdio: a notification MCP does not accept was dropped: "params._meta.progressToken": Invalid input: expected string, received boolean',
     ]);
   });
 });
