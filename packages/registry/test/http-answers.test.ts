@@ -133,6 +133,25 @@ describe("serveHttp: each refusal, whole", () => {
     ]);
   });
 
+  test("arrays nest like objects: [ counts a level, ] closes one", async () => {
+    const { serving } = await serve({ limits: { maxJsonDepth: 4 } });
+    const deep = await post(serving.url, { jsonrpc: "2.0", id: 4, method: "tools/list", params: { _meta: { a: [[]] } } }, LEGACY);
+    expect([deep.status, JSON.parse(deep.body)]).toEqual([400, refusal("Invalid request: the JSON is nested deeper than 4 levels", -32600, 4)]);
+    const siblings = await post(serving.url, { jsonrpc: "2.0", id: 5, method: "tools/list", params: { _meta: { a: [], b: [], c: [], d: [] } } }, LEGACY);
+    expect(siblings.status).toBe(200);
+  });
+
+  test("a body of JSON that is no object (null, a number, a string) is refused as the SDK refuses it, never a 500", async () => {
+    const { serving, logger } = await serve();
+    for (const body of ["null", "42", '"tools/list"']) {
+      const answer = await post(serving.url, body, LEGACY);
+      expect(answer.status, body).not.toBe(500);
+      expect(answer.status, body).toBeGreaterThanOrEqual(400);
+    }
+    // The SDK's own refusal, logged by its error handler; never a failure of the layer in front of it.
+    for (const warning of logger.warnings) expect(warning).toMatch(/^HTTP request failed: Error: Rejected inbound request \(invalid-json-rpc-body\)/);
+  });
+
   test("an escaped quote inside a string does not end it: brackets after it still do not count", async () => {
     const { serving } = await serve({ limits: { maxJsonDepth: 3 } });
     const answer = await post(serving.url, { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: { note: '\\" [[[[{{{{' } } }, LEGACY);
