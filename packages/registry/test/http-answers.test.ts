@@ -125,9 +125,13 @@ describe("serveHttp: each refusal, whole", () => {
     const { serving, logger } = await serve({ limits: { maxJsonDepth: 3 } });
     const deep = await post(serving.url, { jsonrpc: "2.0", id: "d-1", method: "tools/list", params: { _meta: { a: { b: {} } } } }, LEGACY);
     expect([deep.status, JSON.parse(deep.body)]).toEqual([400, refusal("Invalid request: the JSON is nested deeper than 3 levels", -32600, "d-1")]);
+    // An id MCP does not accept is not echoed: the refusal goes to id null.
+    const badId = await post(serving.url, { jsonrpc: "2.0", id: 1.5, method: "tools/list", params: { _meta: { a: { b: {} } } } }, LEGACY);
+    expect([badId.status, JSON.parse(badId.body)]).toEqual([400, refusal("Invalid request: the JSON is nested deeper than 3 levels", -32600)]);
     const noRequest = await post(serving.url, { jsonrpc: "2.0", id: 2, result: { a: { b: { c: {} } } } }, LEGACY);
     expect([noRequest.status, JSON.parse(noRequest.body)]).toEqual([400, refusal("Invalid request: the JSON is nested deeper than 3 levels", -32600)]);
     expect(logger.warnings).toEqual([
+      "HTTP request refused: its JSON nests deeper than 3 levels (maxJsonDepth) (tools/list)",
       "HTTP request refused: its JSON nests deeper than 3 levels (maxJsonDepth) (tools/list)",
       "HTTP request refused: its JSON nests deeper than 3 levels (maxJsonDepth)",
     ]);
