@@ -103,6 +103,21 @@ describe("serveHttp: each refusal, whole", () => {
     expect([over.status, over.headers["connection"], JSON.parse(over.body)]).toEqual([413, "close", refusal("Payload too large: the request body exceeds 300 bytes")]);
   });
 
+  test("a body over maxBodyBytes that declares no length is cut off as it streams in, with the same 413", async () => {
+    const { serving } = await serve({ limits: { maxBodyBytes: 300 } });
+    const answer = await new Promise<RawResponse>((resolve, reject) => {
+      const req = request(serving.url, { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      });
+      req.on("error", reject);
+      for (let i = 0; i < 4; i++) req.write("x".repeat(100));
+      req.end();
+    });
+    expect([answer.status, answer.headers["connection"], JSON.parse(answer.body)]).toEqual([413, "close", refusal("Payload too large: the request body exceeds 300 bytes")]);
+  });
+
   test("a body that is not JSON is -32700 in words", async () => {
     const { serving } = await serve();
     const answer = await post(serving.url, "{ not json");
