@@ -10,7 +10,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Which test files each mutated package is judged by (its own, in-process ones). */
 const MUTATION_TESTS = {
-  registry: ["net", "wire", "contract", "url-rule", "tool-name"].map((name) => `packages/registry/test/${name}.test.ts`),
+  registry: ["net", "wire", "contract", "url-rule", "tool-name", "stdio-lines", "http-answers", "http-safety", "http-input", "listen-streams", "tools-list"].map(
+    (name) => `packages/registry/test/${name}.test.ts`,
+  ),
+  // The corpus through the classic backend on TypeScript 6 and 5, and the judgement's own cases;
+  // they import ../src already.
+  analysis: ["corpus", "analysis"].map((name) => `packages/analysis/test/${name}.test.ts`),
 };
 
 function distToSource(): Plugin {
@@ -34,5 +39,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: "forks",
+    // Tells the tests they run instrumented: wire.test.ts's "at once" time bound is not asserted then.
+    env: { SOURCED_MUTATION_RUN: "1" },
   },
 });

@@ -15,6 +15,16 @@ import { connectInMemory, firstText, recordingLogger, seedResult } from "./helpe
 const text = [{ type: "text" as const, text: "Tokyo leads." }];
 const sources = ["https://example.org/cities-data"];
 
+/**
+ * "At once": the copy stops at its value limit rather than walking all 2^40 values of
+ * `shared_blowup`. A mutation run (`pnpm mutate`) runs instrumented code, 2–4 times slower, on a
+ * machine busy with it, where the bound measured 6.1–6.5 s; there it is not asserted. It would
+ * catch no mutant there anyway: without the limit the walk outlasts the call's 10 s timeout and
+ * the run's own, and the refusal's words are still asserted.
+ */
+const AT_ONCE_MS = 5_000;
+const MUTATION_RUN = process.env["SOURCED_MUTATION_RUN"] === "1";
+
 function sharedBlowUp(levels: number): unknown {
   // Each level holds the one below twice: 2^levels values, in a few dozen objects.
   let node: unknown = [1];
@@ -86,7 +96,7 @@ describe("the wire copy", () => {
   ])("%s is refused with its path, one warning, at once", async (name, problem) => {
     const started = Date.now();
     const { result, warnings } = await call(name);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    if (!MUTATION_RUN) expect(Date.now() - started).toBeLessThan(AT_ONCE_MS);
     expect(result.isError).toBe(true);
     expect(firstText(result)).toContain(`Tool "${name}" returned a result that cannot be sent as JSON, so it was not sent:\n- `);
     expect(firstText(result)).toContain(problem);

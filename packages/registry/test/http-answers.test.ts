@@ -1,0 +1,270 @@
+import { connect } from "node:net";
+import { request } from "node:http";
+import { hostname, networkInterfaces } from "node:os";
+import { afterEach, describe, expect, test } from "vitest";
+import { createRegistry, type HttpServeOptions, type HttpServing } from "../dist/index.js";
+import { hostsOfBindAddress } from "../dist/serve.js";
+import { recordingLogger, seedResult } from "./helpers.js";
+
+/*
+ * serveHttp's refusals in the words a client reads (status, headers, the JSON-RPC error whole),
+ * the host names a bind address allows, and its shutdown: what http-safety.test.ts meets by
+ * status, pinned to the letter and at the edges.
+ */
+
+interface RawResponse {
+  status: number | undefined;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+const LEGACY = { "mcp-protocol-version": "2025-06-18" };
+
+function post(url: URL, body: unknown, headers: Record<string, string> = {}, method = "POST"): Promise<RawResponse> {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on("error", reject);
+    req.end(text);
+  });
+}
+
+const refusal = (message: string, code = -32000, id: string | number | null = null) => ({ jsonrpc: "2.0", error: { code, message }, id });
+
+const servings: HttpServing[] = [];
+afterEach(async () => {
+  for (const serving of servings.splice(0)) await serving.close(0);
+});
+
+async function serve(options: HttpServeOptions = {}) {
+  const logger = recordingLogger();
+  const registry = createRegistry({ name: "answers", version: "1.0.0", startupCheck: false, logger });
+  registry.tool()(function list_cities() {
+    return seedResult();
+  });
+  registry.tool()(function hangs() {
+    return new Promise<never>(() => undefined);
+  });
+  registry.tool()(function big() {
+    return { ...seedResult(), _meta: { padding: "x".repeat(32 * 1024 * 1024) } };
+  });
+  const serving = await registry.serveHttp(options);
+  servings.push(serving);
+  return { serving, logger };
+}
+
+describe("serveHttp: each refusal, whole", () => {
+  test("another path is 404 naming the endpoint (a path of its own too)", async () => {
+    const { serving } = await serve({ path: "/tools" });
+    expect(serving.url.pathname).toBe("/tools");
+    const answer = await post(new URL("/mcp", serving.url), INITIALIZE);
+    expect([answer.status, answer.headers["content-type"], JSON.parse(answer.body)]).toEqual([404, "application/json", refusal("Not found: the MCP endpoint is /tools")]);
+    expect((await post(serving.url, INITIALIZE)).status).toBe(200);
+  });
+
+  test("a Host or an Origin not allowed is 403 quoting it; GET is 405 with Allow: POST", async () => {
+    const { serving } = await serve();
+    const host = await post(serving.url, INITIALIZE, { host: `attacker.example:${serving.port}` });
+    expect([host.status, JSON.parse(host.body)]).toEqual([403, refusal(`Forbidden: host "attacker.example:${serving.port}" is not allowed (allowedHosts)`)]);
+    const origin = await post(serving.url, INITIALIZE, { origin: "https://attacker.example" });
+    expect([origin.status, JSON.parse(origin.body)]).toEqual([403, refusal('Forbidden: origin "https://attacker.example" is not allowed (allowedOrigins)')]);
+    const get = await post(serving.url, "", {}, "GET");
+    expect([get.status, get.headers["allow"], JSON.parse(get.body)]).toEqual([405, "POST", refusal("Method not allowed: this server is stateless and answers POST only")]);
+  });
+
+  test("a request without a Host header is 403", async () => {
+    const { serving } = await serve();
+    const statusLine = await new Promise<string>((resolve, reject) => {
+      // HTTP/1.0 may leave Host out; node:http would add one.
+      const socket = connect(serving.port, "127.0.0.1", () => socket.end("POST /mcp HTTP/1.0\r\nContent-Length: 0\r\n\r\n"));
+      let received = "";
+      socket.on("data", (chunk: Buffer) => void (received += chunk.toString()));
+      socket.on("close", () => resolve(received));
+      socket.on("error", reject);
+    });
+    expect(statusLine).toMatch(/^HTTP\/1\.1 403 /);
+    expect(statusLine).toContain('Forbidden: host \\"\\" is not allowed (allowedHosts)');
+  });
+
+  test("a body over maxBodyBytes is 413 naming the limit and closing the connection; one of exactly maxBodyBytes is read", async () => {
+    const { serving } = await serve({ limits: { maxBodyBytes: 300 } });
+    const body = (bytes: number) => {
+      const bare = JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, _meta: { pad: "" } } });
+      return bare.replace('"pad":""', `"pad":"${"x".repeat(bytes - bare.length)}"`);
+    };
+    expect(Buffer.byteLength(body(300))).toBe(300);
+    expect((await post(serving.url, body(300))).status).toBe(200);
+    const over = await post(serving.url, body(301));
+    expect([over.status, over.headers["connection"], JSON.parse(over.body)]).toEqual([413, "close", refusal("Payload too large: the request body exceeds 300 bytes")]);
+  });
+
+  test("a body over maxBodyBytes that declares no length is cut off as it streams in, with the same 413", async () => {
+    const { serving } = await serve({ limits: { maxBodyBytes: 300 } });
+    const answer = await new Promise<RawResponse>((resolve, reject) => {
+      const req = request(serving.url, { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      });
+      req.on("error", reject);
+      for (let i = 0; i < 4; i++) req.write("x".repeat(100));
+      req.end();
+    });
+    expect([answer.status, answer.headers["connection"], JSON.parse(answer.body)]).toEqual([413, "close", refusal("Payload too large: the request body exceeds 300 bytes")]);
+  });
+
+  test("a body that is not JSON is -32700 in words", async () => {
+    const { serving } = await serve();
+    const answer = await post(serving.url, "{ not json");
+    expect([answer.status, JSON.parse(answer.body)]).toEqual([400, refusal("Parse error: the request body is not JSON", -32700)]);
+  });
+
+  test("a batch: refused whole for 2025-06-18 and later; passed on to the SDK for an older revision", async () => {
+    const { serving } = await serve();
+    const batch = [{ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }];
+    const refused = await post(serving.url, batch, LEGACY);
+    expect([refused.status, JSON.parse(refused.body)]).toEqual([
+      400,
+      refusal("Invalid request: JSON-RPC batches are not part of MCP since revision 2025-06-18; send one message per request", -32600),
+    ]);
+    const older = await post(serving.url, batch, { "mcp-protocol-version": "2025-03-26" });
+    expect(older.body).not.toContain("batches are not part of MCP");
+  });
+
+  test("JSON nested past maxJsonDepth: 400 by the request's id; a body that is no request is answered by id null, and logged without a method", async () => {
+    const { serving, logger } = await serve({ limits: { maxJsonDepth: 3 } });
+    const deep = await post(serving.url, { jsonrpc: "2.0", id: "d-1", method: "tools/list", params: { _meta: { a: { b: {} } } } }, LEGACY);
+    expect([deep.status, JSON.parse(deep.body)]).toEqual([400, refusal("Invalid request: the JSON is nested deeper than 3 levels", -32600, "d-1")]);
+    // An id MCP does not accept is not echoed: the refusal goes to id null.
+    const badId = await post(serving.url, { jsonrpc: "2.0", id: 1.5, method: "tools/list", params: { _meta: { a: { b: {} } } } }, LEGACY);
+    expect([badId.status, JSON.parse(badId.body)]).toEqual([400, refusal("Invalid request: the JSON is nested deeper than 3 levels", -32600)]);
+    const noRequest = await post(serving.url, { jsonrpc: "2.0", id: 2, result: { a: { b: { c: {} } } } }, LEGACY);
+    expect([noRequest.status, JSON.parse(noRequest.body)]).toEqual([400, refusal("Invalid request: the JSON is nested deeper than 3 levels", -32600)]);
+    expect(logger.warnings).toEqual([
+      "HTTP request refused: its JSON nests deeper than 3 levels (maxJsonDepth) (tools/list)",
+      "HTTP request refused: its JSON nests deeper than 3 levels (maxJsonDepth) (tools/list)",
+      "HTTP request refused: its JSON nests deeper than 3 levels (maxJsonDepth)",
+    ]);
+  });
+
+  test("arrays nest like objects: [ counts a level, ] closes one", async () => {
+    const { serving } = await serve({ limits: { maxJsonDepth: 4 } });
+    const deep = await post(serving.url, { jsonrpc: "2.0", id: 4, method: "tools/list", params: { _meta: { a: [[]] } } }, LEGACY);
+    expect([deep.status, JSON.parse(deep.body)]).toEqual([400, refusal("Invalid request: the JSON is nested deeper than 4 levels", -32600, 4)]);
+    const siblings = await post(serving.url, { jsonrpc: "2.0", id: 5, method: "tools/list", params: { _meta: { a: [], b: [], c: [], d: [] } } }, LEGACY);
+    expect(siblings.status).toBe(200);
+  });
+
+  test("a body of JSON that is no object (null, a number, a string) is refused as the SDK refuses it, never a 500", async () => {
+    const { serving, logger } = await serve();
+    for (const body of ["null", "42", '"tools/list"']) {
+      const answer = await post(serving.url, body, LEGACY);
+      expect(answer.status, body).not.toBe(500);
+      expect(answer.status, body).toBeGreaterThanOrEqual(400);
+    }
+    // The SDK's own refusal, logged by its error handler; never a failure of the layer in front of it.
+    for (const warning of logger.warnings) expect(warning).toMatch(/^HTTP request failed: Error: Rejected inbound request \(invalid-json-rpc-body\)/);
+  });
+
+  test("an escaped quote inside a string does not end it: brackets after it still do not count", async () => {
+    const { serving } = await serve({ limits: { maxJsonDepth: 3 } });
+    const answer = await post(serving.url, { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: { note: '\\" [[[[{{{{' } } }, LEGACY);
+    expect(answer.status).toBe(200);
+  });
+});
+
+describe("serveHttp: where it listens", () => {
+  test("a bind address allows the names a client reaching it sends", () => {
+    expect(hostsOfBindAddress("127.0.0.1")).toEqual(["127.0.0.1", "localhost"]);
+    expect(hostsOfBindAddress("127.1")).toEqual(["127.0.0.1", "localhost"]);
+    expect(hostsOfBindAddress("localhost")).toEqual(["localhost"]);
+    expect(hostsOfBindAddress("::1")).toEqual(["[::1]", "localhost"]);
+    expect(hostsOfBindAddress("0:0:0:0:0:0:0:1")).toEqual(["[::1]", "localhost"]);
+    expect(hostsOfBindAddress("192.168.1.5")).toEqual(["192.168.1.5"]);
+    expect(hostsOfBindAddress("MCP.Example.COM")).toEqual(["mcp.example.com"]);
+    expect(hostsOfBindAddress("[fe80::1]")).toEqual(["[fe80::1]"]);
+    expect(hostsOfBindAddress("128.0.0.1")).toEqual(["128.0.0.1"]);
+    // Loopback is all of 127.0.0.0/8, and only it: the whole name is an IPv4 address in 127.
+    expect(hostsOfBindAddress("127.10.200.30")).toEqual(["127.10.200.30", "localhost"]);
+    expect(hostsOfBindAddress("127.0.0.1.example")).toEqual(["127.0.0.1.example"]);
+    // A name no URL reads (its last label a number, not an address) is kept, in lower case.
+    expect(hostsOfBindAddress("X.127.0.0.1")).toEqual(["x.127.0.0.1"]);
+  });
+
+  test("bound to localhost, [::1] or 127.0.0.2: loopback, so no warning about authentication", async () => {
+    for (const host of ["localhost", "::1", "127.0.0.2"]) {
+      const { logger } = await serve({ host });
+      expect(logger.warnings, host).toEqual([]);
+    }
+  });
+
+  test("a wildcard (0.0.0.0, ::, the empty host) allows the loopback names, this machine's name and every address of it", () => {
+    const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => (entry.family === "IPv6" ? new URL(`http://[${entry.address}]`).hostname : entry.address)));
+    for (const wildcard of ["0.0.0.0", "::", "[::]", ""]) {
+      const hosts = hostsOfBindAddress(wildcard);
+      expect(hosts.slice(0, 4), wildcard).toEqual(["localhost", "127.0.0.1", "[::1]", hostname().toLowerCase()].filter((name, index, all) => all.indexOf(name) === index));
+      for (const address of addresses) expect(hosts, address).toContain(address);
+      expect(new Set(hosts).size).toBe(hosts.length);
+    }
+  });
+
+  test("an allowedOrigins entry that is no origin is refused when serving starts, saying what to write", async () => {
+    const registry = createRegistry({ name: "answers", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    await expect(registry.serveHttp({ allowedOrigins: ["https://"] })).rejects.toThrow(
+      new TypeError('serveHttp: allowedOrigins entry "https://" is not an origin; write "https://app.example.com" or a host name.'),
+    );
+  });
+
+  test("a bare host name in allowedOrigins allows it on any scheme and port; an origin entry only its own", async () => {
+    const { serving } = await serve({ allowedOrigins: ["App.Example.com", "https://tools.example.org:8443"] });
+    for (const origin of ["http://app.example.com", "https://app.example.com:9000", "https://tools.example.org:8443"]) {
+      expect((await post(serving.url, INITIALIZE, { origin })).status, origin).toBe(200);
+    }
+    for (const origin of ["https://tools.example.org", "http://tools.example.org:8443", "not an origin"]) {
+      expect((await post(serving.url, INITIALIZE, { origin })).status, origin).toBe(403);
+    }
+  });
+
+  test("a port in use: serving fails with the listen error, nothing is left listening", async () => {
+    const { serving } = await serve();
+    const registry = createRegistry({ name: "answers", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    await expect(registry.serveHttp({ port: serving.port })).rejects.toMatchObject({ code: "EADDRINUSE" });
+  });
+});
+
+describe("serveHttp: shutdown and clients that do not read", () => {
+  test("close() twice is one shutdown; a call still running after graceMs is answered with an error result", async () => {
+    const { serving } = await serve();
+    const hanging = post(serving.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hangs", arguments: {} } }, LEGACY);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closing = serving.close(200);
+    expect(serving.close(5_000)).toBe(closing);
+    const answer = await hanging;
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatch(/"isError":true/);
+    await closing;
+  });
+
+  test("an answer the client does not read for sendTimeoutMs: its connection is closed, with a warning naming the limit", async () => {
+    const { serving, logger } = await serve({ limits: { sendTimeoutMs: 300 } });
+    const socket = connect(serving.port, "127.0.0.1");
+    socket.on("error", () => undefined);
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "big", arguments: {} } });
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${serving.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+        `MCP-Protocol-Version: 2025-06-18\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    // Never read: the answer (32 MB) fills the connection's buffers.
+    socket.pause();
+    await expect.poll(() => logger.warnings, { timeout: 20_000 }).toHaveLength(1);
+    socket.destroy();
+    expect(logger.warnings).toEqual(["HTTP: a client did not read its answer for 300 ms (sendTimeoutMs); its connection was closed"]);
+    // The slot is free again.
+    expect((await post(serving.url, INITIALIZE)).status).toBe(200);
+  }, 30_000);
+});
