@@ -139,6 +139,15 @@ export function total(records: readonly Measured[]): number {
 // ---------------------------------------------------------------------------------------------
 // One module
 
+/** A module's three records, as lines of its data array. */
+function recordLines(id, noun, rand) {
+  return Array.from({ length: 3 }, (_, r) => {
+    const region = REGIONS[Math.floor(rand() * REGIONS.length)];
+    const value = 1000 + Math.floor(rand() * 1_000_000);
+    return `  { kind: "${noun}", id: "${id}-${r}", region: "${region}", value: ${value}, updated: "2024-0${1 + (r % 9)}-1${r}" },`;
+  });
+}
+
 function moduleText(index, toolCount, imports, rand, manifest, relativeFile) {
   const id = `m${pad(index)}`;
   const Id = capital(id);
@@ -149,11 +158,7 @@ function moduleText(index, toolCount, imports, rand, manifest, relativeFile) {
   const renamed = index % 5 === 4; // some modules import the registry under another name
   const reg = renamed ? "tools" : "registry";
 
-  const records = Array.from({ length: 3 }, (_, r) => {
-    const region = REGIONS[Math.floor(rand() * REGIONS.length)];
-    const value = 1000 + Math.floor(rand() * 1_000_000);
-    return `  { id: "${id}-${r}", region: "${region}", value: ${value}, updated: "2024-0${1 + (r % 9)}-1${r}" },`;
-  });
+  const records = recordLines(id, noun, rand);
 
   const body = [];
   const classMembers = [];
@@ -290,7 +295,7 @@ export interface ${Id}Record extends Measured {
 }
 
 export const ${id}Records: readonly ${Id}Record[] = [
-${records.map((line) => line.replace("{ id", `{ kind: "${noun}", id`)).join("\n")}
+${records.join("\n")}
 ];
 
 export function ${id}Rows(limit: number) {
@@ -369,11 +374,7 @@ function ordinaryModuleText(index, imports, rand) {
   const Id = capital(id);
   const noun = NOUNS[index % NOUNS.length];
   const metric = METRICS[(index * 7) % METRICS.length];
-  const records = Array.from({ length: 3 }, (_, r) => {
-    const region = REGIONS[Math.floor(rand() * REGIONS.length)];
-    const value = 1000 + Math.floor(rand() * 1_000_000);
-    return `  { kind: "${noun}", id: "${id}-${r}", region: "${region}", value: ${value}, updated: "2024-0${1 + (r % 9)}-1${r}" },`;
-  });
+  const records = recordLines(id, noun, rand);
   const head = [`import type { Measured, Region, Row } from "../shared/model.js";`, `import { rank, sum } from "../shared/model.js";`];
   for (const other of imports) head.push(`import { m${pad(other)}Rows, M${pad(other)}Service } from "./m${pad(other)}.js";`);
   const combined = imports.map((other) => `...m${pad(other)}Rows(limit)`).join(", ");
