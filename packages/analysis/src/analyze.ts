@@ -157,11 +157,8 @@ function registersTools(context: Context, sourceFile: ts.SourceFile): boolean {
   let known = context.registersTools.get(sourceFile);
   if (known === undefined) {
     known = false;
-    if (!mayRegister(context.ts, context.program, sourceFile)) {
-      context.registersTools.set(sourceFile, known);
-      return known;
-    }
-    for (const { node } of sitesOf(context, sourceFile, false)) {
+    const sites = mayRegister(context.ts, context.program, sourceFile) ? sitesOf(context, sourceFile, false) : [];
+    for (const { node } of sites) {
       if (!context.ts.isCallExpression(node) && !context.ts.isDecorator(node)) continue;
       try {
         if (judgementOf(context, node)?.contract !== undefined) {

@@ -40,7 +40,11 @@ export function mayRegister(tsInstance: TypeScript, program: ProgramPort, source
   if (!pruning) return true;
   let reach = reachByProgram.get(program);
   if (reach === undefined) {
-    reach = computeReach(tsInstance, program);
+    try {
+      reach = computeReach(tsInstance, program);
+    } catch {
+      reach = null; // the graph could not be read: every file is judged, as without pruning
+    }
     reachByProgram.set(program, reach);
   }
   return reach === null || reach.has(sourceFile);
