@@ -73,7 +73,28 @@ describe.each(typescripts)("with and without pruning, the same findings (%s)", (
   });
 });
 
+/** The repository's other fixture projects: servers, solution-style configs, project references, JavaScript. */
+const FIXTURE_PROJECTS = [
+  "fixtures/startup",
+  "fixtures/projects/cities",
+  "fixtures/cli/solution/server",
+  "fixtures/cli/solution/tools",
+  "fixtures/cli/clean",
+  "fixtures/cli/loose",
+  "fixtures/cli/findings",
+  "fixtures/transformer/references/app",
+  "fixtures/transformer/references/lib",
+  "fixtures/transformer/server",
+  "fixtures/transformer/single",
+  "fixtures/eslint",
+];
+
 describe("with and without pruning, the same findings", () => {
+  it.each(FIXTURE_PROJECTS)("the fixture project %s", (project) => {
+    const tsconfig = path.join(root, project, "tsconfig.json");
+    expect(findingsOf(ts, tsconfig, true)).toEqual(findingsOf(ts, tsconfig, false));
+  });
+
   it("the fuzzed parity's batch (300 generated programs in one project)", () => {
     const directory = writeBatch(samplePrograms(20_261_201, 300));
     scratch.push(directory);
