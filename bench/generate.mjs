@@ -2,9 +2,11 @@
 // modules that import each other, shared types and aliases, one registry module, a platform
 // wrapper, tools in call and decorator form, and ~10% non-compliant registrations of varied kinds.
 //
-//   node bench/generate.mjs --files 2000 --tools 10000 --seed 1 [--out bench/out]
+//   node bench/generate.mjs --files 2000 --tools 10000 --seed 1 [--shape tools|realistic] [--out bench/out]
 //
-// The same (files, tools, seed) always gives the same bytes. Each project also gets a
+// Two shapes: `tools` (every module registers tools) and `realistic` (1 module in 10 does; the
+// rest is ordinary code, services, types and helpers, that imports ordinary code and is imported
+// by the tools). The same (files, tools, seed, shape) always gives the same bytes. Each project also gets a
 // manifest.json with the findings every front-end must report, so a benchmark that silently
 // checks nothing cannot pass for a fast one.
 
@@ -137,6 +139,15 @@ export function total(records: readonly Measured[]): number {
 // ---------------------------------------------------------------------------------------------
 // One module
 
+/** A module's three records, as lines of its data array. */
+function recordLines(id, noun, rand) {
+  return Array.from({ length: 3 }, (_, r) => {
+    const region = REGIONS[Math.floor(rand() * REGIONS.length)];
+    const value = 1000 + Math.floor(rand() * 1_000_000);
+    return `  { kind: "${noun}", id: "${id}-${r}", region: "${region}", value: ${value}, updated: "2024-0${1 + (r % 9)}-1${r}" },`;
+  });
+}
+
 function moduleText(index, toolCount, imports, rand, manifest, relativeFile) {
   const id = `m${pad(index)}`;
   const Id = capital(id);
@@ -147,11 +158,7 @@ function moduleText(index, toolCount, imports, rand, manifest, relativeFile) {
   const renamed = index % 5 === 4; // some modules import the registry under another name
   const reg = renamed ? "tools" : "registry";
 
-  const records = Array.from({ length: 3 }, (_, r) => {
-    const region = REGIONS[Math.floor(rand() * REGIONS.length)];
-    const value = 1000 + Math.floor(rand() * 1_000_000);
-    return `  { id: "${id}-${r}", region: "${region}", value: ${value}, updated: "2024-0${1 + (r % 9)}-1${r}" },`;
-  });
+  const records = recordLines(id, noun, rand);
 
   const body = [];
   const classMembers = [];
@@ -288,7 +295,7 @@ export interface ${Id}Record extends Measured {
 }
 
 export const ${id}Records: readonly ${Id}Record[] = [
-${records.map((line) => line.replace("{ id", `{ kind: "${noun}", id`)).join("\n")}
+${records.join("\n")}
 ];
 
 export function ${id}Rows(limit: number) {
@@ -326,11 +333,119 @@ export const ${id}Total = total(${id}Records);`,
 }
 
 // ---------------------------------------------------------------------------------------------
+// The realistic shape: ordinary code beside the modules that register tools
+
+/** The shapes of a project: every module registers tools, or 1 module in 10 does (the rest is ordinary code). */
+export const SHAPES = ["tools", "realistic"];
+
+/** In the realistic shape, module i registers tools when i % TOOL_MODULE_EVERY === 0. */
+const TOOL_MODULE_EVERY = 10;
+
+/** The realistic shape's own types and helpers: ordinary code, which knows nothing of the registry. */
+const MODEL_TS = `export type Region = ${REGIONS.map((r) => JSON.stringify(r)).join(" | ")};
+export type Cell = string | number | boolean | null;
+export type Row = Cell[];
+
+export interface Measured {
+  readonly id: string;
+  readonly region: Region;
+  readonly value: number;
+  readonly updated: string;
+}
+
+export function rank(records: readonly Measured[], limit: number): Row[] {
+  return [...records]
+    .sort((a, b) => b.value - a.value)
+    .slice(0, limit)
+    .map((record) => [record.id, record.region, String(record.value)]);
+}
+
+export function sum(records: readonly Measured[]): number {
+  return records.reduce((total, record) => total + record.value, 0);
+}
+`;
+
+/**
+ * A module of ordinary code (a record type, its data, a service class, helpers) importing one to
+ * three earlier ordinary modules: what surrounds a server's tools and never registers one.
+ */
+function ordinaryModuleText(index, imports, rand) {
+  const id = `m${pad(index)}`;
+  const Id = capital(id);
+  const noun = NOUNS[index % NOUNS.length];
+  const metric = METRICS[(index * 7) % METRICS.length];
+  const records = recordLines(id, noun, rand);
+  const head = [`import type { Measured, Region, Row } from "../shared/model.js";`, `import { rank, sum } from "../shared/model.js";`];
+  for (const other of imports) head.push(`import { m${pad(other)}Rows, M${pad(other)}Service } from "./m${pad(other)}.js";`);
+  const combined = imports.map((other) => `...m${pad(other)}Rows(limit)`).join(", ");
+  const neighbours = imports.map((other) => `new M${pad(other)}Service().count()`).join(" + ");
+  return `${head.join("\n")}
+
+/** The ${noun} this module knows, by ${metric}. */
+export interface ${Id}Record extends Measured {
+  readonly kind: "${noun}";
+}
+
+export const ${id}Records: readonly ${Id}Record[] = [
+${records.join("\n")}
+];
+
+export function ${id}Rows(limit: number) {
+  return rank(${id}Records, limit);
+}
+
+/** The ${metric} of all ${noun} of this module. */
+export const ${id}Total = sum(${id}Records);
+
+export interface ${Id}Filter {
+  readonly region?: Region;
+  readonly min?: number;
+}
+
+/** Reads, groups and refreshes the ${noun}. */
+export class ${Id}Service {
+  constructor(private readonly records: readonly ${Id}Record[] = ${id}Records) {}
+
+  count(): number {
+    return this.records.length;
+  }
+
+  find(filter: ${Id}Filter = {}): ${Id}Record[] {
+    return this.records.filter((record) => (filter.region === undefined || record.region === filter.region) && record.value >= (filter.min ?? 0));
+  }
+
+  byRegion(): Map<Region, ${Id}Record[]> {
+    const groups = new Map<Region, ${Id}Record[]>();
+    for (const record of this.records) {
+      const group = groups.get(record.region) ?? [];
+      group.push(record);
+      groups.set(record.region, group);
+    }
+    return groups;
+  }
+
+  async refresh(read: (id: string) => Promise<number>): Promise<${Id}Record[]> {
+    return Promise.all(this.records.map(async (record) => ({ ...record, value: await read(record.id) })));
+  }
+
+  combined(limit: number): Row[] {
+    return [...${id}Rows(limit)${combined ? `, ${combined}` : ""}];
+  }
+}
+
+export function ${id}Summary(service = new ${Id}Service()): string {
+  const neighbours = ${neighbours || "0"};
+  return [...service.byRegion()].map(([region, group]) => \`\${region}: \${group.length}\`).join(", ") + \` (\${neighbours} nearby)\`;
+}
+`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Project
 
 /** Where a project of this size lives. */
-export function projectDir(out, { files, tools, seed }) {
-  return path.join(out, `files${files}-tools${tools}-seed${seed}`);
+export function projectDir(out, { files, tools, seed, shape = "tools" }) {
+  return path.join(out, `files${files}-tools${tools}-seed${seed}${shape === "tools" ? "" : `-${shape}`}`);
 }
 
 function write(file, text) {
@@ -410,19 +525,22 @@ export default [
  * Writes the project for (files, tools, seed) under `out` and returns its manifest. Files are
  * rewritten only when their text changed, so re-running the generator keeps build caches warm.
  */
-export function generateProject({ files, tools, seed, out = DEFAULT_OUT }) {
+export function generateProject({ files, tools, seed, shape = "tools", out = DEFAULT_OUT }) {
+  if (!SHAPES.includes(shape)) throw new Error(`--shape must be one of ${SHAPES.join(", ")}, got ${shape}`);
   if (!Number.isInteger(files) || files < 1) throw new Error(`--files must be a positive integer, got ${files}`);
-  if (!Number.isInteger(tools) || tools < files) throw new Error(`--tools must be an integer >= --files (${files}), got ${tools}`);
+  const registering = shape === "tools" ? files : Math.ceil(files / TOOL_MODULE_EVERY);
+  if (!Number.isInteger(tools) || tools < registering) throw new Error(`--tools must be an integer >= ${registering} (the modules that register tools), got ${tools}`);
   if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${seed}`);
 
   linkWorkspace(out);
-  const dir = projectDir(out, { files, tools, seed });
+  const dir = projectDir(out, { files, tools, seed, shape });
   const rand = random(seed);
   const manifest = {
     files,
     tools,
     seed,
-    sourceFiles: files + 5,
+    ...(shape === "tools" ? {} : { shape, toolModules: registering }),
+    sourceFiles: files + (shape === "tools" ? 5 : 6),
     registrations: tools,
     kinds: {},
     findings: {},
@@ -462,20 +580,32 @@ export function generateProject({ files, tools, seed, out = DEFAULT_OUT }) {
   put("src/shared/types.ts", TYPES_TS);
   put("src/shared/answer.ts", ANSWER_TS);
 
-  const perFile = Math.floor(tools / files);
-  const extra = tools % files;
+  if (shape === "realistic") put("src/shared/model.ts", MODEL_TS);
+
+  const registers = (index) => shape === "tools" || index % TOOL_MODULE_EVERY === 0;
+  const perFile = Math.floor(tools / registering);
+  const extra = tools % registering;
   const moduleFiles = [];
-  for (let index = 0; index < files; index++) {
-    // Imports: one to three earlier modules, mostly near ones (as related code tends to be).
+  for (let index = 0, toolModule = 0; index < files; index++) {
+    // Imports: one to three earlier modules, mostly near ones (as related code tends to be). In
+    // the realistic shape ordinary code imports ordinary code only; tools import anything.
     const imports = new Set();
     const wanted = index === 0 ? 0 : 1 + Math.floor(rand() * 3);
     for (let k = 0; k < wanted; k++) {
       const distance = 1 + Math.floor(rand() * rand() * Math.min(index, 50));
-      imports.add(index - distance);
+      let target = index - distance;
+      if (!registers(index)) while (target > 0 && registers(target)) target--;
+      if (registers(index) || !registers(target)) imports.add(target);
     }
     const relative = `src/modules/m${pad(index)}.ts`;
     moduleFiles.push(relative);
-    put(relative, moduleText(index, perFile + (index < extra ? 1 : 0), [...imports].sort((a, b) => a - b), rand, manifest, relative));
+    const sorted = [...imports].sort((a, b) => a - b);
+    if (registers(index)) {
+      put(relative, moduleText(index, perFile + (toolModule < extra ? 1 : 0), sorted, rand, manifest, relative));
+      toolModule++;
+    } else {
+      put(relative, ordinaryModuleText(index, sorted, rand));
+    }
   }
   put(
     "src/server.ts",
@@ -499,15 +629,16 @@ export const serving = registry.serveStdio();
 // ---------------------------------------------------------------------------------------------
 
 function parseFlags(argv) {
-  const flags = { files: 2000, tools: 10000, seed: 1, out: DEFAULT_OUT };
+  const flags = { files: 2000, tools: 10000, seed: 1, shape: "tools", out: DEFAULT_OUT };
   for (let i = 0; i < argv.length; i++) {
     const [key, inline] = argv[i].split("=", 2);
     const value = () => inline ?? argv[++i];
     if (key === "--files") flags.files = Number(value());
     else if (key === "--tools") flags.tools = Number(value());
     else if (key === "--seed") flags.seed = Number(value());
+    else if (key === "--shape") flags.shape = value();
     else if (key === "--out") flags.out = path.resolve(value());
-    else throw new Error(`unknown option ${argv[i]}; the options are --files N --tools M --seed S --out DIR`);
+    else throw new Error(`unknown option ${argv[i]}; the options are --files N --tools M --seed S --shape tools|realistic --out DIR`);
   }
   return flags;
 }
@@ -516,7 +647,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     const { dir, manifest } = generateProject(parseFlags(process.argv.slice(2)));
     console.log(
-      `${path.relative(process.cwd(), dir)}: ${manifest.files} modules, ${manifest.tools} tools, ` +
+      `${path.relative(process.cwd(), dir)}: ${manifest.files} modules${manifest.toolModules ? ` (${manifest.toolModules} register tools)` : ""}, ${manifest.tools} tools, ` +
         `${manifest.expectedFindings} non-compliant (${Object.entries(manifest.findings)
           .map(([id, n]) => `${id} ${n}`)
           .join(", ")})`,

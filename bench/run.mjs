@@ -10,17 +10,18 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DEFAULT_OUT, ROOT, generateProject } from "./generate.mjs";
+import { DEFAULT_OUT, ROOT, SHAPES, generateProject } from "./generate.mjs";
 import { checkVsNoEmit, eslintTyped, nativeCheck, pluginVsCheck, pluginWatch, runTime, startupFromSource, transformerScaling, transformerVsTsc } from "./lib/measures.mjs";
 import { round } from "./lib/stats.mjs";
 
 /** `startup`: the modules and tools of measure 9's project (the mid size). */
-const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, concurrent: 5000, startup: [300, 1500], only: [1, 2, 3, 4, 5, 6, 7, 8, 9] };
+const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, concurrent: 5000, startup: [300, 1500], only: [1, 2, 3, 4, 5, 6, 7, 8, 9], shapes: SHAPES };
 /** CI size: seconds, not minutes; the figures mean little, the command and its output shape are what is checked. */
 const SMOKE = { files: 12, tools: 60, reps: 2, warmup: 0, scaling: [60, 120, 240], calls: 200, register: 10000, concurrent: 500, startup: [12, 60] };
 
 const USAGE = `usage: node bench/run.mjs [--files N] [--tools M] [--seed S] [--reps R] [--warmup W]
-       [--scaling T1,T2,...] [--calls C] [--register T] [--concurrent N] [--startup FILES,TOOLS] [--only 1,2,3,4,5,6,7,8,9] [--json FILE] [--smoke] [--quiet]`;
+       [--scaling T1,T2,...] [--calls C] [--register T] [--concurrent N] [--startup FILES,TOOLS] [--only 1,2,3,4,5,6,7,8,9]
+       [--shape tools|realistic|both] [--json FILE] [--smoke] [--quiet]`;
 
 function parseFlags(argv) {
   const flags = { ...DEFAULTS, json: path.join(DEFAULT_OUT, "results.json"), quiet: false };
@@ -49,6 +50,11 @@ function parseFlags(argv) {
       case "--only":
         set[key.slice(2)] = list(value());
         break;
+      case "--shape": {
+        const shape = value();
+        set.shapes = shape === "both" ? SHAPES : [shape];
+        break;
+      }
       case "--json":
         flags.json = path.resolve(value());
         break;
@@ -79,6 +85,7 @@ function parseFlags(argv) {
     throw new Error(`--startup takes the modules and tools of measure 9's project, e.g. 300,1500`);
   }
   if (flags.only.some((n) => ![1, 2, 3, 4, 5, 6, 7, 8, 9].includes(n))) throw new Error(`--only takes measure numbers 1 to 9, e.g. --only 1,4`);
+  if (flags.shapes.some((shape) => !SHAPES.includes(shape))) throw new Error(`--shape takes ${SHAPES.join(", ")} or both`);
   return flags;
 }
 
@@ -133,7 +140,23 @@ function print(result) {
     `project: ${options.files} modules, ${options.tools} tools (seed ${options.seed}); ${options.reps} repetitions after ${options.warmup} warm-up, arms alternated`,
     "",
   );
-  const measures = result.measures;
+  for (const [shape, measures] of Object.entries(result.shapes)) {
+    out.push(`== ${SHAPE_TITLES[shape]} ==`, "");
+    printMeasures(measures, out);
+    for (const [number, measure] of Object.entries(measures)) {
+      if (!measure.verified) out.push(`NOT VERIFIED (${number}, ${shape} shape): ${measure.problem}`);
+    }
+  }
+  out.push(`JSON: ${path.relative(process.cwd(), result.jsonFile)}`);
+  return out.join("\n");
+}
+
+const SHAPE_TITLES = {
+  tools: "the tool-heavy shape: every module registers tools",
+  realistic: "the realistic shape: 1 module in 10 registers tools, the rest is ordinary code",
+};
+
+function printMeasures(measures, out) {
   if (measures[1]) {
     const m1 = measures[1];
     out.push(`1. ${m1.title}`, printArms(m1), printRatios(m1.ratios, m1.targets), "");
@@ -236,11 +259,6 @@ function print(result) {
     }
     out.push(`9. ${m9.title}`, table(rows), printRatios(m9.ratios, m9.targets), "");
   }
-  for (const [number, measure] of Object.entries(measures)) {
-    if (!measure.verified) out.push(`NOT VERIFIED (${number}): ${measure.problem}`);
-  }
-  out.push(`JSON: ${path.relative(process.cwd(), result.jsonFile)}`);
-  return out.join("\n");
 }
 
 // -------------------------------------------------------------------------------------------
@@ -249,58 +267,65 @@ async function main() {
   const flags = parseFlags(process.argv.slice(2));
   const log = flags.quiet ? undefined : (line) => process.stderr.write(`  ${line}\n`);
   const started = Date.now();
-  const result = { date: new Date().toISOString(), machine: machine(), options: { ...flags, json: undefined }, projects: {}, measures: {} };
+  const result = { date: new Date().toISOString(), machine: machine(), options: { ...flags, json: undefined }, projects: {}, measures: {}, shapes: {} };
   result.jsonFile = flags.json;
 
   const wants = (n) => flags.only.includes(n);
-  const project = (tools, files) => {
-    log?.(`generating ${files} modules, ${tools} tools`);
-    const generated = generateProject({ files, tools, seed: flags.seed });
-    const { expected: _expected, ...summary } = generated.manifest;
-    result.projects[path.basename(generated.dir)] = summary;
-    return generated;
-  };
-  const main = wants(1) || wants(3) || wants(4) || wants(6) || wants(7) || wants(8) ? project(flags.tools, flags.files) : undefined;
   const options = { reps: flags.reps, warmup: flags.warmup, log };
+  // The first shape's figures (the tool-heavy one's by default) stay in `measures`, as before shapes existed; each shape's are in `shapes`.
+  for (const shape of flags.shapes) {
+    const measures = {};
+    result.shapes[shape] = measures;
+    if (shape === flags.shapes[0]) result.measures = measures;
+    const project = (tools, files) => {
+      log?.(`generating ${files} modules, ${tools} tools (${shape} shape)`);
+      const generated = generateProject({ files, tools, seed: flags.seed, shape });
+      const { expected: _expected, ...summary } = generated.manifest;
+      result.projects[path.basename(generated.dir)] = summary;
+      return generated;
+    };
+    const main = wants(1) || wants(3) || wants(4) || wants(6) || wants(7) || wants(8) ? project(flags.tools, flags.files) : undefined;
 
-  if (wants(1)) {
-    log?.("1. tspc + transformer vs tsc");
-    result.measures[1] = transformerVsTsc(main, options);
-  }
-  if (wants(2)) {
-    log?.("2. transformer scaling");
-    const perModule = flags.tools / flags.files;
-    const projects = flags.scaling.map((tools) => project(tools, Math.max(1, Math.round(tools / perModule))));
-    result.measures[2] = transformerScaling(projects, options);
-  }
-  if (wants(3)) {
-    log?.("3. ESLint, typed");
-    result.measures[3] = eslintTyped(main, options);
-  }
-  if (wants(4)) {
-    log?.("4. sourced check vs tsc --noEmit");
-    result.measures[4] = checkVsNoEmit(main, options);
-  }
-  if (wants(6)) {
-    log?.("6. sourced check on TypeScript 7 (native) vs tsc --noEmit of TypeScript 7 and 6");
-    result.measures[6] = nativeCheck(main, options);
-  }
-  if (wants(5)) {
-    log?.("5. run time");
-    result.measures[5] = runTime({ calls: flags.calls, reps: flags.reps, registerTools: flags.register, concurrent: flags.concurrent, log });
-  }
-  if (wants(7)) {
-    log?.("7. esbuild + @sourced/unplugin vs sourced check");
-    result.measures[7] = pluginVsCheck(main, options);
-  }
-  if (wants(8)) {
-    log?.("8. esbuild + @sourced/unplugin, watch mode");
-    result.measures[8] = pluginWatch(main, options);
-  }
-  if (wants(9)) {
-    log?.("9. the start-up check: first tools/list from source vs the stamped build");
-    const [files, tools] = flags.startup;
-    result.measures[9] = startupFromSource(files === flags.files && tools === flags.tools && main ? main : project(tools, files), options);
+    if (wants(1)) {
+      log?.(`1. tspc + transformer vs tsc (${shape})`);
+      measures[1] = transformerVsTsc(main, options);
+    }
+    if (wants(2)) {
+      log?.(`2. transformer scaling (${shape})`);
+      const perModule = flags.tools / flags.files;
+      const projects = flags.scaling.map((tools) => project(tools, Math.max(1, Math.round(tools / perModule))));
+      measures[2] = transformerScaling(projects, options);
+    }
+    if (wants(3)) {
+      log?.(`3. ESLint, typed (${shape})`);
+      measures[3] = eslintTyped(main, options);
+    }
+    if (wants(4)) {
+      log?.(`4. sourced check vs tsc --noEmit (${shape})`);
+      measures[4] = checkVsNoEmit(main, options);
+    }
+    if (wants(6)) {
+      log?.(`6. sourced check on TypeScript 7 (native) vs tsc --noEmit of TypeScript 7 and 6 (${shape})`);
+      measures[6] = nativeCheck(main, options);
+    }
+    // The run time does not depend on the project's shape: measured once, with the first shape.
+    if (wants(5) && shape === flags.shapes[0]) {
+      log?.("5. run time");
+      measures[5] = runTime({ calls: flags.calls, reps: flags.reps, registerTools: flags.register, concurrent: flags.concurrent, log });
+    }
+    if (wants(7)) {
+      log?.(`7. esbuild + @sourced/unplugin vs sourced check (${shape})`);
+      measures[7] = pluginVsCheck(main, options);
+    }
+    if (wants(8)) {
+      log?.(`8. esbuild + @sourced/unplugin, watch mode (${shape})`);
+      measures[8] = pluginWatch(main, options);
+    }
+    if (wants(9)) {
+      log?.(`9. the start-up check: first tools/list from source vs the stamped build (${shape})`);
+      const [files, tools] = flags.startup;
+      measures[9] = startupFromSource(files === flags.files && tools === flags.tools && main ? main : project(tools, files), options);
+    }
   }
   result.durationS = round((Date.now() - started) / 1000, 1);
 
@@ -308,7 +333,7 @@ async function main() {
   fs.writeFileSync(flags.json, `${JSON.stringify(result, (key, value) => (typeof value === "number" ? round(value, 4) : value), 2)}\n`);
   console.log(print(result));
   console.log(`took ${result.durationS} s`);
-  if (Object.values(result.measures).some((measure) => !measure.verified)) process.exitCode = 1;
+  if (Object.values(result.shapes).some((measures) => Object.values(measures).some((measure) => !measure.verified))) process.exitCode = 1;
 }
 
 main().catch((error) => {

@@ -30,6 +30,7 @@ let result: {
   machine: { cpus: number; memoryGiB: number; node: string };
   projects: Record<string, { files: number; tools: number; expectedFindings: number; findings: Record<string, number> }>;
   measures: Record<string, { verified: boolean; problem?: string; ratios: Record<string, Ratio | { wall: Ratio; cpu?: Ratio } | { value: number }> } & Record<string, unknown>>;
+  shapes: Record<string, Record<string, { verified: boolean; problem?: string }>>;
 };
 
 beforeAll(() => {
@@ -40,7 +41,7 @@ beforeAll(() => {
   });
   expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
   result = JSON.parse(fs.readFileSync(json, "utf8")) as typeof result;
-}, 600_000);
+}, 1_200_000); // both shapes: twice the projects of one
 
 describe("pnpm bench --smoke", () => {
   test("prints one section per measure and where the JSON went", () => {
@@ -59,6 +60,19 @@ describe("pnpm bench --smoke", () => {
     expect(project).toMatchObject({ files: 12, tools: 60 });
     expect(project!.expectedFindings).toBeGreaterThan(0);
     expect(Object.keys(project!.findings).sort()).toEqual(["missing-annotation", "not-data-tool-output", "unverifiable-registration"]);
+  });
+
+  test("every project measure ran on both shapes, the realistic one too (1 module in 10 registers tools), verified", () => {
+    const stdout = String(run.stdout);
+    expect(stdout).toContain("== the tool-heavy shape: every module registers tools ==");
+    expect(stdout).toContain("== the realistic shape: 1 module in 10 registers tools, the rest is ordinary code ==");
+    expect(result.shapes["tools"]).toEqual(result.measures);
+    expect(Object.keys(result.shapes["realistic"]!).sort()).toEqual(["1", "2", "3", "4", "6", "7", "8", "9"]);
+    for (const [number, measure] of Object.entries(result.shapes["realistic"]!)) {
+      expect(measure.problem, `measure ${number}`).toBeUndefined();
+      expect(measure.verified, `measure ${number}`).toBe(true);
+    }
+    expect(result.projects["files12-tools60-seed1-realistic"]).toMatchObject({ files: 12, tools: 60, shape: "realistic", toolModules: 2 });
   });
 
   test("every measure timed the real work: the front-ends reported exactly the planted findings", () => {

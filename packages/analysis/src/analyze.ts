@@ -23,6 +23,7 @@ import * as messages from "./messages.js";
 import { optionProblemsAt } from "./options.js";
 import { anonymousFunctionOf, nameNodeOf, type RegistryIdentity, registryOf } from "./names.js";
 import { type ProgramPort, sourceFileNamesOf } from "./ports.js";
+import { mayRegister } from "./reach.js";
 import { registryEscapeAt } from "./registry-escape.js";
 import { type ServedName, servedNameOf, takesFunctionName, toolNameOf } from "./served.js";
 import { escapePlacementOf, needsTypeQuery, type Placement, placementOf } from "./sites.js";
@@ -71,6 +72,8 @@ export function analyzeProgram(tsInstance: TypeScript, program: ProgramPort, opt
 
 /** Every registration and finding of one file, in source order (sites visited depth-first). */
 export function analyzeSourceFile(tsInstance: TypeScript, program: ProgramPort, sourceFile: ts.SourceFile): AnalysisResult {
+  // No type of the registry can reach the file (reach.ts): nothing to ask the checker.
+  if (!mayRegister(tsInstance, program, sourceFile)) return NOTHING_HERE;
   const context = contextOf(tsInstance, program);
   const registrations: Registration[] = [];
   const findings: Finding[] = [];
@@ -94,6 +97,8 @@ export function analyzeSourceFile(tsInstance: TypeScript, program: ProgramPort, 
   }
   return { registrations, findings, unresolvedRegistryImports: unresolvedRegistryImportsOf(context, sourceFile) };
 }
+
+const NOTHING_HERE: AnalysisResult = { registrations: [], findings: [], unresolvedRegistryImports: [] };
 
 /**
  * The served names of a file's registrations: the second registration of a name on one registry
@@ -153,7 +158,8 @@ function registersTools(context: Context, sourceFile: ts.SourceFile): boolean {
   let known = context.registersTools.get(sourceFile);
   if (known === undefined) {
     known = false;
-    for (const { node } of sitesOf(context, sourceFile, false)) {
+    const sites = mayRegister(context.ts, context.program, sourceFile) ? sitesOf(context, sourceFile, false) : [];
+    for (const { node } of sites) {
       if (!context.ts.isCallExpression(node) && !context.ts.isDecorator(node)) continue;
       try {
         if (judgementOf(context, node)?.contract !== undefined) {
