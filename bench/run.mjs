@@ -16,7 +16,10 @@ import { round } from "./lib/stats.mjs";
 
 /** `startup`: the modules and tools of measure 9's project (the mid size). */
 const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, concurrent: 5000, startup: [300, 1500], only: [1, 2, 3, 4, 5, 6, 7, 8, 9], shapes: SHAPES };
-/** CI size: seconds, not minutes; the figures mean little, the command and its output shape are what is checked. */
+/**
+ * CI size: tiny projects, but every measure runs on both shapes, so a run takes a few minutes; the figures
+ * mean little, the command and its output shape are what is checked.
+ */
 const SMOKE = { files: 12, tools: 60, reps: 2, warmup: 0, scaling: [60, 120, 240], calls: 200, register: 10000, concurrent: 500, startup: [12, 60] };
 
 const USAGE = `usage: node bench/run.mjs [--files N] [--tools M] [--seed S] [--reps R] [--warmup W]
