@@ -19,8 +19,8 @@ declare const registersTool: unique symbol;
 /**
  * Beside the mark: the keys the registered tool's `structuredContent` may carry beyond the
  * contract's (its `output`), so that the analysis holds a declared return type to exactly what the
- * net accepts. `NoOutputKeys`: none (no `output`); `unknown`: not known statically (a platform's wrapper, an
- * `output` held in a `ToolOptions` variable), and nothing is held against it.
+ * net accepts. `NoOutputKeys`: none (no `output`); `unknown`: not known statically (a platform's
+ * wrapper, an `output` held in a `ToolOptions` variable), and nothing is held against it.
  */
 declare const declaresOutput: unique symbol;
 

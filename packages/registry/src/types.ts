@@ -103,9 +103,9 @@ export type ToolResult<O> = DataResult<OutputKeys<O> & object> | ErrorResult | P
  * What `registry.tool(options)` returns for an `output` of type `O`: without one (or one whose type
  * is not known statically), a decorator whose function may return anything — the analysis judges
  * it; with one, a decorator whose function must return the declared keys. Each carries the keys
- * its tool's `structuredContent` may hold beyond the contract's (`NoOutputKeys` without an output, `unknown`
- * when its type is not known statically: `any`, a `ToolOptions` variable), which the analysis
- * holds the function's declared return type to.
+ * its tool's `structuredContent` may hold beyond the contract's (`NoOutputKeys` without an output,
+ * `unknown` when its type is not known statically: `any`, a `ToolOptions` variable), which the
+ * analysis holds the function's declared return type to.
  */
 export type ToolDecoratorFor<Args, O> = 0 extends 1 & O
   ? ToolDecorator<Args>
