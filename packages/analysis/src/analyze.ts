@@ -27,7 +27,7 @@ import { mayRegister } from "./reach.js";
 import { registryEscapeAt } from "./registry-escape.js";
 import { type ServedName, servedNameOf, takesFunctionName, toolNameOf } from "./served.js";
 import { escapePlacementOf, needsTypeQuery, type Placement, placementOf } from "./sites.js";
-import { undeclaredOutputKeysOf } from "./output-keys.js";
+import { type KeysBeyondOutput, keysBeyondOutputOf, undeclaredOutputKeysOf } from "./output-keys.js";
 import { refusedSourcesOf } from "./sources.js";
 import { admitsUndefined } from "./strictness.js";
 import { headOf, isConstDeclaration, locate, MAX_HOPS, skipOuterExpressions } from "./syntax.js";
@@ -350,7 +350,7 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
   const producer = site.expression;
   const producerType = markedTypeAt(context, producer);
   const mark = producerType === undefined ? undefined : markOf(context, producerType);
-  if (mark === undefined) {
+  if (producerType === undefined || mark === undefined) {
     const registration = unresolvedRegistryAt(context, site);
     return registration === undefined ? undefined : { registration, startup: NO_FINDINGS };
   }
@@ -394,7 +394,7 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
   const nameNode = nameNodeOf(context, site, producer);
   return {
     registration,
-    startup: startupFindings(context, site, value, served, tool, nameNode, verdict.implementation),
+    startup: startupFindings(context, site, value, served, tool, nameNode, verdict.implementation, keysBeyondOutputOf(context, contract, producerType, mark, verdict.implementation)),
     contract,
     producer,
     nameNode,
@@ -414,6 +414,7 @@ function startupFindings(
   tool: string | undefined,
   nameNode: ts.Node,
   implementation: ts.SignatureDeclaration | undefined,
+  beyondOutput: KeysBeyondOutput | undefined,
 ): readonly Finding[] {
   const { ts } = context;
   let findings: Finding[] | undefined;
@@ -436,6 +437,13 @@ function startupFindings(
     const here = structured.getSourceFile() === siteFile;
     const node = here ? structured : ts.isDecorator(site) ? site : value;
     (findings ??= []).push(makeFinding("undeclared-output-key", node, site, tool, messages.undeclaredOutputKeys(tool, keys, declared, here ? undefined : locate(structured, siteFile))));
+  }
+  if (beyondOutput !== undefined) {
+    const { node: declaredType, keys, output } = beyondOutput;
+    const siteFile = site.getSourceFile();
+    const here = declaredType.getSourceFile() === siteFile;
+    const node = here ? declaredType : ts.isDecorator(site) ? site : value;
+    (findings ??= []).push(makeFinding("undeclared-output-key", node, site, tool, messages.keysBeyondOutput(tool, keys, output, here ? undefined : locate(declaredType, siteFile))));
   }
   return findings ?? NO_FINDINGS;
 }

@@ -79,7 +79,7 @@ export const FINDING_KINDS: Readonly<Record<FindingId, FindingKind>> = Object.fr
     id: "undeclared-output-key",
     code: 92010,
     title: "structuredContent key the run time refuses on every call",
-    help: "A returned object's structuredContent carries a key (often through a spread) that the tool's declared return type does not declare: the net accepts sources, table, charts, force and the keys of the tool's `output` only. Declare it (`output` and `DataResult<Extra>`) or leave it out.",
+    help: "A returned object's structuredContent carries a key (often through a spread) that the tool's declared return type does not declare, or the declared return type declares one that the tool's `output` does not: the net accepts sources, table, charts, force and the keys of the tool's `output` only. Declare it (`output` and `DataResult<Extra>`) or leave it out.",
     severity: "error",
   }),
 });

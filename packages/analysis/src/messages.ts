@@ -308,6 +308,18 @@ export function undeclaredOutputKeys(tool: string | undefined, keys: readonly st
   );
 }
 
+/** Keys a declared return type gives structuredContent that the registration's output does not declare: the net refuses them on every call. */
+export function keysBeyondOutput(tool: string | undefined, keys: readonly string[], output: readonly string[], where: string | undefined): string {
+  const quoted = keys.map((key) => `'${key}'`).join(", ");
+  const plural = keys.length > 1;
+  const declares = output.length === 0 ? "has no output" : `declares ${output.map((key) => `'${key}'`).join(", ")} only`;
+  return (
+    `${capitalize(quoteTool(tool))} is declared to return structuredContent with ${plural ? "the keys" : "the key"} ${quoted}${where === undefined ? "" : ` (at ${where})`}, ` +
+    `but its registration ${declares}: the registry accepts sources, table, charts, force and the output's keys, and refuses ${plural ? "them" : "it"} on every call. ` +
+    `Declare ${plural ? "them" : "it"} in the tool's output (registry.tool({ output: { ${keys[0]}: … } })), or drop ${plural ? "them" : "it"} from the return type.`
+  );
+}
+
 /** `rule`: the net's own words for the refused source (see url-rule.ts), with its fix when it has one. */
 export function refusedSource(tool: string | undefined, source: string, where: string | undefined, rule: string): string {
   const quoted = JSON.stringify(source.length > 120 ? `${source.slice(0, 120)}…` : source);

@@ -1,5 +1,5 @@
 import type * as ts from "typescript";
-import type { Context } from "./context.js";
+import type { Context, Contract } from "./context.js";
 import { forEachReturnedStructuredContent } from "./sources.js";
 import { unionMembers } from "./syntax.js";
 
@@ -34,6 +34,59 @@ export function undeclaredOutputKeysOf(context: Context, implementation: ts.Sign
     if (extra !== undefined && extra.length > 0) (found ??= []).push({ node: structured, keys: extra, declared: [...declared] });
   });
   return found ?? NONE;
+}
+
+/** Keys a tool's declared return type gives `structuredContent` beside the contract's that its registration's `output` does not declare. */
+export interface KeysBeyondOutput {
+  /** The declared return type. */
+  readonly node: ts.TypeNode;
+  readonly keys: readonly string[];
+  /** The keys the registration's `output` declares (none without one). */
+  readonly output: readonly string[];
+}
+
+/**
+ * The keys `implementation`'s declared return type gives `structuredContent` beyond the contract's
+ * and the registration's `output`: the net refuses them on every call, whatever the function
+ * returns. `TypeScript` lets them through — a tool without `output` may return anything, and
+ * `DataResult<{ a; b }>` is assignable to the `DataResult<{ a }>` an `output: { a }` asks for.
+ * The `output`'s keys are read beside the mark on the decorator's type (`RegistersTool`'s second
+ * argument, `NoOutputKeys` for none); when that type cannot tell (a platform's wrapper, an
+ * `output` whose type is not known statically, a registry without it), nothing is reported.
+ */
+export function keysBeyondOutputOf(
+  context: Context,
+  contract: Contract,
+  decorator: ts.Type,
+  mark: ts.Symbol,
+  implementation: ts.SignatureDeclaration | undefined,
+): KeysBeyondOutput | undefined {
+  if (implementation === undefined || implementation.type === undefined) return undefined;
+  const output = outputKeysOf(context, decorator, mark);
+  if (output === undefined) return undefined;
+  const declared = declaredKeysOf(context, context.checker.getTypeFromTypeNode(implementation.type));
+  if (declared === undefined) return undefined;
+  const contractKeys = declaredKeysOf(context, contract.data);
+  const keys = [...declared].filter((key) => !output.includes(key) && contractKeys?.has(key) !== true);
+  return keys.length === 0 ? undefined : { node: implementation.type, keys, output };
+}
+
+/** The keys of the registration's `output`, as the decorator's type declares them beside `mark`; `undefined` when it does not say. */
+function outputKeysOf(context: Context, decorator: ts.Type, mark: ts.Symbol): string[] | undefined {
+  const { checker } = context;
+  const brand = (mark.valueDeclaration ?? mark.declarations?.[0])?.getSourceFile();
+  if (brand === undefined) return undefined;
+  for (const property of checker.getPropertiesOfType(checker.getNonNullableType(decorator))) {
+    // Keyed by a unique symbol declared beside the mark's (escaped names of those start with "__@").
+    if (property.escapedName === mark.escapedName || !(property.escapedName as string).startsWith("__@")) continue;
+    const declaration = property.valueDeclaration ?? property.declarations?.[0];
+    if (declaration === undefined || declaration.getSourceFile() !== brand) continue;
+    const keys = checker.getTypeOfSymbolAtLocation(property, declaration);
+    // `unknown` first: its non-nullable type is `{}`, which would read as "no keys".
+    if (keys.flags & (context.ts.TypeFlags.Any | context.ts.TypeFlags.Unknown)) return undefined;
+    return keysOf(context, checker.getNonNullableType(keys));
+  }
+  return undefined;
 }
 
 /**

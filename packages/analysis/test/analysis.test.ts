@@ -145,13 +145,33 @@ registry.tool()(function plain(): { content: { type: "text"; text: string }[]; s
     expect(findings[0]!.message).toContain("which is not DataToolOutput: its 'structuredContent' has no 'sources'.");
   });
 
+  it("undeclared-output-key: underlines a declared return type with keys the output does not declare, and names both", () => {
+    const { findings } = analyze(`import type { DataResult } from "@sourced/registry";
+import { z } from "zod";
+import { registry } from "./lib/registry.js";
+registry.tool()(function bare(): DataResult<{ entities: string[] }> { return { content: [], structuredContent: { sources: [], entities: [] } }; });
+registry.tool({ output: { entities: z.array(z.string()) } })(function some(): DataResult<{ entities: string[]; relations: string[]; next: string }> {
+  return { content: [], structuredContent: { sources: [], entities: [], relations: [], next: "" } };
+});
+`);
+    expect(findings.map((finding) => [finding.id, finding.tool, finding.node.getText()])).toEqual([
+      ["undeclared-output-key", "bare", "DataResult<{ entities: string[] }>"],
+      ["undeclared-output-key", "some", "DataResult<{ entities: string[]; relations: string[]; next: string }>"],
+    ]);
+    expect(findings[0]!.message).toBe(
+      "Tool 'bare' is declared to return structuredContent with the key 'entities', but its registration has no output: the registry accepts sources, table, charts, force " +
+        "and the output's keys, and refuses it on every call. Declare it in the tool's output (registry.tool({ output: { entities: … } })), or drop it from the return type.",
+    );
+    expect(findings[1]!.message).toContain("with the keys 'relations', 'next', but its registration declares 'entities' only:");
+  });
+
   it("unverifiable-registration: says how the decorator escapes", () => {
     const { findings } = analyze(`${HEADER}
 declare function keep(value: unknown): void;
 keep(registry.tool());
 `);
     expect(findings[0]!.message).toBe(
-      "A tool decorator (of type 'ToolDecorator<NoArguments>') is passed as an argument here, so the analysis cannot see which function it registers. " +
+      "A tool decorator (of type 'ToolDecorator<NoArguments, NoOutputKeys>') is passed as an argument here, so the analysis cannot see which function it registers. " +
         "Apply it directly — registry.tool()(fn) or @registry.tool() — or keep it in a const and apply that.",
     );
     expect(findings[0]!.node.getText()).toBe("registry.tool()");

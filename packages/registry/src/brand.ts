@@ -16,8 +16,16 @@
  */
 declare const registersTool: unique symbol;
 
+/**
+ * Beside the mark: the keys the registered tool's `structuredContent` may carry beyond the
+ * contract's (its `output`), so that the analysis holds a declared return type to exactly what the
+ * net accepts. `NoOutputKeys`: none (no `output`); `unknown`: not known statically (a platform's
+ * wrapper, an `output` held in a `ToolOptions` variable), and nothing is held against it.
+ */
+declare const declaresOutput: unique symbol;
+
 /** The literal type the analysis looks for on the mark's property. */
 export type RegistersToolMark = "@sourced/registry:registers-tool";
 
-/** `F`, marked as a function that registers its first argument as an MCP tool. */
-export type RegistersTool<F> = F & { readonly [registersTool]?: RegistersToolMark };
+/** `F`, marked as a function that registers its first argument as an MCP tool whose output keys are `Output`. */
+export type RegistersTool<F, Output = unknown> = F & { readonly [registersTool]?: RegistersToolMark; readonly [declaresOutput]?: Output };

@@ -9,7 +9,7 @@ export type { PromptConfig, RegisteredTool, Registry, RegistryOptions, ToolCallE
 export type { StartupCheckMode } from "./startup.js";
 export type { AuthenticationRequest, HttpLimits, HttpServeOptions, HttpServing, StdioServeOptions, StdioServing } from "./serve.js";
 export { VERIFIED_STAMP_KEY } from "./stamp.js";
-export type { OutputKeys, ToolDecorator, ToolDecoratorFor, ToolFunction, ToolOptions, ToolOutput, ToolResult, TypedToolDecorator } from "./types.js";
+export type { NoOutputKeys, OutputKeys, ToolDecorator, ToolDecoratorFor, ToolFunction, ToolOptions, ToolOutput, ToolResult, TypedToolDecorator } from "./types.js";
 export { VERIFIED_STAMP, isVerified, markVerified, verifiedBy } from "./verified.js";
 export type { VerifiedFunction } from "./verified.js";
 export { ERROR_TEXT_LIMIT } from "./net.js";

@@ -102,13 +102,24 @@ export type ToolResult<O> = DataResult<OutputKeys<O> & object> | ErrorResult | P
 /**
  * What `registry.tool(options)` returns for an `output` of type `O`: without one (or one whose type
  * is not known statically), a decorator whose function may return anything — the analysis judges
- * it; with one, a decorator whose function must return the declared keys.
+ * it; with one, a decorator whose function must return the declared keys. Each carries the keys
+ * its tool's `structuredContent` may hold beyond the contract's (`NoOutputKeys` without an output,
+ * `unknown` when its type is not known statically: `any`, a `ToolOptions` variable), which the
+ * analysis holds the function's declared return type to.
  */
-export type ToolDecoratorFor<Args, O> = [O] extends [undefined]
+export type ToolDecoratorFor<Args, O> = 0 extends 1 & O
   ? ToolDecorator<Args>
-  : [ToolOutput] extends [NonNullable<O>]
-    ? ToolDecorator<Args>
-    : TypedToolDecorator<Args, ToolResult<O>>;
+  : [O] extends [undefined]
+    ? ToolDecorator<Args, NoOutputKeys>
+    : [ToolOutput] extends [NonNullable<O>]
+      ? ToolDecorator<Args>
+      : TypedToolDecorator<Args, ToolResult<O>, OutputKeys<O>>;
+
+/**
+ * The output keys of a tool without `output`: none beside the contract's. A platform's wrapper
+ * whose tools have no output says so with `RegistersTool<F, NoOutputKeys>` (see `RegistersTool`).
+ */
+export type NoOutputKeys = Record<never, never>;
 
 /**
  * Options of `registry.tool(options?)`. Every key is checked when the options are given: an
@@ -159,13 +170,22 @@ export interface ToolOptions<I extends ToolInput | undefined = ToolInput | undef
  * tool's input parses to: the function's first parameter.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ToolDecorator<Args = any> = RegistersTool<{
-  <F extends ToolHandler<Args>>(fn: F): F;
-  <F extends ToolHandler<Args>>(method: F, context: ClassMethodDecoratorContext): F;
-}>;
+export type ToolDecorator<Args = any, Output = unknown> = RegistersTool<
+  {
+    <F extends ToolHandler<Args>>(fn: F): F;
+    <F extends ToolHandler<Args>>(method: F, context: ClassMethodDecoratorContext): F;
+  },
+  Output
+>;
 
-/** `ToolDecorator` for a tool whose `output` declares keys: its function returns `Result` (see `ToolResult`). */
-export type TypedToolDecorator<Args, Result> = RegistersTool<{
-  <F extends ToolHandler<Args, Result>>(fn: F): F;
-  <F extends ToolHandler<Args, Result>>(method: F, context: ClassMethodDecoratorContext): F;
-}>;
+/**
+ * `ToolDecorator` for a tool whose `output` declares keys: its function returns `Result` (see
+ * `ToolResult`); `Output`, those keys, is what the analysis holds its declared return type to.
+ */
+export type TypedToolDecorator<Args, Result, Output = unknown> = RegistersTool<
+  {
+    <F extends ToolHandler<Args, Result>>(fn: F): F;
+    <F extends ToolHandler<Args, Result>>(method: F, context: ClassMethodDecoratorContext): F;
+  },
+  Output
+>;
