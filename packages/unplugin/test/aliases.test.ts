@@ -14,7 +14,10 @@ import { CASES_DIR } from "../../../fixtures/harness.js";
  * minified or not.
  */
 
-const OUT = path.join(CASES_DIR, "out", "aliases");
+// Outside the corpus: every file under fixtures/cases is a case the corpus tests lint and judge.
+const OUT = path.join(CASES_DIR, "..", "..", "test-artifacts", "aliases");
+/** `file` (of the corpus) as an import specifier or a path from OUT. */
+const fromOut = (file: string) => path.relative(OUT, path.join(CASES_DIR, file)).split(path.sep).join("/");
 const requireHere = createRequire(import.meta.url);
 
 interface AliasesModule {
@@ -26,10 +29,10 @@ interface AliasesModule {
 async function build(minify: boolean): Promise<AliasesModule> {
   fs.mkdirSync(OUT, { recursive: true });
   const entry = path.join(OUT, "entry.ts");
-  fs.writeFileSync(entry, 'export { registry } from "../../lib/registry.js";\nexport * from "../../144-aliases.js";\n');
+  fs.writeFileSync(entry, `export { registry } from "${fromOut("lib/registry.js")}";\nexport * from "${fromOut("144-aliases.js")}";\n`);
   // The corpus's options, this case alone: the plugin reports on its whole program.
   const tsconfig = path.join(OUT, "tsconfig.json");
-  fs.writeFileSync(tsconfig, JSON.stringify({ extends: "../../tsconfig.json", files: ["../../144-aliases.ts"], include: [] }));
+  fs.writeFileSync(tsconfig, JSON.stringify({ extends: fromOut("tsconfig.json"), files: [fromOut("144-aliases.ts")], include: [] }));
   const outfile = path.join(OUT, minify ? "aliases.min.cjs" : "aliases.cjs");
   await esbuild.build({
     entryPoints: [entry],
