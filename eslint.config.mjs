@@ -9,7 +9,7 @@ import tseslint from "typescript-eslint";
 export default defineConfig(
   {
     // fixtures/install is a user's project, linted by its own configs where the install test installs it.
-    ignores: ["**/dist/**", "packages/registry/esm/**", "**/node_modules/**", "**/out/**", "**/build/**", "fixtures/cases/**", "fixtures/install/**", "bench/out/**", ".stryker-tmp*/**", "reports/**"],
+    ignores: ["**/dist/**", "packages/registry/esm/**", "**/node_modules/**", "**/out/**", "**/build/**", "fixtures/cases/**", "fixtures/install/**", "bench/out/**", ".stryker-tmp*/**", "reports/**", "test-artifacts/**"],
   },
   js.configs.recommended,
   tseslint.configs.recommended,
