@@ -12,7 +12,7 @@ import { connectInMemory } from "./helpers.js";
  */
 
 /** What a check may ask of either Client. */
-export type AnyClient = Pick<Client, "callTool" | "listTools" | "readResource" | "close">;
+export type AnyClient = Pick<Client, "callTool" | "listTools" | "listResources" | "readResource" | "listPrompts" | "getPrompt" | "getServerCapabilities" | "close">;
 
 export async function checkInMemory(build: () => Registry, check: (client: AnyClient) => Promise<void>): Promise<void> {
   const { client, close } = await connectInMemory(build());

@@ -2,14 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport as LegacyInMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRegistry, DATA_VIEW_URI, type Registry } from "../dist/index.js";
+import { checkInMemory, checkOverHttp, type AnyClient } from "./both-clients.js";
 import { PACKAGE_DIR, recordingLogger, seedResult } from "./helpers.js";
 
 /*
@@ -44,8 +43,6 @@ if (process.argv[2] === "stdio") void build().serveStdio();
 );
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-type AnyClient = Pick<Client, "listResources" | "readResource" | "listPrompts" | "getPrompt" | "getServerCapabilities" | "close">;
-
 /** What every client must see, whatever the path. */
 async function expectOfferings(client: AnyClient): Promise<void> {
   const { resources } = await client.listResources();
@@ -66,39 +63,11 @@ beforeAll(async () => {
 
 describe("resources and prompts on every serve path", () => {
   test("createServer(), with the v2 and the v1 Client", async () => {
-    const server = build().createServer();
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverTransport);
-    const client = new Client({ name: "offerings", version: "1.0.0" });
-    await client.connect(clientTransport);
-    await expectOfferings(client);
-    await client.close();
-    await server.close();
-
-    const legacyServer = build().createServer();
-    const [legacyClientTransport, legacyServerTransport] = LegacyInMemoryTransport.createLinkedPair();
-    await legacyServer.connect(legacyServerTransport);
-    const legacy = new LegacyClient({ name: "offerings", version: "1.0.0" });
-    await legacy.connect(legacyClientTransport);
-    await expectOfferings(legacy as unknown as AnyClient);
-    await legacy.close();
-    await legacyServer.close();
+    await checkInMemory(() => build(), expectOfferings);
   });
 
   test("serveHttp(), with the v2 Client (2026-07-28) and the v1 Client", async () => {
-    const serving = await build().serveHttp();
-    try {
-      const client = new Client({ name: "offerings", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-      await client.connect(new StreamableHTTPClientTransport(serving.url));
-      await expectOfferings(client);
-      await client.close();
-      const legacy = new LegacyClient({ name: "offerings", version: "1.0.0" });
-      await legacy.connect(new LegacyStreamableHTTPClientTransport(serving.url));
-      await expectOfferings(legacy as unknown as AnyClient);
-      await legacy.close();
-    } finally {
-      await serving.close();
-    }
+    await checkOverHttp(() => build(), expectOfferings);
   });
 
   test("serveStdio() in a server process, with the v2 and the v1 Client", async () => {
