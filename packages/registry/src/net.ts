@@ -346,12 +346,79 @@ export interface CallBounds {
   readonly shutdown: AbortSignal | undefined;
 }
 
+/** Why a call or a read was stopped before it settled: its deadline passed, or the serving shut down past its grace. */
+export type StopCause = "deadline" | "shutdown";
+
+/** How a stopped call or read is answered: the reason its signal is aborted with, the warning, the answer (which may throw: an MCP error). */
+export interface StoppedAnswer<T> {
+  readonly reason: DOMException;
+  readonly warning: string;
+  readonly answer: () => T;
+}
+
 /**
- * Runs one call — `start`, from its argument check on — so that it is answered in bounded time.
- * `start` gets the signal the tool must see: the request's own, also aborted when the call is
- * stopped, and the signal that says it was stopped. A call that settles at once is answered at
- * once; one still running at its deadline, or when the serving shuts down past its grace, is
- * answered then with an error result naming the tool (and one warning), and its signal aborted.
+ * Runs the author's code for one request — a tool's call, a resource's read — so that the request
+ * is answered in bounded time. `start` gets the signal the code must see (the request's own, also
+ * aborted when it is stopped) and the signal that says it was stopped. What settles at once is
+ * answered at once; what is still running at its deadline, or when the serving shuts down past its
+ * grace, is answered then with `stopped(cause)`'s answer (and its one warning), and its signal is
+ * aborted. A rejection is answered with `failed(error)`. Either may throw: the request then fails.
+ */
+export function withinBounds<T>(
+  requestSignal: AbortSignal,
+  bounds: CallBounds,
+  logger: Logger,
+  start: (signal: AbortSignal, stopped: AbortSignal) => T | Promise<T>,
+  stopped: (cause: StopCause) => StoppedAnswer<T>,
+  failed: (error: unknown) => T,
+): T | Promise<T> {
+  const stop = new AbortController();
+  const outcome = start(AbortSignal.any([requestSignal, stop.signal]), stop.signal);
+  if (!(outcome instanceof Promise)) return outcome;
+  const { timeoutMs, shutdown } = bounds;
+  if (timeoutMs === Infinity && shutdown === undefined) return outcome;
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    let answered = false;
+    const settle = (answer: () => T): void => {
+      if (answered) return;
+      answered = true;
+      clearTimeout(timer);
+      shutdown?.removeEventListener("abort", onShutdown);
+      try {
+        resolve(answer());
+      } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as thrown: the MCP error an answer means to send
+        reject(error);
+      }
+    };
+    const stopFor = (cause: StopCause): void => {
+      if (answered) return;
+      const { reason, warning, answer } = stopped(cause);
+      warn(logger, warning);
+      settle(answer);
+      stop.abort(reason);
+    };
+    const onShutdown = (): void => stopFor("shutdown");
+    if (timeoutMs !== Infinity) timer = setTimeout(() => stopFor("deadline"), Math.min(timeoutMs, MAX_TIMER_MS));
+    if (shutdown?.aborted) onShutdown();
+    else shutdown?.addEventListener("abort", onShutdown, { once: true });
+    outcome.then(
+      (value) => settle(() => value),
+      (error: unknown) => settle(() => failed(error)),
+    );
+  });
+}
+
+/** A deadline as messages give it: "1,234 ms". */
+export function deadlineText(timeoutMs: number): string {
+  return `${timeoutMs.toLocaleString("en-US")} ms`;
+}
+
+/**
+ * Runs one call — `start`, from its argument check on — within its bounds (`withinBounds`): a
+ * call still running at its deadline, or at the end of the shutdown grace, is answered with an
+ * error result naming the tool.
  */
 export function callWithinBounds(
   tool: NamedTool,
@@ -360,49 +427,29 @@ export function callWithinBounds(
   logger: Logger,
   start: (signal: AbortSignal, stopped: AbortSignal) => CallToolResult | Promise<CallToolResult>,
 ): CallToolResult | Promise<CallToolResult> {
-  const stop = new AbortController();
-  const outcome = start(AbortSignal.any([requestSignal, stop.signal]), stop.signal);
-  if (!(outcome instanceof Promise)) return outcome;
-  const { timeoutMs, shutdown } = bounds;
-  if (timeoutMs === Infinity && shutdown === undefined) return outcome;
-  return new Promise<CallToolResult>((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    let answered = false;
-    const finish = (result: CallToolResult): void => {
-      if (answered) return;
-      answered = true;
-      clearTimeout(timer);
-      shutdown?.removeEventListener("abort", onShutdown);
-      resolve(result);
-    };
-    const stopWith = (reason: DOMException, text: string, warning: string): void => {
-      if (answered) return;
-      warn(logger, warning);
-      finish(errorResult(text));
-      stop.abort(reason);
-    };
-    const { name } = tool;
-    const onShutdown = (): void =>
-      stopWith(
-        new DOMException(`the server shut down while tool "${name}" was running`, "AbortError"),
-        `Tool "${name}" was still running when the server shut down, so the call was stopped.`,
-        `tool "${name}" was still running at the end of the shutdown grace: the call was answered with an error result and its signal aborted.`,
-      );
-    if (timeoutMs !== Infinity) {
-      const ms = timeoutMs.toLocaleString("en-US");
-      timer = setTimeout(
-        () =>
-          stopWith(
-            new DOMException(`tool "${name}" did not answer within ${ms} ms`, "TimeoutError"),
-            `Tool "${name}" did not answer within ${ms} ms, so the call was stopped.`,
-            `tool "${name}" did not answer within ${ms} ms: the call was answered with an error result and its signal aborted. ` +
-              "If it needs longer, raise its limit: registry.tool({ timeoutMs }) or createRegistry({ callTimeoutMs }).",
-          ),
-        Math.min(timeoutMs, MAX_TIMER_MS),
-      );
-    }
-    if (shutdown?.aborted) onShutdown();
-    else shutdown?.addEventListener("abort", onShutdown, { once: true });
-    outcome.then(finish, (error: unknown) => finish(netFailure(tool, logger, error)));
-  });
+  const { name } = tool;
+  return withinBounds(
+    requestSignal,
+    bounds,
+    logger,
+    start,
+    (cause) => {
+      if (cause === "shutdown") {
+        return {
+          reason: new DOMException(`the server shut down while tool "${name}" was running`, "AbortError"),
+          answer: () => errorResult(`Tool "${name}" was still running when the server shut down, so the call was stopped.`),
+          warning: `tool "${name}" was still running at the end of the shutdown grace: the call was answered with an error result and its signal aborted.`,
+        };
+      }
+      const ms = deadlineText(bounds.timeoutMs);
+      return {
+        reason: new DOMException(`tool "${name}" did not answer within ${ms}`, "TimeoutError"),
+        answer: () => errorResult(`Tool "${name}" did not answer within ${ms}, so the call was stopped.`),
+        warning:
+          `tool "${name}" did not answer within ${ms}: the call was answered with an error result and its signal aborted. ` +
+          "If it needs longer, raise its limit: registry.tool({ timeoutMs }) or createRegistry({ callTimeoutMs }).",
+      };
+    },
+    (error) => netFailure(tool, logger, error),
+  );
 }

@@ -1,4 +1,4 @@
-import { McpServer, type Icon, type PromptCallback, type ReadResourceCallback, type ReadResourceTemplateCallback, type ResourceMetadata, type ResourceTemplate, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import { McpServer, type Icon, type PromptCallback, type ReadResourceCallback, type ReadResourceTemplateCallback, type ResourceMetadata, type ResourceTemplate, type ServerContext, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { CONTRACT_KEYS, declaredKeys } from "./contract.js";
 import { gatewayView } from "./gateway.js";
 import { compileInput, InputRefusal, type CompiledInput } from "./input.js";
@@ -50,8 +50,9 @@ export interface RegistryOptions {
   /**
    * Every call's deadline, in ms (`Infinity` for none), unless its tool sets `timeoutMs`: a call
    * still running then is answered with an error result naming the tool, and its signal
-   * (`extra.mcpReq.signal`) aborted. Default 50 s, under the 60 s after which the MCP SDK's
-   * clients give up waiting.
+   * (`extra.mcpReq.signal`) aborted. Every resource read's too (`registry.resource()`): one still
+   * running then is answered with an MCP error naming the resource, and its `ctx.mcpReq.signal`
+   * aborted. Default 50 s, under the 60 s after which the MCP SDK's clients give up waiting.
    */
   callTimeoutMs?: number;
   /** A human-readable name for clients' UIs ("City data"); `name` stays the server's identifier. */
@@ -374,12 +375,12 @@ export function createRegistry(options: RegistryOptions): Registry {
   const offerings: Offering[] = [];
   let probe: McpServer | undefined;
   /** `site`: captured in the registry's entry method, as every site is (site.ts). */
-  function offer(what: string, site: LazySite, kind: Offering["kind"], register: (server: McpServer) => void): void {
+  function offer(what: string, site: LazySite, kind: Offering["kind"], register: Offering["register"]): void {
     if (served) {
       throw new Error(`${what} at ${formatSite(site.get())}: the registry is already serving, and servers already built would not offer it; register resources and prompts before serving.`);
     }
     try {
-      register((probe ??= new McpServer({ name, version })));
+      register((probe ??= new McpServer({ name, version })), {});
     } catch (error) {
       throw new TypeError(`${what} at ${formatSite(site.get())}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -564,12 +565,14 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
 
     resource(...args: unknown[]): void {
-      // Its reads go through the net (resource-net.ts); a read that is no function is the SDK's to refuse.
+      // Its reads go through the net (resource-net.ts), within the calls' deadline and each serving's
+      // shutdown; a read that is no function is the SDK's to refuse.
       const [resourceName, uri, metadata, read] = args;
-      const checked = typeof read === "function" ? checkedRead(String(resourceName), read as (...given: unknown[]) => unknown, logger) : read;
-      offer("registry.resource()", new LazySite(new Error()), "resources", (server) =>
-        (server.registerResource as (...given: unknown[]) => unknown)(resourceName, uri, metadata, checked, ...args.slice(4)),
-      );
+      offer("registry.resource()", new LazySite(new Error()), "resources", (server, serving) => {
+        const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown };
+        const checked = typeof read === "function" ? checkedRead(String(resourceName), read as (...given: [...unknown[], ServerContext]) => unknown, logger, bounds) : read;
+        (server.registerResource as (...given: unknown[]) => unknown)(resourceName, uri, metadata, checked, ...args.slice(4));
+      });
       // Registered (the SDK took it): its URI, or its template's instances, may stand as sources.
       resources.add(args[1] as string | ResourceTemplate);
       table = undefined;

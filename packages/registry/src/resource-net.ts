@@ -1,7 +1,7 @@
-import { ProtocolError, ProtocolErrorCode, type ReadResourceResult } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, type ReadResourceResult, type ServerContext } from "@modelcontextprotocol/server";
 import { readResourceResultSchema } from "./contract.js";
 import type { Logger } from "./logger.js";
-import { answerText, describeProblems, describeThrown, inPlainWords, isToolError, warn } from "./net.js";
+import { answerText, deadlineText, describeProblems, describeThrown, inPlainWords, isToolError, warn, withinBounds, type CallBounds } from "./net.js";
 import { thrownText, toWire } from "./wire.js";
 
 /*
@@ -9,17 +9,22 @@ import { thrownText, toWire } from "./wire.js";
  * into its plain-JSON wire copy and checked against `readResourceResultSchema`, and only the checked
  * copy is sent. A read that throws, or answers what breaks the contract, is answered with an MCP
  * error naming the resource (and one warning; a `ToolError` is one line without a stack): never
- * an unchecked result, never a crashed server.
+ * an unchecked result, never a crashed server. A read is bounded as a call is (`withinBounds`):
+ * one still running at the registry's `callTimeoutMs`, or at the end of the shutdown grace, is
+ * answered then with an MCP error, and the signal it was given (`ctx.mcpReq.signal`) aborted.
  */
 
-/** `read` (the SDK's read callback, of a URI or of a template), checked: see above. */
-export function checkedRead<Args extends unknown[]>(name: string, read: (...args: Args) => unknown, logger: Logger): (...args: Args) => Promise<ReadResourceResult> {
+/** A read callback of the SDK's, of a URI `(uri, ctx)` or of a template `(uri, variables, ctx)`: the request's context comes last. */
+type ReadArgs = [...unknown[], ServerContext];
+
+/** `read`, checked and bounded by `bounds` (the registry's deadline, the serving's shutdown): see above. */
+export function checkedRead<Args extends ReadArgs>(name: string, read: (...args: Args) => unknown, logger: Logger, bounds: CallBounds): (...args: Args) => Promise<ReadResourceResult> {
   const label = `Resource "${name}"`;
   const refuse = (text: string, log: string = text): never => {
     warn(logger, log);
     throw new ProtocolError(ProtocolErrorCode.InternalError, answerText(text));
   };
-  return async (...args: Args) => {
+  const checked = async (args: Args): Promise<ReadResourceResult> => {
     let value: unknown;
     try {
       value = await read(...args);
@@ -36,5 +41,38 @@ export function checkedRead<Args extends unknown[]>(name: string, read: (...args
       return refuse(`${label} answered with a result that breaks the ReadResourceResult contract, so it was not sent:\n${problems.join("\n")}`);
     }
     return wire.value as ReadResourceResult;
+  };
+  const stoppedRead = (text: string): never => {
+    throw new ProtocolError(ProtocolErrorCode.InternalError, answerText(text));
+  };
+  return (...args: Args) => {
+    const ctx = args.at(-1) as ServerContext;
+    const outcome = withinBounds(
+      ctx.mcpReq.signal,
+      bounds,
+      logger,
+      // The read sees the bounded signal in its context, as a tool does in its `extra`.
+      (signal) => checked([...args.slice(0, -1), { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }] as unknown as Args),
+      (cause) => {
+        if (cause === "shutdown") {
+          return {
+            reason: new DOMException(`the server shut down while resource "${name}" was being read`, "AbortError"),
+            answer: () => stoppedRead(`${label} was still being read when the server shut down, so the read was stopped.`),
+            warning: `resource "${name}" was still being read at the end of the shutdown grace: the read was answered with an error and its signal aborted.`,
+          };
+        }
+        const ms = deadlineText(bounds.timeoutMs);
+        return {
+          reason: new DOMException(`resource "${name}" did not answer within ${ms}`, "TimeoutError"),
+          answer: () => stoppedRead(`${label} did not answer within ${ms}, so the read was stopped.`),
+          warning: `resource "${name}" did not answer within ${ms}: the read was answered with an error and its signal aborted. If it needs longer, raise the limit: createRegistry({ callTimeoutMs }).`,
+        };
+      },
+      // `checked` rejects only with the MCP error it means to send.
+      (error) => {
+        throw error;
+      },
+    );
+    return Promise.resolve(outcome);
   };
 }

@@ -194,7 +194,8 @@ const LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: "public" } as const;
 /** A resource or prompt of the registry's (`registry.resource()`, `registry.prompt()`): registered on each server built. */
 export interface Offering {
   readonly kind: "resources" | "prompts";
-  readonly register: (server: McpServer) => void;
+  /** Registers it on `server`, which `serving` serves (its shutdown bounds the reads as it does the calls). */
+  readonly register: (server: McpServer, serving: ServingContext) => void;
 }
 
 /** What a server says of itself: `serverInfo` (name, version, title, icons, websiteUrl) and its instructions. */
@@ -244,7 +245,7 @@ export function buildServer(
   // The author's resources and prompts: fixed once serving starts, so their lists never change.
   for (const { kind, register } of offerings) {
     lowLevel.registerCapabilities({ [kind]: { listChanged: false } });
-    register(server);
+    register(server, serving);
   }
   return server;
 }

@@ -4,6 +4,7 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, test } from "vitest";
+import { ResourceTemplate } from "@modelcontextprotocol/server";
 import { createRegistry, type HttpServeOptions, type HttpServing, type RegistryOptions } from "../dist/index.js";
 import { compileServers, firstText, recordingLogger, seedResult } from "./helpers.js";
 
@@ -11,7 +12,7 @@ import { compileServers, firstText, recordingLogger, seedResult } from "./helper
  * Every call is answered in bounded time: a tool that never settles is answered at its deadline
  * (an error result; its signal aborted), close(grace) answers the calls still running at the end
  * of the grace instead of cutting them, and a client that never reads its answer does not keep
- * its request slot.
+ * its request slot. A resource's read is bounded as a call is.
  */
 
 const servings: HttpServing[] = [];
@@ -156,6 +157,60 @@ describe("close(grace)", () => {
       expect(logger.warnings).toEqual(['tool "hang" was still running at the end of the shutdown grace: the call was answered with an error result and its signal aborted.']);
     });
   }
+});
+
+/** A registry serving `memory://stuck` (a read that never settles), `memory://quick` and a template whose reads never settle. */
+function stuckReads(options: Partial<RegistryOptions> = {}) {
+  const logger = recordingLogger();
+  const aborted: string[] = [];
+  const registry = createRegistry({ name: "reads", version: "1.0.0", logger, startupCheck: false, ...options });
+  const hang = (signal: AbortSignal) => {
+    signal.addEventListener("abort", () => void aborted.push((signal.reason as Error).name));
+    return new Promise<never>(() => {});
+  };
+  registry.resource("stuck", "memory://stuck", {}, (_uri, ctx) => hang(ctx.mcpReq.signal));
+  registry.resource("stuck_entity", new ResourceTemplate("memory://stuck/{name}", { list: undefined }), {}, (_uri, _variables, ctx) => hang(ctx.mcpReq.signal));
+  registry.resource("quick", "memory://quick", {}, async (uri) => {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return { contents: [{ uri: uri.href, text: "fresh" }] };
+  });
+  return { registry, logger, aborted };
+}
+
+describe("a resource read's deadline", () => {
+  test("a read that never settles is answered at callTimeoutMs with an MCP error naming the resource; its signal is aborted (TimeoutError); one warning", async () => {
+    const { registry, logger, aborted } = stuckReads({ callTimeoutMs: 300 });
+    const serving = await serve(registry);
+    for (const client of [await v2Client(serving.url), await v1Client(serving.url)]) {
+      const started = Date.now();
+      await expect(client.readResource({ uri: "memory://stuck" })).rejects.toThrow('Resource "stuck" did not answer within 300 ms, so the read was stopped.');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      // A template's reads too: the request's context is their third argument.
+      await expect(client.readResource({ uri: "memory://stuck/alice" })).rejects.toThrow('Resource "stuck_entity" did not answer within 300 ms, so the read was stopped.');
+      // The server goes on serving; a read that answers in time is unaffected.
+      expect((await client.readResource({ uri: "memory://quick" })).contents).toEqual([{ uri: "memory://quick", text: "fresh" }]);
+    }
+    expect(aborted).toEqual(["TimeoutError", "TimeoutError", "TimeoutError", "TimeoutError"]);
+    expect(logger.warnings).toHaveLength(4);
+    expect(logger.warnings[0]).toBe(
+      'resource "stuck" did not answer within 300 ms: the read was answered with an error and its signal aborted. If it needs longer, raise the limit: createRegistry({ callTimeoutMs }).',
+    );
+  });
+
+  test("close(grace): a read still running at the end of the grace is answered with an error, not cut", async () => {
+    const { registry, logger, aborted } = stuckReads({ callTimeoutMs: Infinity });
+    const serving = await serve(registry);
+    const client = await v2Client(serving.url);
+    const read = client.readResource({ uri: "memory://stuck" }).then(
+      () => "answered",
+      (error: unknown) => String(error),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await serving.close(300);
+    expect(await read).toContain('Resource "stuck" was still being read when the server shut down, so the read was stopped.');
+    expect(aborted).toEqual(["AbortError"]);
+    expect(logger.warnings).toEqual(['resource "stuck" was still being read at the end of the shutdown grace: the read was answered with an error and its signal aborted.']);
+  });
 });
 
 describe("a client that never reads its answer", () => {
