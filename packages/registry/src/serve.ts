@@ -5,6 +5,7 @@ import { createMcpHandler, type AuthInfo, type McpHandlerRequestOptions, type Mc
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { ListenStreams, withSerialisedTools } from "./http-answers.js";
 import type { Logger } from "./logger.js";
+import { HttpErrorLog } from "./refusal-log.js";
 import type { ServingContext } from "./server.js";
 import { serveStdioLines, type StdioServeOptions, type StdioServing } from "./stdio.js";
 
@@ -280,11 +281,13 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
   }
 
   const shutdown = new AbortController();
+  // A client's refused requests in one line each, and no more than a few a minute; failures with their stack.
+  const errors = new HttpErrorLog(logger);
   const serving: ServingContext = { shutdown: shutdown.signal, serialisedLists: true };
   const mcp = createMcpHandler(() => registry.createServer(serving), {
     maxRequestBodySize: limits.maxBodyBytes,
     maxSubscriptions: limits.maxListenStreams,
-    onerror: (error) => logger.warn(`HTTP request failed: ${error.stack ?? error.message}`),
+    onerror: errors.report,
   });
   const listens = new ListenStreams(limits.listenIdleTimeoutMs);
   /** The request each body parsed here belongs to (the SDK hands the body back to `fetch`). */
@@ -302,7 +305,7 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
     },
     {
       maxRequestBodySize: limits.maxBodyBytes,
-      onerror: (error) => logger.warn(`HTTP request failed: ${error.stack ?? error.message}`),
+      onerror: errors.report,
     },
   );
   /** Requests holding a slot of `maxConcurrentRequests`: every one but the listen streams. */
@@ -504,6 +507,7 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
         httpServer.closeAllConnections();
         await stopped;
         await mcp.close();
+        errors.flush();
       })()),
   };
 }

@@ -1,8 +1,10 @@
 import { connect } from "node:net";
 import { request } from "node:http";
 import { hostname, networkInterfaces } from "node:os";
-import { afterEach, describe, expect, test } from "vitest";
+import { UnsupportedProtocolVersionError } from "@modelcontextprotocol/server";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { createRegistry, type HttpServeOptions, type HttpServing } from "../dist/index.js";
+import { HttpErrorLog, isClientRefusal } from "../dist/refusal-log.js";
 import { hostsOfBindAddress } from "../dist/serve.js";
 import { recordingLogger, seedResult } from "./helpers.js";
 
@@ -167,8 +169,20 @@ describe("serveHttp: each refusal, whole", () => {
       expect(answer.status, body).not.toBe(500);
       expect(answer.status, body).toBeGreaterThanOrEqual(400);
     }
-    // The SDK's own refusal, logged by its error handler; never a failure of the layer in front of it.
-    for (const warning of logger.warnings) expect(warning).toMatch(/^HTTP request failed: Error: Rejected inbound request \(invalid-json-rpc-body\)/);
+    // The SDK's own refusal, logged in one line by its error handler; never a failure of the layer in front of it.
+    expect(logger.warnings).toHaveLength(3);
+    for (const warning of logger.warnings) expect(warning).toMatch(/^HTTP request refused: Rejected inbound request \(invalid-json-rpc-body\): [^\n]*$/);
+  });
+
+  test("a client sending invalid requests cannot flood the log: 10 refusals a minute are logged, one line each, the rest counted in one line", async () => {
+    const { serving, logger } = await serve();
+    for (let i = 0; i < 25; i++) expect((await post(serving.url, "42", LEGACY)).status).toBe(400);
+    expect(logger.warnings).toHaveLength(10);
+    for (const warning of logger.warnings) expect(warning).not.toContain("\n");
+    // The count is logged when the minute ends, or when the serving closes first.
+    await serving.close(0);
+    expect(logger.warnings).toHaveLength(11);
+    expect(logger.warnings[10]).toBe("HTTP: 15 more requests were refused as invalid in the same minute, not logged one by one (at most 10 a minute are)");
   });
 
   test("an escaped quote inside a string does not end it: brackets after it still do not count", async () => {
@@ -267,4 +281,37 @@ describe("serveHttp: shutdown and clients that do not read", () => {
     // The slot is free again.
     expect((await post(serving.url, INITIALIZE)).status).toBe(200);
   }, 30_000);
+});
+
+describe("HttpErrorLog: the SDK's reported errors", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  test("refusals: 10 a minute in one line each; the rest counted when the minute ends; the next minute logs again", () => {
+    vi.useFakeTimers();
+    const logger = recordingLogger();
+    const log = new HttpErrorLog(logger);
+    const refusal = new Error("Rejected inbound request (invalid-json-rpc-body): the body is\nno message");
+    for (let i = 0; i < 12; i++) log.report(refusal);
+    expect(logger.warnings).toEqual(Array.from({ length: 10 }, () => "HTTP request refused: Rejected inbound request (invalid-json-rpc-body): the body is no message"));
+    vi.advanceTimersByTime(59_999);
+    expect(logger.warnings).toHaveLength(10);
+    vi.advanceTimersByTime(1);
+    expect(logger.warnings.slice(10)).toEqual(["HTTP: 2 more requests were refused as invalid in the same minute, not logged one by one (at most 10 a minute are)"]);
+    log.report(new UnsupportedProtocolVersionError({ supported: ["2026-07-28"], requested: "1999-01-01" }));
+    expect(logger.warnings).toHaveLength(12);
+    expect(logger.warnings[11]).toMatch(/^HTTP request refused: /);
+    for (let i = 0; i < 10; i++) log.report(new Error("Unsupported Media Type: Content-Type must be application/json"));
+    log.flush();
+    expect(logger.warnings.at(-1)).toBe("HTTP: 1 more request was refused as invalid in the same minute, not logged one by one (at most 10 a minute are)");
+  });
+
+  test("a failure (anything but a refusal) is logged every time, with its stack", () => {
+    const logger = recordingLogger();
+    const log = new HttpErrorLog(logger);
+    for (let i = 0; i < 12; i++) log.report(new Error("the transport broke"));
+    expect(logger.warnings).toHaveLength(12);
+    expect(logger.warnings[0]).toMatch(/^HTTP request failed: Error: the transport broke\n {4}at /);
+    expect(isClientRefusal(new Error("Rejected 2025-era request on a modern-only endpoint (x): y"))).toBe(true);
+    expect(isClientRefusal(new Error("rejected inbound request (x)"))).toBe(false);
+  });
 });
