@@ -155,7 +155,7 @@ export function callThroughNet(
   args: unknown,
   extra: unknown,
   logger: Logger,
-  stopped?: AbortSignal,
+  unanswered?: AbortSignal,
   contract: ResultContract = DEFAULT_CONTRACT,
 ): CallToolResult | Promise<CallToolResult> {
   let value: unknown;
@@ -173,11 +173,11 @@ export function callThroughNet(
       return netFailure(tool, logger, error);
     }
   }
-  // Once the call has been answered for it (its deadline, a shutdown), what the tool settles with
-  // is never sent, so it is not checked or logged either: a rejection caused by its aborted
-  // signal is no second failure.
-  const settled = (resolved: unknown) => (stopped?.aborted ? STOPPED : answer(tool, logger, () => checkedResult(tool, resolved, logger, contract)));
-  const failed = (error: unknown) => (stopped?.aborted ? STOPPED : thrownAnswer(tool, error, logger));
+  // Once `unanswered` is aborted — the call answered for it (its deadline, a shutdown), or
+  // cancelled by its client — what the tool settles with is never sent, so it is not checked or
+  // logged either: a rejection caused by its aborted signal is no failure.
+  const settled = (resolved: unknown) => (unanswered?.aborted ? STOPPED : answer(tool, logger, () => checkedResult(tool, resolved, logger, contract)));
+  const failed = (error: unknown) => (unanswered?.aborted ? STOPPED : thrownAnswer(tool, error, logger));
   // Adopted into a promise of the net's own, even for a native promise: what `then` returns is
   // built by the promise's species constructor, which the tool controls, so it is never sent.
   return new Promise<unknown>((resolve, reject) => {
@@ -358,8 +358,8 @@ export interface StoppedAnswer<T> {
 
 /**
  * Runs the author's code for one request — a tool's call, a resource's read — so that the request
- * is answered in bounded time. `start` gets the signal the code must see (the request's own, also
- * aborted when it is stopped) and the signal that says it was stopped. What settles at once is
+ * is answered in bounded time. `start` gets the signal the code must see: the request's own (the
+ * client cancelled, or went away), also aborted when it is stopped here. What settles at once is
  * answered at once; what is still running at its deadline, or when the serving shuts down past its
  * grace, is answered then with `stopped(cause)`'s answer (and its one warning), and its signal is
  * aborted. A rejection is answered with `failed(error)`. Either may throw: the request then fails.
@@ -368,12 +368,12 @@ export function withinBounds<T>(
   requestSignal: AbortSignal,
   bounds: CallBounds,
   logger: Logger,
-  start: (signal: AbortSignal, stopped: AbortSignal) => T | Promise<T>,
+  start: (signal: AbortSignal) => T | Promise<T>,
   stopped: (cause: StopCause) => StoppedAnswer<T>,
   failed: (error: unknown) => T,
 ): T | Promise<T> {
   const stop = new AbortController();
-  const outcome = start(AbortSignal.any([requestSignal, stop.signal]), stop.signal);
+  const outcome = start(AbortSignal.any([requestSignal, stop.signal]));
   if (!(outcome instanceof Promise)) return outcome;
   const { timeoutMs, shutdown } = bounds;
   if (timeoutMs === Infinity && shutdown === undefined) return outcome;
@@ -425,7 +425,7 @@ export function callWithinBounds(
   requestSignal: AbortSignal,
   bounds: CallBounds,
   logger: Logger,
-  start: (signal: AbortSignal, stopped: AbortSignal) => CallToolResult | Promise<CallToolResult>,
+  start: (signal: AbortSignal) => CallToolResult | Promise<CallToolResult>,
 ): CallToolResult | Promise<CallToolResult> {
   const { name } = tool;
   return withinBounds(

@@ -20,11 +20,13 @@ type ReadArgs = [...unknown[], ServerContext];
 /** `read`, checked and bounded by `bounds` (the registry's deadline, the serving's shutdown): see above. */
 export function checkedRead<Args extends ReadArgs>(name: string, read: (...args: Args) => unknown, logger: Logger, bounds: CallBounds): (...args: Args) => Promise<ReadResourceResult> {
   const label = `Resource "${name}"`;
-  const refuse = (text: string, log: string = text): never => {
-    warn(logger, log);
-    throw new ProtocolError(ProtocolErrorCode.InternalError, answerText(text));
-  };
-  const checked = async (args: Args): Promise<ReadResourceResult> => {
+  const checked = async (args: Args, signal: AbortSignal): Promise<ReadResourceResult> => {
+    const refuse = (text: string, log: string = text): never => {
+      // Once its signal is aborted (stopped here, or cancelled by the client) the SDK sends no
+      // answer for the read: what it failed with afterwards is no failure to log.
+      if (!signal.aborted) warn(logger, log);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, answerText(text));
+    };
     let value: unknown;
     try {
       value = await read(...args);
@@ -52,7 +54,7 @@ export function checkedRead<Args extends ReadArgs>(name: string, read: (...args:
       bounds,
       logger,
       // The read sees the bounded signal in its context, as a tool does in its `extra`.
-      (signal) => checked([...args.slice(0, -1), { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }] as unknown as Args),
+      (signal) => checked([...args.slice(0, -1), { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }] as unknown as Args, signal),
       (cause) => {
         if (cause === "shutdown") {
           return {

@@ -120,12 +120,14 @@ export class ToolTable {
     if (callable === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
     const { tool, timeoutMs, contract } = callable;
     const { input } = tool;
-    return callWithinBounds(tool, ctx.mcpReq.signal, { timeoutMs, shutdown }, logger, (signal, stopped) => {
+    return callWithinBounds(tool, ctx.mcpReq.signal, { timeoutMs, shutdown }, logger, (signal) => {
       // The SDK's own idiom for a derived context (its buildContext spreads `mcpReq` the same way).
       const extra: ServerContext = { ...ctx, mcpReq: { ...ctx.mcpReq, signal } };
-      if (input === undefined) return callThroughNet(tool, {}, extra, logger, stopped, contract);
+      // `signal` is also what says the answer will not be sent: the call was stopped (its deadline,
+      // a shutdown), or the client cancelled it or went away, and the SDK sends nothing for it then.
+      if (input === undefined) return callThroughNet(tool, {}, extra, logger, signal, contract);
       const proceed = (parsed: ParsedArguments): CallToolResult | Promise<CallToolResult> =>
-        parsed.ok ? callThroughNet(tool, parsed.value, extra, logger, stopped, contract) : invalidArguments(name, parsed.problems);
+        parsed.ok ? callThroughNet(tool, parsed.value, extra, logger, signal, contract) : invalidArguments(name, parsed.problems);
       let parsed: ParsedArguments | Promise<ParsedArguments>;
       try {
         parsed = input.parse(args ?? {});
