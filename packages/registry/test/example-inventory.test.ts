@@ -19,7 +19,7 @@ import { PACKAGE_DIR } from "./helpers.js";
  * sources with Node's type stripping and with tsx (the start-up check judges them), built with
  * tspc (the transformer), and bundled by esbuild with @sourced/unplugin. On each, the SDK's v2 and
  * legacy v1 Clients over stdio see exactly the compliant tools, a checked result from each, the
- * resource, the prompt and progress; then the data view shows a result in Chromium.
+ * resource, the prompt, progress and a cancelled call; then the data view shows a result in Chromium.
  */
 
 const REPO = join(PACKAGE_DIR, "..", "..");
@@ -78,7 +78,7 @@ interface Session {
   tools(): Promise<string[]>;
   /** The keys each tool's published outputSchema declares. */
   outputKeys(): Promise<Record<string, string[]>>;
-  call(name: string, args?: Record<string, unknown>, onprogress?: (progress: Progress) => void): Promise<CallResult>;
+  call(name: string, args?: Record<string, unknown>, onprogress?: (progress: Progress) => void, signal?: AbortSignal): Promise<CallResult>;
   read(uri: string): Promise<string>;
   prompt(name: string, args: Record<string, string>): Promise<string>;
   readonly stderr: () => string;
@@ -121,7 +121,8 @@ async function v2Session(command: readonly string[], stock: string): Promise<Ses
   const stderr = collect(transport);
   const client = new Client({ name: "inventory-test", version: "1.0.0" });
   await client.connect(transport);
-  const call: Session["call"] = async (name, args, onprogress) => (await client.callTool({ name, arguments: args }, onprogress === undefined ? undefined : { onprogress })) as CallResult;
+  const call: Session["call"] = async (name, args, onprogress, signal) =>
+    (await client.callTool({ name, arguments: args }, onprogress === undefined ? undefined : { onprogress, ...(signal && { signal }) })) as CallResult;
   return session(client, call, stderr);
 }
 
@@ -130,7 +131,8 @@ async function v1Session(command: readonly string[], stock: string): Promise<Ses
   const stderr = collect(transport);
   const client = new LegacyClient({ name: "inventory-test-v1", version: "1.0.0" });
   await client.connect(transport);
-  const call: Session["call"] = async (name, args, onprogress) => (await client.callTool({ name, arguments: args }, undefined, onprogress === undefined ? undefined : { onprogress })) as CallResult;
+  const call: Session["call"] = async (name, args, onprogress, signal) =>
+    (await client.callTool({ name, arguments: args }, undefined, onprogress === undefined ? undefined : { onprogress, ...(signal && { signal }) })) as CallResult;
   return session(client, call, stderr);
 }
 
@@ -138,7 +140,7 @@ const CLIENTS = { "v2 Client": v2Session, "v1 Client (@modelcontextprotocol/sdk 
 
 describe.each(["node src/server.ts (Node's type stripping)", "tsx src/server.ts", "tspc (the transformer)", "esbuild with @sourced/unplugin"])("inventory, %s", (title) => {
   test.each(Object.keys(CLIENTS) as Array<keyof typeof CLIENTS>)(
-    "%s over stdio: exactly the compliant tools, a checked result from each, the resource, the prompt and progress",
+    "%s over stdio: exactly the compliant tools, a checked result from each, the resource, the prompt, progress and a cancelled call",
     async (clientName) => {
       const path = paths.get(title)!;
       const stock = stockCopy();
@@ -188,6 +190,17 @@ describe.each(["node src/server.ts (Node's type stripping)", "tsx src/server.ts"
         expect(received.length).toBeGreaterThan(0);
         expect(received).toEqual([0, 1, 2, 3, 4].slice(0, received.length).map((done) => [done, 5]));
 
+        // Cancelled once it has started (the user closed the chat): the tool stops at its next
+        // item (its signal aborted), no answer is sent, nothing is logged as a failure.
+        const cancel = new AbortController();
+        const cancelled = await session
+          .call("audit_stock", {}, () => cancel.abort(new Error("the user closed the chat")), cancel.signal)
+          .then(
+            () => "answered",
+            (error: unknown) => String(error),
+          );
+        expect(cancelled).toContain("the user closed the chat");
+
         // The action's source is the resource it changed: reading it shows the new quantity.
         const restocked = await session.call("restock", { sku: "NUT-M8", quantity: 200 });
         expect([restocked.content[0]!.text, restocked.structuredContent?.sources]).toEqual(["Recorded 200 × M8 hex nut (NUT-M8): 540 now in stock.", [STOCK_URI]]);
@@ -204,6 +217,7 @@ describe.each(["node src/server.ts (Node's type stripping)", "tsx src/server.ts"
         );
         // The run-time net refused nothing: every result above was sent as the tool returned it.
         expect(session.stderr()).not.toContain("breaks the DataToolOutput contract");
+        expect(session.stderr()).not.toMatch(/Tool "audit_stock"[^\n]* threw/);
       } finally {
         await session.close();
       }
