@@ -74,11 +74,13 @@ const missing = (message: string) => (issue: { input: unknown }) => (issue.input
  */
 function sourceSchema(served: ServedResources | undefined) {
   if (served === undefined || served.empty) return sourceUrl;
+  return webOrServedUri(served).meta(served.sourceJsonSchema("An absolute http: or https: URL of the original data, or the URI of a resource this server serves"));
+}
+
+/** An accepted http(s) URL or the URI of a resource `served` holds; refused in the net's words for a source. */
+function webOrServedUri(served: ServedResources) {
   const refusal = (issue: { input?: unknown }) => served.describe(issue.input);
-  return z
-    .string({ error: refusal })
-    .refine((value) => SOURCE_URL_REGEX.test(value) || served.accepts(value), { error: refusal })
-    .meta(served.sourceJsonSchema("An absolute http: or https: URL of the original data, or the URI of a resource this server serves"));
+  return z.string({ error: refusal }).refine((value) => SOURCE_URL_REGEX.test(value) || served.accepts(value), { error: refusal });
 }
 
 /** The keys of `structuredContent` the contract gives a meaning: a tool's `output` may not declare them. */
@@ -203,38 +205,46 @@ const blockKeys = (type: string, keys: string) => onlyKeys(`a ${type} block`, `$
 const textBlock = z.strictObject({ type: z.literal("text"), text: z.string(), ...common }, { error: blockKeys("text", "type, text") });
 const mediaBlock = (type: "image" | "audio") =>
   z.strictObject({ type: z.literal(type), data: base64, mimeType: z.string().min(1), ...common }, { error: blockKeys(type, "type, data, mimeType") });
-const resourceLinkBlock = z.strictObject(
-  {
-    type: z.literal("resource_link"),
-    uri: contentUri,
-    name: z.string(),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    mimeType: z.string().optional(),
-    size: z.number().int().nonnegative().optional(),
-    ...common,
-  },
-  { error: blockKeys("resource_link", "type, uri, name, title, description, mimeType, size") },
-);
-const resourceContents = { uri: contentUri, mimeType: z.string().optional(), _meta: meta.optional() };
-const embeddedResourceBlock = z.strictObject(
-  {
-    type: z.literal("resource"),
-    resource: z.union([
-      z.strictObject({ ...resourceContents, text: z.string() }, { error: onlyKeys("a resource", "uri, mimeType, _meta and text or blob") }),
-      z.strictObject({ ...resourceContents, blob: base64 }, { error: onlyKeys("a resource", "uri, mimeType, _meta and text or blob") }),
-    ]),
-    ...common,
-  },
-  { error: blockKeys("resource", "type, resource") },
-);
+/**
+ * A content block, as MCP defines them; strict, so what passes is a block every client reads. `uri`:
+ * what a resource link's or an embedded resource's URI may be — an accepted http(s) URL, or on a
+ * registry that serves resources, the URI of one of them (a link to the stock the tool read).
+ */
+function contentBlockFor(uri: z.ZodType<string>) {
+  const resourceLinkBlock = z.strictObject(
+    {
+      type: z.literal("resource_link"),
+      uri,
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      mimeType: z.string().optional(),
+      size: z.number().int().nonnegative().optional(),
+      ...common,
+    },
+    { error: blockKeys("resource_link", "type, uri, name, title, description, mimeType, size") },
+  );
+  const resourceContents = { uri, mimeType: z.string().optional(), _meta: meta.optional() };
+  const embeddedResourceBlock = z.strictObject(
+    {
+      type: z.literal("resource"),
+      resource: z.union([
+        z.strictObject({ ...resourceContents, text: z.string() }, { error: onlyKeys("a resource", "uri, mimeType, _meta and text or blob") }),
+        z.strictObject({ ...resourceContents, blob: base64 }, { error: onlyKeys("a resource", "uri, mimeType, _meta and text or blob") }),
+      ]),
+      ...common,
+    },
+    { error: blockKeys("resource", "type, resource") },
+  );
+  return z.discriminatedUnion(
+    "type",
+    [textBlock, mediaBlock("image"), mediaBlock("audio"), resourceLinkBlock, embeddedResourceBlock],
+    { error: (issue) => (issue.code === "invalid_union" ? 'needs "type": one of "text", "image", "audio", "resource_link", "resource"' : undefined) },
+  );
+}
 
-/** A content block, as MCP defines them; strict, so what passes is a block every client reads. */
-const contentBlock = z.discriminatedUnion(
-  "type",
-  [textBlock, mediaBlock("image"), mediaBlock("audio"), resourceLinkBlock, embeddedResourceBlock],
-  { error: (issue) => (issue.code === "invalid_union" ? 'needs "type": one of "text", "image", "audio", "resource_link", "resource"' : undefined) },
-);
+/** The content blocks of a registry that serves no resource: their URIs are http(s) URLs. */
+const contentBlock = contentBlockFor(contentUri);
 
 /**
  * The schema of a whole tool result: `content` for the LLM, `structuredContent` for the gateway,
@@ -246,7 +256,7 @@ function dataToolOutputSchemaFor(served: ServedResources | undefined, output?: C
   .strictObject(
     {
       content: z
-        .array(contentBlock, { error: missing("is missing: the LLM reads only content") })
+        .array(served === undefined || served.empty ? contentBlock : contentBlockFor(webOrServedUri(served)), { error: missing("is missing: the LLM reads only content") })
         .superRefine((blocks, ctx) => {
           if (!blocks.some((block) => block.type === "text" && hasVisibleText(block.text))) {
             ctx.addIssue({

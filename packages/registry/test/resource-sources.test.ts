@@ -131,3 +131,63 @@ describe("a served resource's URI as a source", () => {
     await close();
   });
 });
+
+describe("a served resource's URI in content (a resource link, an embedded resource)", () => {
+  /** The knowledge-graph server, with tools that link to or embed its resources, or others. */
+  function linkingRegistry(): Registry {
+    const registry = memoryRegistry();
+    const answer = (block: object): DataToolOutput => ({
+      content: [{ type: "text", text: "The graph holds 1 entity." }, block as DataToolOutput["content"][number]],
+      structuredContent: { sources: ["memory://graph"] },
+    });
+    registry.tool()(function link_graph(): DataToolOutput {
+      return answer({ type: "resource_link", uri: "memory://graph", name: "graph", mimeType: "application/json" });
+    });
+    registry.tool()(function embed_entity(): DataToolOutput {
+      return answer({ type: "resource", resource: { uri: "memory://entities/alice", mimeType: "application/json", text: '{"name":"alice"}' } });
+    });
+    registry.tool()(function link_unserved(): DataToolOutput {
+      return answer({ type: "resource_link", uri: "memory://grahp", name: "graph" });
+    });
+    registry.tool()(function embed_script(): DataToolOutput {
+      return answer({ type: "resource", resource: { uri: "javascript:alert(1)", text: "x" } });
+    });
+    return registry;
+  }
+
+  async function expectContentUris(client: AnyClient): Promise<void> {
+    const linked = await client.callTool({ name: "link_graph", arguments: {} });
+    expect(linked.isError).toBeFalsy();
+    expect((linked.content as object[])[1]).toEqual({ type: "resource_link", uri: "memory://graph", name: "graph", mimeType: "application/json" });
+    const embedded = await client.callTool({ name: "embed_entity", arguments: {} });
+    expect(embedded.isError).toBeFalsy();
+    expect((embedded.content as Array<{ resource?: { uri: string } }>)[1]!.resource!.uri).toBe("memory://entities/alice");
+
+    const unserved = await client.callTool({ name: "link_unserved", arguments: {} });
+    expect(unserved.isError).toBe(true);
+    expect(firstText(unserved)).toContain('content[1].uri: must be an absolute http: or https: URL (its scheme is "memory"); it is no URI of a resource this server serves');
+    expect(firstText(unserved)).toContain('did you mean "memory://graph"?');
+    const script = await client.callTool({ name: "embed_script", arguments: {} });
+    expect(script.isError).toBe(true);
+    expect(firstText(script)).toContain('content[1].resource.uri: must be an absolute http: or https: URL (its scheme is "javascript")');
+  }
+
+  test("createServer(), with the v2 and the v1 Client: links and embeds of served URIs pass; others are refused, naming what is served", async () => {
+    await checkInMemory(linkingRegistry, expectContentUris);
+  });
+
+  test("a registry serving no resource still takes http(s) URIs alone in content", async () => {
+    const registry = createRegistry({ name: "plain", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    registry.tool()(function link_graph(): DataToolOutput {
+      return {
+        content: [{ type: "text", text: "x" }, { type: "resource_link", uri: "memory://graph", name: "graph" }],
+        structuredContent: { sources: ["https://example.org/graph"] },
+      };
+    });
+    const { client, close } = await connectInMemory(registry);
+    const result = await client.callTool({ name: "link_graph", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(firstText(result)).toContain('content[1].uri: must be an absolute http: or https: URL (its scheme is "memory")');
+    await close();
+  });
+});
