@@ -33,6 +33,22 @@ export class NativeCheckerPort {
   private readonly awaitedTypes = new Map<PortType, PortType | null>();
   /** Answers of `getTypeFromTypeNode` for registered functions' return annotations, filled by `prefetch`. */
   private readonly typesOfTypeNodes = new Map<NativeNode, PortType>();
+  /*
+   * Every other question whose answer cannot change within the snapshot, answered once: each is a
+   * round trip to TypeScript 7's process, and the analysis asks the same ones again and again (the
+   * contract's parts for every registration, a call's signature for the site walk and again for
+   * the judgement). On the mid-size tool-heavy project about 22,000 of 35,000 requests were
+   * repeats (docs/performance.md, measure 6).
+   */
+  private readonly nonNullableTypes = new Map<PortType, PortType>();
+  private readonly indexInfos = new Map<PortType, readonly { readonly keyType: NativeType; readonly valueType: NativeType }[]>();
+  private readonly assignable = new Map<PortType, Map<PortType, boolean>>();
+  private readonly typesOfSymbolsAt = new Map<PortSymbol, Map<NativeNode, PortType>>();
+  private readonly resolvedSignatures = new Map<NativeNode, PortSignature | null>();
+  private readonly typesAt = new Map<NativeNode, PortType>();
+  private readonly contextualTypes = new Map<NativeNode, PortType | null>();
+  private readonly aliasedSymbols = new Map<PortSymbol, PortSymbol>();
+  private readonly signaturesOfDeclarations = new Map<NativeNode, PortSignature | null>();
   readonly SignatureKindCall: number;
 
   constructor(
@@ -150,7 +166,9 @@ export class NativeCheckerPort {
   }
 
   getTypeOfSymbolAtLocation(symbol: PortSymbol, location: ts.Node): PortType {
-    return this.type(this.native.getTypeOfSymbolAtLocation(symbol[NATIVE], asNative(location)));
+    let byLocation = this.typesOfSymbolsAt.get(symbol);
+    if (byLocation === undefined) this.typesOfSymbolsAt.set(symbol, (byLocation = new Map()));
+    return remember(byLocation, asNative(location), () => this.type(this.native.getTypeOfSymbolAtLocation(symbol[NATIVE], asNative(location))));
   }
 
   getDeclaredTypeOfSymbol(symbol: PortSymbol): PortType {
@@ -158,7 +176,7 @@ export class NativeCheckerPort {
   }
 
   getAliasedSymbol(symbol: PortSymbol): PortSymbol {
-    return this.symbol(this.native.getAliasedSymbol(symbol[NATIVE]));
+    return remember(this.aliasedSymbols, symbol, () => this.symbol(this.native.getAliasedSymbol(symbol[NATIVE])));
   }
 
   getExportsOfModule(symbol: PortSymbol): PortSymbol[] {
@@ -170,7 +188,7 @@ export class NativeCheckerPort {
   }
 
   getTypeAtLocation(node: ts.Node): PortType {
-    return this.type(this.native.getTypeAtLocation(asNative(node))) ?? this.any();
+    return remember(this.typesAt, asNative(node), () => this.type(this.native.getTypeAtLocation(asNative(node))) ?? this.any());
   }
 
   getTypeFromTypeNode(node: ts.TypeNode): PortType {
@@ -180,19 +198,19 @@ export class NativeCheckerPort {
   }
 
   getContextualType(node: ts.Expression): PortType | undefined {
-    return this.type(this.native.getContextualType(asNative(node)));
+    return remember(this.contextualTypes, asNative(node), () => this.type(this.native.getContextualType(asNative(node))) ?? null) ?? undefined;
   }
 
   getNonNullableType(type: PortType): PortType {
-    return this.type(this.native.getNonNullableType(type[NATIVE])) ?? type;
+    return remember(this.nonNullableTypes, type, () => this.type(this.native.getNonNullableType(type[NATIVE])) ?? type);
   }
 
   getResolvedSignature(node: ts.CallLikeExpression): PortSignature | undefined {
-    return this.signature(this.native.getResolvedSignature(asNative(node)));
+    return remember(this.resolvedSignatures, asNative(node), () => this.signature(this.native.getResolvedSignature(asNative(node))) ?? null) ?? undefined;
   }
 
   getSignatureFromDeclaration(declaration: ts.SignatureDeclaration): PortSignature | undefined {
-    return this.signature(this.native.getSignatureFromDeclaration(asNative(declaration)));
+    return remember(this.signaturesOfDeclarations, asNative(declaration), () => this.signature(this.native.getSignatureFromDeclaration(asNative(declaration))) ?? null) ?? undefined;
   }
 
   getReturnTypeOfSignature(signature: PortSignature): PortType {
@@ -204,7 +222,9 @@ export class NativeCheckerPort {
   }
 
   isTypeAssignableTo(source: PortType, target: PortType): boolean {
-    return this.native.isTypeAssignableTo(source[NATIVE], target[NATIVE]);
+    let byTarget = this.assignable.get(source);
+    if (byTarget === undefined) this.assignable.set(source, (byTarget = new Map()));
+    return remember(byTarget, target, () => this.native.isTypeAssignableTo(source[NATIVE], target[NATIVE]));
   }
 
   /** Classic argument order; TypeScript 7 takes `(name, meaning, location, excludeGlobals)`. */
@@ -235,7 +255,8 @@ export class NativeCheckerPort {
   getIndexTypeOfType(type: PortType, kind: number): PortType | undefined {
     const { TypeFlags } = this.sync;
     const keyFlag = kind === 1 ? TypeFlags.Number! : TypeFlags.String!;
-    const info = this.native.getIndexInfosOfType(type[NATIVE]).find((candidate) => candidate.keyType.flags === keyFlag);
+    const infos = remember(this.indexInfos, type, () => this.native.getIndexInfosOfType(type[NATIVE]));
+    const info = infos.find((candidate) => candidate.keyType.flags === keyFlag);
     return this.type(info?.valueType);
   }
 
@@ -319,6 +340,14 @@ function once<N, W>(wrappers: Map<N, W>, native: N | undefined, wrap: () => W): 
     wrappers.set(native, wrapped);
   }
   return wrapped;
+}
+
+/** The answer kept for `key`, computed on first use (`null` stands for "none", kept too). */
+function remember<K, V>(answers: Map<K, V>, key: K, compute: () => V): V {
+  if (answers.has(key)) return answers.get(key)!;
+  const answer = compute();
+  answers.set(key, answer);
+  return answer;
 }
 
 /** Nodes are TypeScript 7's own: the classic shape, passed through unchanged. */
