@@ -109,6 +109,16 @@ export class NativeCheckerPort {
     });
   }
 
+  /** Symbols of nodes of any files in one batched request (the program's module names, for the module graph). */
+  prefetchSymbols(nodes: readonly ts.Node[]): void {
+    this.fetchSymbols([...new Set(nodes.map(asNative))].filter((node) => !this.symbolsAt.has(node)), false);
+  }
+
+  /** The paths of the files declaring `symbol`, read from its declarations' handles (nothing is fetched). */
+  declarationPathsOf(symbol: PortSymbol): readonly string[] | undefined {
+    return symbol[NATIVE].declarations?.map((handle) => handle.path);
+  }
+
   /** A file's module specifiers not asked yet: whether each import resolves is asked of every file, often before it is judged. */
   private moduleSpecifiersToFetch(sourceFile: ts.SourceFile): NativeNode[] {
     const { syntax } = this;

@@ -250,6 +250,14 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     }),
     isSourceFileFromExternalLibrary: (sourceFile) => native.isSourceFileFromExternalLibrary(sourceFile as unknown as NativeSourceFile),
     getTypeChecker: () => checker,
+    // The module graph's files (reach.ts): TypeScript's own library files are neither fetched nor
+    // read (the largest files of a program, which import nothing and never declare the mark).
+    getModuleGraphFiles: () =>
+      native.getSourceFileNames().flatMap((fileName) => {
+        if (native.getSourceFileMetadata(fileName)?.isDefaultLibrary === true) return [];
+        const sourceFile = native.getSourceFile(fileName);
+        return sourceFile === undefined ? [] : [sourceFile as unknown as ts.SourceFile];
+      }),
   };
   return {
     configFileName: project.configFileName,
