@@ -23,6 +23,8 @@ const entry = (method) => {
   return found;
 };
 let compilerCpuMs;
+const callers = process.env.SOURCED_REQUEST_CALLERS === "1" ? new Map() : undefined;
+if (callers !== undefined) Error.stackTraceLimit = 40;
 const TICKS_PER_SECOND = 100;
 
 const requestBytesSync = SyncRpcChannel.prototype.requestBytesSync;
@@ -36,6 +38,12 @@ SyncRpcChannel.prototype.requestBytesSync = function (method, payload) {
   counted.received += result.length;
   // The same question asked again (same method, same payload): what a cache would save.
   counted.payloads.add(typeof payload === "string" ? payload : Buffer.from(payload).toString("latin1"));
+  if (callers !== undefined) {
+    // Who asked: the first frames of the analysis (or the CLI) on the stack, with SOURCED_REQUEST_CALLERS=1.
+    const frames = (new Error().stack ?? "").split("\n").filter((line) => /packages[\\/](analysis|cli|project)[\\/]dist/.test(line) && !/analysis-native/.test(line)).slice(0, 2);
+    const key = `${method} <- ${frames.map((line) => line.trim().replace(/^at /, "").replace(/\(?\/.*packages[\\/]/, "").replace(/\)$/, "")).join(" <- ")}`;
+    callers.set(key, (callers.get(key) ?? 0) + 1);
+  }
   return result;
 };
 for (const name of ["apiRequest", "apiRequestBinary"]) {
@@ -69,5 +77,6 @@ process.on("exit", () => {
   const methods = [...byMethod.entries()].sort(([, a], [, b]) => b.ms - a.ms).map(([method, { payloads, ...counted }]) => ({ method, ...counted, distinct: payloads.size, ms: Math.round(counted.ms), clientMs: Math.round(counted.clientMs) }));
   const total = methods.reduce((sum, counted) => ({ count: sum.count + counted.count, ms: sum.ms + counted.ms, clientMs: sum.clientMs + counted.clientMs, sent: sum.sent + counted.sent, received: sum.received + counted.received }), { count: 0, ms: 0, clientMs: 0, sent: 0, received: 0 });
   const { user, system } = process.cpuUsage();
-  process.stderr.write(`${JSON.stringify({ nodeCpuMs: Math.round((user + system) / 1000), compilerCpuMs, total, methods })}\n`);
+  const topCallers = callers === undefined ? undefined : [...callers.entries()].sort(([, a], [, b]) => b - a).slice(0, 40);
+  process.stderr.write(`${JSON.stringify({ nodeCpuMs: Math.round((user + system) / 1000), compilerCpuMs, total, methods, callers: topCallers })}\n`);
 });
