@@ -101,12 +101,28 @@ export class NativeCheckerPort {
       if (registered === undefined || !(syntax.isFunctionExpression(registered) || syntax.isArrowFunction(registered) || syntax.isMethodDeclaration(registered))) continue;
       if (registered.type !== undefined && !this.typesOfTypeNodes.has(asNative(registered.type))) annotations.push(asNative(registered.type));
     }
-    if (annotations.length === 0) return;
-    const types = this.native.getTypeAtLocation(annotations);
+    // The values of an options literal a call (or a decorator's call) is given: the options check
+    // asks each one's type when the call makes a registry or a tool decorator (options.ts), one
+    // request per value otherwise; a call that makes neither has its values typed for nothing, in
+    // the same request.
+    const values: NativeNode[] = [];
+    for (const site of sites) {
+      const call = syntax.isCallExpression(site) ? site : syntax.isDecorator(site) && syntax.isCallExpression(site.expression) ? site.expression : undefined;
+      let options: ts.Node | undefined = call?.arguments[0];
+      while (options !== undefined && syntax.isParenthesizedExpression(options)) options = options.expression;
+      if (options === undefined || !syntax.isObjectLiteralExpression(options)) continue;
+      for (const property of options.properties) {
+        if (syntax.isPropertyAssignment(property) && !this.typesAt.has(asNative(property.initializer))) values.push(asNative(property.initializer));
+      }
+    }
+    const unique = [...new Set(values)];
+    if (annotations.length + unique.length === 0) return;
+    const types = this.native.getTypeAtLocation([...annotations, ...unique]);
     annotations.forEach((node, index) => {
       const type = this.type(types[index]);
       if (type !== undefined) this.typesOfTypeNodes.set(node, type);
     });
+    unique.forEach((node, index) => this.typesAt.set(node, this.type(types[annotations.length + index]) ?? this.any()));
   }
 
   /** Symbols of nodes of any files in one batched request (the program's module names, for the module graph). */
