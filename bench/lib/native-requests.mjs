@@ -5,8 +5,10 @@
 // just before the session closes it). The profile behind measure 6 (docs/performance.md); it
 // changes nothing the check does, it only wraps the API client's request functions.
 // SOURCED_TS7_DIR names the TypeScript 7 package (default: the one fixtures/ts7 installs).
+import { Buffer } from "node:buffer";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
