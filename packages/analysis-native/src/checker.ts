@@ -33,6 +33,22 @@ export class NativeCheckerPort {
   private readonly awaitedTypes = new Map<PortType, PortType | null>();
   /** Answers of `getTypeFromTypeNode` for registered functions' return annotations, filled by `prefetch`. */
   private readonly typesOfTypeNodes = new Map<NativeNode, PortType>();
+  /*
+   * Every other question whose answer cannot change within the snapshot, answered once: each is a
+   * round trip to TypeScript 7's process, and the analysis asks the same ones again and again (the
+   * contract's parts for every registration, a call's signature for the site walk and again for
+   * the judgement). On the mid-size tool-heavy project about 22,000 of 35,000 requests were
+   * repeats (docs/performance.md, measure 6).
+   */
+  private readonly nonNullableTypes = new Map<PortType, PortType>();
+  private readonly indexInfos = new Map<PortType, readonly { readonly keyType: NativeType; readonly valueType: NativeType }[]>();
+  private readonly assignable = new Map<PortType, Map<PortType, boolean>>();
+  private readonly typesOfSymbolsAt = new Map<PortSymbol, Map<NativeNode, PortType>>();
+  private readonly resolvedSignatures = new Map<NativeNode, PortSignature | null>();
+  private readonly typesAt = new Map<NativeNode, PortType>();
+  private readonly contextualTypes = new Map<NativeNode, PortType | null>();
+  private readonly aliasedSymbols = new Map<PortSymbol, PortSymbol>();
+  private readonly signaturesOfDeclarations = new Map<NativeNode, PortSignature | null>();
   readonly SignatureKindCall: number;
 
   constructor(
@@ -85,12 +101,38 @@ export class NativeCheckerPort {
       if (registered === undefined || !(syntax.isFunctionExpression(registered) || syntax.isArrowFunction(registered) || syntax.isMethodDeclaration(registered))) continue;
       if (registered.type !== undefined && !this.typesOfTypeNodes.has(asNative(registered.type))) annotations.push(asNative(registered.type));
     }
-    if (annotations.length === 0) return;
-    const types = this.native.getTypeAtLocation(annotations);
+    // The values of an options literal a call (or a decorator's call) is given: the options check
+    // asks each one's type when the call makes a registry or a tool decorator (options.ts), one
+    // request per value otherwise; a call that makes neither has its values typed for nothing, in
+    // the same request.
+    const values: NativeNode[] = [];
+    for (const site of sites) {
+      const call = syntax.isCallExpression(site) ? site : syntax.isDecorator(site) && syntax.isCallExpression(site.expression) ? site.expression : undefined;
+      let options: ts.Node | undefined = call?.arguments[0];
+      while (options !== undefined && syntax.isParenthesizedExpression(options)) options = options.expression;
+      if (options === undefined || !syntax.isObjectLiteralExpression(options)) continue;
+      for (const property of options.properties) {
+        if (syntax.isPropertyAssignment(property) && !this.typesAt.has(asNative(property.initializer))) values.push(asNative(property.initializer));
+      }
+    }
+    const unique = [...new Set(values)];
+    if (annotations.length + unique.length === 0) return;
+    const types = this.native.getTypeAtLocation([...annotations, ...unique]);
     annotations.forEach((node, index) => {
       const type = this.type(types[index]);
       if (type !== undefined) this.typesOfTypeNodes.set(node, type);
     });
+    unique.forEach((node, index) => this.typesAt.set(node, this.type(types[annotations.length + index]) ?? this.any()));
+  }
+
+  /** Symbols of nodes of any files in one batched request (the program's module names, for the module graph). */
+  prefetchSymbols(nodes: readonly ts.Node[]): void {
+    this.fetchSymbols([...new Set(nodes.map(asNative))].filter((node) => !this.symbolsAt.has(node)), false);
+  }
+
+  /** The paths of the files declaring `symbol`, read from its declarations' handles (nothing is fetched). */
+  declarationPathsOf(symbol: PortSymbol): readonly string[] | undefined {
+    return symbol[NATIVE].declarations?.map((handle) => handle.path);
   }
 
   /** A file's module specifiers not asked yet: whether each import resolves is asked of every file, often before it is judged. */
@@ -150,7 +192,9 @@ export class NativeCheckerPort {
   }
 
   getTypeOfSymbolAtLocation(symbol: PortSymbol, location: ts.Node): PortType {
-    return this.type(this.native.getTypeOfSymbolAtLocation(symbol[NATIVE], asNative(location)));
+    let byLocation = this.typesOfSymbolsAt.get(symbol);
+    if (byLocation === undefined) this.typesOfSymbolsAt.set(symbol, (byLocation = new Map()));
+    return remember(byLocation, asNative(location), () => this.type(this.native.getTypeOfSymbolAtLocation(symbol[NATIVE], asNative(location))));
   }
 
   getDeclaredTypeOfSymbol(symbol: PortSymbol): PortType {
@@ -158,7 +202,7 @@ export class NativeCheckerPort {
   }
 
   getAliasedSymbol(symbol: PortSymbol): PortSymbol {
-    return this.symbol(this.native.getAliasedSymbol(symbol[NATIVE]));
+    return remember(this.aliasedSymbols, symbol, () => this.symbol(this.native.getAliasedSymbol(symbol[NATIVE])));
   }
 
   getExportsOfModule(symbol: PortSymbol): PortSymbol[] {
@@ -170,7 +214,7 @@ export class NativeCheckerPort {
   }
 
   getTypeAtLocation(node: ts.Node): PortType {
-    return this.type(this.native.getTypeAtLocation(asNative(node))) ?? this.any();
+    return remember(this.typesAt, asNative(node), () => this.type(this.native.getTypeAtLocation(asNative(node))) ?? this.any());
   }
 
   getTypeFromTypeNode(node: ts.TypeNode): PortType {
@@ -180,19 +224,19 @@ export class NativeCheckerPort {
   }
 
   getContextualType(node: ts.Expression): PortType | undefined {
-    return this.type(this.native.getContextualType(asNative(node)));
+    return remember(this.contextualTypes, asNative(node), () => this.type(this.native.getContextualType(asNative(node))) ?? null) ?? undefined;
   }
 
   getNonNullableType(type: PortType): PortType {
-    return this.type(this.native.getNonNullableType(type[NATIVE])) ?? type;
+    return remember(this.nonNullableTypes, type, () => this.type(this.native.getNonNullableType(type[NATIVE])) ?? type);
   }
 
   getResolvedSignature(node: ts.CallLikeExpression): PortSignature | undefined {
-    return this.signature(this.native.getResolvedSignature(asNative(node)));
+    return remember(this.resolvedSignatures, asNative(node), () => this.signature(this.native.getResolvedSignature(asNative(node))) ?? null) ?? undefined;
   }
 
   getSignatureFromDeclaration(declaration: ts.SignatureDeclaration): PortSignature | undefined {
-    return this.signature(this.native.getSignatureFromDeclaration(asNative(declaration)));
+    return remember(this.signaturesOfDeclarations, asNative(declaration), () => this.signature(this.native.getSignatureFromDeclaration(asNative(declaration))) ?? null) ?? undefined;
   }
 
   getReturnTypeOfSignature(signature: PortSignature): PortType {
@@ -204,7 +248,9 @@ export class NativeCheckerPort {
   }
 
   isTypeAssignableTo(source: PortType, target: PortType): boolean {
-    return this.native.isTypeAssignableTo(source[NATIVE], target[NATIVE]);
+    let byTarget = this.assignable.get(source);
+    if (byTarget === undefined) this.assignable.set(source, (byTarget = new Map()));
+    return remember(byTarget, target, () => this.native.isTypeAssignableTo(source[NATIVE], target[NATIVE]));
   }
 
   /** Classic argument order; TypeScript 7 takes `(name, meaning, location, excludeGlobals)`. */
@@ -235,7 +281,8 @@ export class NativeCheckerPort {
   getIndexTypeOfType(type: PortType, kind: number): PortType | undefined {
     const { TypeFlags } = this.sync;
     const keyFlag = kind === 1 ? TypeFlags.Number! : TypeFlags.String!;
-    const info = this.native.getIndexInfosOfType(type[NATIVE]).find((candidate) => candidate.keyType.flags === keyFlag);
+    const infos = remember(this.indexInfos, type, () => this.native.getIndexInfosOfType(type[NATIVE]));
+    const info = infos.find((candidate) => candidate.keyType.flags === keyFlag);
     return this.type(info?.valueType);
   }
 
@@ -319,6 +366,14 @@ function once<N, W>(wrappers: Map<N, W>, native: N | undefined, wrap: () => W): 
     wrappers.set(native, wrapped);
   }
   return wrapped;
+}
+
+/** The answer kept for `key`, computed on first use (`null` stands for "none", kept too). */
+function remember<K, V>(answers: Map<K, V>, key: K, compute: () => V): V {
+  if (answers.has(key)) return answers.get(key)!;
+  const answer = compute();
+  answers.set(key, answer);
+  return answer;
 }
 
 /** Nodes are TypeScript 7's own: the classic shape, passed through unchanged. */

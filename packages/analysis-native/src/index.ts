@@ -5,7 +5,7 @@ import * as path from "node:path";
 import type * as ts from "typescript";
 import type { CheckerPort, ProgramPort, SyntaxPort } from "@sourced/analysis";
 import { asCheckerPort, NativeCheckerPort } from "./checker";
-import type { NativeApi, NativeAstModule, NativeProject, NativeSnapshot, NativeSourceFile, NativeSyncModule } from "./native-api";
+import type { NativeApi, NativeAstModule, NativeDiagnostic, NativeProject, NativeSnapshot, NativeSourceFile, NativeSyncModule } from "./native-api";
 import { createSyntaxPort } from "./syntax";
 
 export { SYNTAX_PORT_MEMBERS } from "./syntax";
@@ -241,6 +241,27 @@ const DIAGNOSTIC_ERROR = 1;
 function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: SyntaxPort): NativeProjectPorts {
   const checker: CheckerPort = asCheckerPort(new NativeCheckerPort(project.checker, project, sync, syntax));
   const native = project.program;
+  /**
+   * Every file's syntax errors from one request, asked once, rather than a request per file (a
+   * file without errors, nearly every file, then costs nothing); per file only if an error came
+   * without its file's name.
+   */
+  let syntaxErrorsByFile: Map<string, NativeDiagnostic[]> | null | undefined;
+  const syntaxErrorsOf = (fileName: string): readonly NativeDiagnostic[] => {
+    if (syntaxErrorsByFile === undefined) {
+      syntaxErrorsByFile = new Map();
+      for (const diagnostic of native.getSyntacticDiagnostics()) {
+        if (diagnostic.fileName === undefined) {
+          syntaxErrorsByFile = null;
+          break;
+        }
+        const list = syntaxErrorsByFile.get(diagnostic.fileName);
+        if (list === undefined) syntaxErrorsByFile.set(diagnostic.fileName, [diagnostic]);
+        else list.push(diagnostic);
+      }
+    }
+    return syntaxErrorsByFile === null ? native.getSyntacticDiagnostics(fileName) : (syntaxErrorsByFile.get(fileName) ?? []);
+  };
   const program: ProgramPort = {
     getSourceFileNames: () => native.getSourceFileNames(),
     getSourceFile: (fileName) => native.getSourceFile(fileName) as unknown as ts.SourceFile | undefined,
@@ -250,6 +271,14 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     }),
     isSourceFileFromExternalLibrary: (sourceFile) => native.isSourceFileFromExternalLibrary(sourceFile as unknown as NativeSourceFile),
     getTypeChecker: () => checker,
+    // The module graph's files (reach.ts): TypeScript's own library files are neither fetched nor
+    // read (the largest files of a program, which import nothing and never declare the mark).
+    getModuleGraphFiles: () =>
+      native.getSourceFileNames().flatMap((fileName) => {
+        if (native.getSourceFileMetadata(fileName)?.isDefaultLibrary === true) return [];
+        const sourceFile = native.getSourceFile(fileName);
+        return sourceFile === undefined ? [] : [sourceFile as unknown as ts.SourceFile];
+      }),
   };
   return {
     configFileName: project.configFileName,
@@ -267,7 +296,7 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
         .filter((diagnostic) => diagnostic.category === DIAGNOSTIC_ERROR)
         .map((diagnostic) => ({ fileName: diagnostic.fileName ?? project.configFileName, start: diagnostic.fileName === undefined ? -1 : diagnostic.pos, code: diagnostic.code, message: diagnostic.text })),
     syntaxErrors: (sourceFile) =>
-      native.getSyntacticDiagnostics(sourceFile.fileName).map((diagnostic) => ({
+      syntaxErrorsOf(sourceFile.fileName).map((diagnostic) => ({
         fileName: diagnostic.fileName ?? sourceFile.fileName,
         start: diagnostic.pos,
         code: diagnostic.code,

@@ -100,6 +100,8 @@ export interface NativeProgram {
   getSourceFile(fileName: string): NativeSourceFile | undefined;
   getSourceFileNames(): readonly string[];
   isSourceFileFromExternalLibrary(file: NativeSourceFile): boolean;
+  /** Asked by file name, without materialising the file (cached per program by the API). */
+  getSourceFileMetadata(fileName: string): { readonly isDefaultLibrary: boolean } | undefined;
   getSyntacticDiagnostics(file?: string): readonly NativeDiagnostic[];
   getConfigFileParsingDiagnostics(): readonly NativeDiagnostic[];
 }

@@ -148,6 +148,19 @@ export type CheckerPort = Pick<
    * batch. The answers must be those the single calls would give.
    */
   prefetch?(sourceFile: ts.SourceFile, sites: readonly ts.Node[]): void;
+  /**
+   * Optional: told the nodes (of any files) whose symbols the analysis is about to ask for one by
+   * one — every module name of the program, when it reads the module graph (reach.ts) — so a
+   * checker whose every request is a round trip fetches them in one batch. The answers must be
+   * those the single calls would give.
+   */
+  prefetchSymbols?(nodes: readonly ts.Node[]): void;
+  /**
+   * Optional, for a program that materialises files on demand: the canonical path (`path`) of each
+   * file declaring `symbol`, without materialising those files; `undefined` when it has no
+   * declarations. The module graph (reach.ts) reads the project's own files this way first.
+   */
+  declarationPathsOf?(symbol: ts.Symbol): readonly string[] | undefined;
 };
 
 /** The program port: what the analysis reads of a program. */
@@ -161,6 +174,13 @@ export interface ProgramPort {
    * demand (the native one). Without it the names come from `getSourceFiles()`.
    */
   getSourceFileNames?(): readonly string[];
+  /**
+   * Optional, for a program that materialises files on demand (it has `getSourceFileNames`): the
+   * files the module graph is read from (reach.ts), every file of the program but the compiler's
+   * default library files, which import nothing and never declare the registry's mark. Without
+   * it, such a program is judged whole; a program without `getSourceFileNames` is read whole.
+   */
+  getModuleGraphFiles?(): readonly ts.SourceFile[];
 }
 
 /** The program's file names, without materialising every file when the program can say them. */

@@ -1,8 +1,8 @@
 import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
-import { MARK_LITERAL, moduleSpecifiersOf } from "./context.js";
+import { isExternalFileName, MARK_LITERAL, moduleSpecifiersOf } from "./context.js";
 import { REGISTRY_MODULE } from "./messages.js";
-import type { ProgramPort } from "./ports.js";
+import { type CheckerPort, type ProgramPort, sourceFileNamesOf } from "./ports.js";
 
 /*
  * Which files can hold a registration, from the program's module graph, computed once per
@@ -23,7 +23,9 @@ import type { ProgramPort } from "./ports.js";
  *
  * Conservative wherever the graph is unknown: a file whose imports the compiler did not list
  * counts as a seed and a global file, a file of the project with an import that does not resolve
- * as a seed; a program that materialises files on demand (the native one) is judged whole.
+ * as a seed. A program that materialises files on demand (the native one) says which files the
+ * graph is read from (`getModuleGraphFiles`: all but the compiler's default library files, which
+ * import nothing and declare no mark, so no search reaches them); one that cannot is judged whole.
  */
 
 /** Source file -> whether it can reach the registry's declarations; `null` for a program judged whole. */
@@ -56,13 +58,46 @@ interface CompilerFileFacts {
   readonly imports?: readonly ts.StringLiteralLike[];
   readonly externalModuleIndicator?: unknown;
   readonly commonJsModuleIndicator?: unknown;
+  /** The file's canonical path, the key a native program's declarations name their file by. */
+  readonly path?: string;
 }
 
 function computeReach(tsInstance: TypeScript, program: ProgramPort): ReadonlySet<ts.SourceFile> | null {
-  if (program.getSourceFileNames !== undefined) return null;
   const checker = program.getTypeChecker();
-  const files = program.getSourceFiles();
-  const known = new Set(files);
+  if (program.getSourceFileNames === undefined) {
+    const files = program.getSourceFiles();
+    const known = new Set(files);
+    return reachOver(tsInstance, checker, files, (symbol) => symbol.declarations?.map((declaration) => ((target) => (known.has(target) ? target : undefined))(declaration.getSourceFile())));
+  }
+  // A program that fetches each file (the native one): reading the whole graph costs every
+  // declaration file's syntax. The project's own files are read first, alone, every module outside
+  // them counted as reaching the registry (as a module outside the program is below): an
+  // over-approximation, so when it leaves no file out (every file registers tools, say), no file
+  // can be skipped and the declaration files are never fetched.
+  if (program.getModuleGraphFiles === undefined || checker.declarationPathsOf === undefined) return null;
+  const declarationPathsOf = checker.declarationPathsOf.bind(checker);
+  const own = sourceFileNamesOf(program).filter((fileName) => !isExternalFileName(fileName)).flatMap((fileName) => program.getSourceFile(fileName) ?? []);
+  const ownByPath = new Map(own.map((sourceFile) => [(sourceFile as ts.SourceFile & CompilerFileFacts).path, sourceFile]));
+  const ownReached = reachOver(tsInstance, checker, own, (symbol) => declarationPathsOf(symbol)?.map((path) => ownByPath.get(path)));
+  if (ownReached === null || ownReached.size === own.length) return null;
+  const files = program.getModuleGraphFiles();
+  const byPath = new Map(files.map((sourceFile) => [(sourceFile as ts.SourceFile & CompilerFileFacts).path, sourceFile]));
+  return reachOver(tsInstance, checker, files, (symbol) => declarationPathsOf(symbol)?.map((path) => byPath.get(path)));
+}
+
+/**
+ * The files of `files` a path of imports leads from to a seed, or `null` when a global file is
+ * among them (every file sees it). `targetsOf` gives the files declaring a module's symbol
+ * (`undefined` for one outside `files`), or `undefined` when the module has no declarations.
+ */
+function reachOver(
+  tsInstance: TypeScript,
+  checker: CheckerPort,
+  files: readonly ts.SourceFile[],
+  targetsOf: (moduleSymbol: ts.Symbol) => readonly (ts.SourceFile | undefined)[] | undefined,
+): ReadonlySet<ts.SourceFile> | null {
+  // Every module name of the files is asked below: a checker that batches asks them at once.
+  checker.prefetchSymbols?.(files.flatMap((sourceFile) => (sourceFile as ts.SourceFile & CompilerFileFacts).imports ?? []));
   /** File -> the files that import it (the edges, reversed). */
   const importers = new Map<ts.SourceFile, ts.SourceFile[]>();
   const seeds: ts.SourceFile[] = [];
@@ -78,17 +113,17 @@ function computeReach(tsInstance: TypeScript, program: ProgramPort): ReadonlySet
     if (isGlobal(tsInstance, sourceFile, facts)) globals.add(sourceFile);
     if (isSeed(tsInstance, sourceFile)) seeds.push(sourceFile);
     for (const specifier of imports) {
-      const declarations = checker.getSymbolAtLocation(specifier)?.declarations;
-      if (declarations === undefined) {
+      const symbol = checker.getSymbolAtLocation(specifier);
+      const targets = symbol === undefined ? undefined : targetsOf(symbol);
+      if (targets === undefined) {
         // Unresolved: nothing travels through it. In a file of the project it is kept anyway, in
         // case the checker resolves some syntax the question above does not: the cost is a file.
         if (!sourceFile.isDeclarationFile) seeds.push(sourceFile);
         continue;
       }
-      for (const declaration of declarations) {
-        const target = declaration.getSourceFile();
-        if (!known.has(target)) {
-          seeds.push(sourceFile); // a module outside the program's files: unknown, so kept
+      for (const target of targets) {
+        if (target === undefined) {
+          seeds.push(sourceFile); // a module outside the files read: unknown, so kept
           continue;
         }
         if (target === sourceFile) continue;
@@ -116,7 +151,11 @@ function isGlobal(tsInstance: TypeScript, sourceFile: ts.SourceFile, facts: Comp
   return sourceFile.statements.some(
     (statement) =>
       statement.kind === SyntaxKind.NamespaceExportDeclaration ||
-      (tsInstance.isModuleDeclaration(statement) && (tsInstance.isStringLiteral(statement.name) || (statement.flags & NodeFlags.GlobalAugmentation) !== 0)),
+      (tsInstance.isModuleDeclaration(statement) &&
+        (tsInstance.isStringLiteral(statement.name) ||
+          (statement.flags & (NodeFlags.GlobalAugmentation ?? 0)) !== 0 ||
+          // TypeScript 7 has no GlobalAugmentation flag: `declare global` is told by its name.
+          (tsInstance.isIdentifier(statement.name) && statement.name.text === "global"))),
   );
 }
 

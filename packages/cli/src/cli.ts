@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import { HELP, parseArgs } from "./args";
 import { check } from "./check";
@@ -8,7 +9,7 @@ import { formatJson } from "./formats/json";
 import { formatSarif } from "./formats/sarif";
 import { formatNotices, formatText, summary } from "./formats/text";
 import { packageInfo } from "./package-info";
-import { runPreview } from "./preview";
+import type * as Preview from "./preview";
 
 export interface Io {
   readonly cwd: string;
@@ -71,7 +72,8 @@ export function main(argv: readonly string[], io: Io): 0 | 1 | 2 {
 /** The `sourced` binary: real process streams and exit code. */
 export function run(): void {
   // `preview` keeps running (it serves a page): it has its own arguments and exit.
-  if (process.argv[2] === "preview") return runPreview(process.argv.slice(3));
+  // Loaded only for `preview`: its MCP client and zod cost `check` ~0.3 s of start-up otherwise.
+  if (process.argv[2] === "preview") return (createRequire(__filename)("./preview") as typeof Preview).runPreview(process.argv.slice(3));
   process.exitCode = main(process.argv.slice(2), {
     cwd: process.cwd(),
     stdout: (text) => process.stdout.write(text),
