@@ -18,7 +18,7 @@ import {
 } from "./context.js";
 import { judgeRegistered } from "./judge.js";
 import { FINDING_KINDS } from "./kinds.js";
-import { hasAnyType, markedTypeAt, ReferenceScan, referencedSymbol } from "./marked.js";
+import { exactMarkedType, hasAnyType, markedTypeAt, ReferenceScan, referencedSymbol } from "./marked.js";
 import * as messages from "./messages.js";
 import { optionProblemsAt } from "./options.js";
 import { anonymousFunctionOf, nameNodeOf, type RegistryIdentity, registryOf } from "./names.js";
@@ -394,7 +394,7 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
   const nameNode = nameNodeOf(context, site, producer);
   return {
     registration,
-    startup: startupFindings(context, site, value, served, tool, nameNode, verdict.implementation, keysBeyondOutputOf(context, contract, producerType, mark, verdict.implementation)),
+    startup: startupFindings(context, site, value, served, tool, nameNode, verdict.implementation, keysBeyondOutputOf(context, contract, () => exactMarkedType(context, producer, producerType), mark, verdict.implementation)),
     contract,
     producer,
     nameNode,

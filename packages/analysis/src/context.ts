@@ -44,6 +44,11 @@ export interface Context {
   readonly unmarkedSymbols: WeakMap<ts.Symbol, boolean>;
   /** Callee symbol -> what its calls return, when its declared signatures settle it (see `markedTypeAt`). */
   readonly declaredReturns: WeakMap<ts.Symbol, ts.Type | "unmarked" | null>;
+  /**
+   * Callee symbol -> receiver symbol (`null`: none) -> the calls of it whose arguments are all
+   * literals, by the arguments' text (see `literalCallOf`); `null`: its calls are never shared.
+   */
+  readonly literalCalls: WeakMap<ts.Symbol, Map<ts.Symbol | null, Map<string, LiteralCall>> | null>;
   /** File -> name -> its symbol (`null`: none), for names the file never declares in an inner scope. */
   readonly symbolsByName: WeakMap<ts.SourceFile, Map<string, ts.Symbol | null>>;
   /** Type -> what its `tool` member returns: a marked decorator (a registry's type), an unmarked value, or no `tool` (see `registryEscapeAt`). */
@@ -54,6 +59,23 @@ export interface Context {
   readonly registersTools: WeakMap<ts.SourceFile, boolean>;
   /** The program's first file, by name, that registers a tool (`null`: none); computed when a program-wide warning needs a place. */
   firstFileRegistering: string | null | undefined;
+}
+
+/**
+ * What every call of one callee with the same literal arguments shares (see `literalCallOf`):
+ * filled by the first such call the analysis asks about, read by the others.
+ */
+export interface LiteralCall {
+  /** The call's type when it carries the mark, `null` when it does not; unset until asked. */
+  type?: ts.Type | null;
+  /** By the callee's text (messages quote it): the `invalid-option` problems of the options literal (`null`: none to check). */
+  readonly options: Map<string, LiteralOptions | null>;
+}
+
+/** `optionProblemsAt`'s answer for a literal call, its nodes named by their place in the options literal. */
+export interface LiteralOptions {
+  readonly configures: "registry" | "tool";
+  readonly problems: readonly { readonly property: number; readonly part: "name" | "initializer"; readonly message: (tool: string | undefined) => string }[];
 }
 
 const contexts = new WeakMap<ProgramPort, Context>();
@@ -74,6 +96,7 @@ export function contextOf(tsInstance: TypeScript, program: ProgramPort): Context
       printed: new WeakMap(),
       unmarkedSymbols: new WeakMap(),
       declaredReturns: new WeakMap(),
+      literalCalls: new WeakMap(),
       symbolsByName: new WeakMap(),
       registryTypes: new WeakMap(),
       registrySymbols: new WeakMap(),

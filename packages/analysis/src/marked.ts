@@ -1,6 +1,7 @@
 import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
-import { type Context, markOf } from "./context.js";
+import { type Context, isProjectSource, type LiteralCall, markOf, resolveAlias } from "./context.js";
+import { mayRegister } from "./reach.js";
 import { isConstDeclaration, unionMembers } from "./syntax.js";
 
 /**
@@ -26,12 +27,16 @@ export function markedTypeAt(context: Context, node: ts.Node): ts.Type | undefin
     if (!context.typeChecked) {
       const declared = declaredReturnOf(context, node.expression);
       if (declared === UNMARKED) return undefined;
-      if (declared !== undefined && !ts.isOptionalChain(node)) return declared;
+      if (declared !== undefined && !ts.isOptionalChain(node) && !(standIns.has(declared) && isInGenericScope(ts, node))) return declared;
     }
+    const shared = literalCallOf(context, node);
+    if (shared?.type !== undefined) return shared.type ?? undefined;
     const signature = checker.getResolvedSignature(node);
     if (signature !== undefined) {
       const returned = checker.getReturnTypeOfSignature(signature);
-      if (markOf(context, returned) === undefined) return undefined;
+      const marked = markOf(context, returned) !== undefined;
+      if (shared !== undefined) shared.type = marked ? returned : null;
+      if (!marked) return undefined;
       if (!ts.isOptionalChain(node)) return returned;
     }
   } else {
@@ -67,6 +72,7 @@ function declaredReturnOf(context: Context, callee: ts.Expression): ts.Type | ty
 
 function computeDeclaredReturn(context: Context, symbol: ts.Symbol): ts.Type | typeof UNMARKED | undefined {
   const { checker } = context;
+  if (isPlainFunctionOutOfReach(context, symbol)) return UNMARKED;
   const declared = typeOfSymbol(context, symbol);
   if (mayNarrowToMarked(context, declared)) return undefined;
   const members = unionMembers(context.ts, declared);
@@ -74,8 +80,162 @@ function computeDeclaredReturn(context: Context, symbol: ts.Symbol): ts.Type | t
   const returns = signatures.map((signature) => checker.getReturnTypeOfSignature(signature));
   if (returns.every((returned) => !isOpen(context, returned) && markOf(context, returned) === undefined)) return UNMARKED;
   const only = signatures.length === 1 && members.length === 1 ? signatures[0]! : undefined;
-  if (only !== undefined && !isOpen(context, returns[0]!)) return returns[0];
-  return undefined;
+  if (only === undefined) return undefined;
+  if (!isOpen(context, returns[0]!)) return returns[0];
+  const branch = markedBranchOf(context, returns[0]!, 0);
+  if (branch !== undefined) standIns.add(branch);
+  return branch;
+}
+
+/**
+ * Marked types that stand for the type of a call whose declared return type is conditional, every
+ * branch of it marked (`registry.tool(options)` returns `ToolDecoratorFor<ToolArgs<I>, O>`: a
+ * `ToolDecorator` whatever the options, whose output keys depend on them). Such a call is marked
+ * whatever its type arguments, so it is not resolved to tell; `exactCallType` resolves it where
+ * the exact type matters. Only outside generic scopes: there the type arguments inferred are
+ * concrete and the conditional resolves to one of its branches, never staying deferred.
+ */
+const standIns = new WeakSet<ts.Type>();
+
+/** The first branch of a conditional type whose every branch is marked whatever its type arguments; `undefined` if one is not. */
+function markedBranchOf(context: Context, type: ts.Type, depth: number): ts.Type | undefined {
+  const { ts, checker } = context;
+  if (!(type.flags & ts.TypeFlags.Conditional)) return !isOpen(context, type) && markOf(context, type) !== undefined ? type : undefined;
+  // A distributive conditional maps `never` to `never`, unmarked: only non-distributive ones are read.
+  const root = (type as Partial<ts.ConditionalType>).root;
+  if (depth > MAX_BRANCH_DEPTH || root?.node === undefined || root.isDistributive) return undefined;
+  const whenTrue = markedBranchOf(context, checker.getTypeFromTypeNode(root.node.trueType), depth + 1);
+  if (whenTrue === undefined) return undefined;
+  return markedBranchOf(context, checker.getTypeFromTypeNode(root.node.falseType), depth + 1) === undefined ? undefined : whenTrue;
+}
+
+const MAX_BRANCH_DEPTH = 8;
+
+/**
+ * Whether `node` lies where a type parameter is in scope: in a declaration with type parameters,
+ * or in a class (whose `this` is one). Type arguments inferred there may be generic.
+ */
+function isInGenericScope(ts: TypeScript, node: ts.Node): boolean {
+  for (let current = node.parent; current !== undefined; current = current.parent) {
+    if (current.kind === ts.SyntaxKind.ClassDeclaration || current.kind === ts.SyntaxKind.ClassExpression) return true;
+    if ((current as { typeParameters?: unknown }).typeParameters !== undefined) return true;
+  }
+  return false;
+}
+
+/**
+ * The type of `node` as `markedTypeAt` answered it, exact: a call answered with a stand-in (see
+ * `standIns`) is resolved now; `undefined` if its exact type turns out unmarked.
+ */
+export function exactMarkedType(context: Context, node: ts.Node, type: ts.Type): ts.Type | undefined {
+  const { ts, checker } = context;
+  if (!standIns.has(type) || !ts.isCallExpression(node)) return type;
+  const signature = checker.getResolvedSignature(node);
+  const returned = signature === undefined ? checker.getTypeAtLocation(node) : checker.getReturnTypeOfSignature(signature);
+  return markOf(context, returned) === undefined ? undefined : returned;
+}
+
+/**
+ * Whether `symbol` is a function of the project declared at the top level of files that no type
+ * of the registry can reach (reach.ts), without type parameters: its return type then names only
+ * types those files see, none marked, and no instantiation can bring the mark in. Such a callee is
+ * settled without inferring its return type, which on a program nobody has checked means checking
+ * its body (a tool calling an ordinary module's `rowsOf(…)` would otherwise have the service code
+ * behind it checked). Methods are left out: a method returning `this` returns its receiver's type.
+ */
+function isPlainFunctionOutOfReach(context: Context, symbol: ts.Symbol): boolean {
+  const { ts, program } = context;
+  const declarations = resolveAlias(context, symbol).declarations;
+  if (declarations === undefined || declarations.length === 0) return false;
+  return declarations.every((declaration) => {
+    if (!ts.isFunctionDeclaration(declaration) || declaration.typeParameters !== undefined) return false;
+    const sourceFile = declaration.parent;
+    // JSDoc can declare type parameters (`@template`) in JavaScript: those files are left out.
+    if (!ts.isSourceFile(sourceFile) || declaration.flags & ts.NodeFlags.JavaScriptFile || !isProjectSource(program, sourceFile)) return false;
+    return !mayRegister(ts, program, sourceFile);
+  });
+}
+
+/**
+ * The record shared by every call of one callee on one receiver with the same literal arguments,
+ * when `call` is one whose type those alone decide; `undefined` otherwise. On a program nobody
+ * has checked, resolving a call of a generic function (`registry.tool({ description: "…" })`,
+ * whose return type is conditional on its options) infers its type arguments and relates a fresh
+ * object literal to the parameter's type, call after call; a module registering fifty tools with
+ * the same options has them resolved once. The call's type is the same at every such call because
+ * every input of its resolution is: the callee is a reference no guard narrows (`f`, or `r.f`
+ * whose receiver `r` is a name of the same kind), whose declared type, like the receiver's, is an
+ * object type, no union, so no narrowing changes it; the callee's type is one signature without
+ * a `this` parameter; the call has no type arguments; every argument is a literal made of
+ * literals, so equal text means equal types; and the call is the callee of another call, the one
+ * place where no contextual type takes part in inferring its type arguments.
+ */
+export function literalCallOf(context: Context, call: ts.CallExpression): LiteralCall | undefined {
+  const { ts } = context;
+  if (call.typeArguments !== undefined || call.flags & (ts.NodeFlags.OptionalChain | ts.NodeFlags.JavaScriptFile)) return undefined;
+  if (!ts.isCallExpression(call.parent) || call.parent.expression !== call) return undefined;
+  if (!call.arguments.every((argument) => isLiteralValue(ts, argument))) return undefined;
+  const callee = call.expression;
+  let receiver: ts.Symbol | null = null;
+  if (ts.isPropertyAccessExpression(callee)) {
+    if (!ts.isIdentifier(callee.expression)) return undefined;
+    const symbol = unguardedSymbolOf(context, callee.expression);
+    if (symbol === undefined || !isFixedObjectType(context, typeOfSymbol(context, symbol))) return undefined;
+    receiver = symbol;
+  } else if (!ts.isIdentifier(callee)) {
+    return undefined;
+  }
+  const symbol = unguardedSymbolOf(context, callee);
+  if (symbol === undefined) return undefined;
+  let byReceiver = context.literalCalls.get(symbol);
+  if (byReceiver === undefined) {
+    const type = typeOfSymbol(context, symbol);
+    const signatures = type.getCallSignatures();
+    const fixed = isFixedObjectType(context, type) && signatures.length === 1 && (signatures[0] as { thisParameter?: ts.Symbol }).thisParameter === undefined;
+    byReceiver = fixed ? new Map() : null;
+    context.literalCalls.set(symbol, byReceiver);
+  }
+  if (byReceiver === null) return undefined;
+  let calls = byReceiver.get(receiver);
+  if (calls === undefined) byReceiver.set(receiver, (calls = new Map<string, LiteralCall>()));
+  const key = call.arguments.map((argument) => argument.getText()).join("\u0000");
+  let shared = calls.get(key);
+  if (shared === undefined) calls.set(key, (shared = { options: new Map() }));
+  return shared;
+}
+
+/** An object type, no union nor intersection: what a reference of it reads whatever the flow. */
+function isFixedObjectType(context: Context, type: ts.Type): boolean {
+  return (type.flags & context.ts.TypeFlags.Object) !== 0;
+}
+
+/** A literal made only of literals: strings, numbers, booleans, `null`, and arrays and objects of them. */
+function isLiteralValue(ts: TypeScript, node: ts.Expression): boolean {
+  switch (node.kind) {
+    case ts.SyntaxKind.StringLiteral:
+    case ts.SyntaxKind.NoSubstitutionTemplateLiteral:
+    case ts.SyntaxKind.NumericLiteral:
+    case ts.SyntaxKind.BigIntLiteral:
+    case ts.SyntaxKind.TrueKeyword:
+    case ts.SyntaxKind.FalseKeyword:
+    case ts.SyntaxKind.NullKeyword:
+      return true;
+    case ts.SyntaxKind.PrefixUnaryExpression: {
+      const { operator, operand } = node as ts.PrefixUnaryExpression;
+      return (operator === ts.SyntaxKind.MinusToken || operator === ts.SyntaxKind.PlusToken) && (operand.kind === ts.SyntaxKind.NumericLiteral || operand.kind === ts.SyntaxKind.BigIntLiteral);
+    }
+    case ts.SyntaxKind.ArrayLiteralExpression:
+      return (node as ts.ArrayLiteralExpression).elements.every((element) => isLiteralValue(ts, element));
+    case ts.SyntaxKind.ObjectLiteralExpression:
+      return (node as ts.ObjectLiteralExpression).properties.every(
+        (property) =>
+          ts.isPropertyAssignment(property) &&
+          (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name) || ts.isNumericLiteral(property.name)) &&
+          isLiteralValue(ts, property.initializer),
+      );
+    default:
+      return false;
+  }
 }
 
 export function cachedVerdict(cache: WeakMap<ts.Symbol, boolean>, symbol: ts.Symbol, compute: () => boolean): boolean {

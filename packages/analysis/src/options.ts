@@ -1,6 +1,6 @@
 import type * as ts from "typescript";
-import { type Context, isMarked, printType } from "./context.js";
-import { markedTypeAt, typeOfSymbol } from "./marked.js";
+import { type Context, isMarked, type LiteralOptions, printType } from "./context.js";
+import { literalCallOf, markedTypeAt, typeOfSymbol } from "./marked.js";
 import * as messages from "./messages.js";
 import { isRegistryType } from "./registry-escape.js";
 import { propertyKey } from "./served.js";
@@ -27,18 +27,56 @@ export type OptionsOf = "registry" | "tool";
 
 /** The problems of `call`'s literal options, and what they configure; `undefined` when there is nothing to check. */
 export function optionProblemsAt(context: Context, call: ts.CallExpression): { readonly configures: OptionsOf; readonly problems: readonly OptionProblem[] } | undefined {
-  const { ts, checker } = context;
+  const { ts } = context;
   let literal: ts.Node | undefined = call.arguments[0];
   while (literal !== undefined && ts.isParenthesizedExpression(literal)) literal = literal.expression;
   // Only a literal written here: a cast or a variable opts out of the excess-property check in TypeScript too.
   if (literal === undefined || !ts.isObjectLiteralExpression(literal) || literal.properties.length === 0) return undefined;
+  // The same callee, receiver and literal options as a call already checked: the same problems,
+  // at the same places of this literal, without asking the checker for the options' type again.
+  const shared = literalCallOf(context, call);
+  const callee = calleeText(call);
+  const known = shared?.options.get(callee);
+  if (known !== undefined) {
+    if (known === null) return undefined;
+    const properties = literal.properties;
+    return {
+      configures: known.configures,
+      problems: known.problems.map(({ property, part, message }) => ({ node: (properties[property] as ts.PropertyAssignment)[part], message })),
+    };
+  }
+  const checked = checkOptions(context, call, literal, callee);
+  if (shared !== undefined) {
+    const remembered: LiteralOptions | null =
+      checked === undefined
+        ? null
+        : {
+            configures: checked.configures,
+            problems: checked.problems.map(({ node, message }) => {
+              // Every property of a literal call's options is `key: literal` (see `literalCallOf`).
+              const property = literal.properties.findIndex((candidate) => candidate === node.parent);
+              const part = (literal.properties[property] as ts.PropertyAssignment).name === node ? "name" : "initializer";
+              return { property, part, message } as const;
+            }),
+          };
+    shared.options.set(callee, remembered);
+  }
+  return checked;
+}
+
+function checkOptions(
+  context: Context,
+  call: ts.CallExpression,
+  literal: ts.ObjectLiteralExpression,
+  callee: string,
+): { readonly configures: OptionsOf; readonly problems: readonly OptionProblem[] } | undefined {
+  const { ts, checker } = context;
   const configures = optionsOf(context, call);
   if (configures === undefined) return undefined;
   const expected = checker.getContextualType(literal);
   const members = expected === undefined ? [] : unionMembers(ts, expected).filter((member) => !(member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)));
   if (members.length === 0 || !members.every((member) => isClosedObject(context, member))) return undefined;
   const known = [...new Set(members.flatMap((member) => checker.getPropertiesOfType(member).map((property) => property.name)))];
-  const callee = calleeText(call);
   const problems: OptionProblem[] = [];
   for (const property of literal.properties) {
     if (ts.isSpreadAssignment(property)) continue;

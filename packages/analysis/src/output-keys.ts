@@ -57,17 +57,22 @@ export interface KeysBeyondOutput {
 export function keysBeyondOutputOf(
   context: Context,
   contract: Contract,
-  decorator: ts.Type,
+  decorator: () => ts.Type | undefined,
   mark: ts.Symbol,
   implementation: ts.SignatureDeclaration | undefined,
 ): KeysBeyondOutput | undefined {
   if (implementation === undefined || implementation.type === undefined) return undefined;
-  const output = outputKeysOf(context, decorator, mark);
-  if (output === undefined) return undefined;
   const declared = declaredKeysOf(context, context.checker.getTypeFromTypeNode(implementation.type));
   if (declared === undefined) return undefined;
   const contractKeys = declaredKeysOf(context, contract.data);
-  const keys = [...declared].filter((key) => !output.includes(key) && contractKeys?.has(key) !== true);
+  const beyondContract = [...declared].filter((key) => contractKeys?.has(key) !== true);
+  // Most tools declare the contract's own keys: then the decorator's type (the registration's
+  // `output`, which may take resolving its call) is not asked for.
+  if (beyondContract.length === 0) return undefined;
+  const type = decorator();
+  const output = type === undefined ? undefined : outputKeysOf(context, type, mark);
+  if (output === undefined) return undefined;
+  const keys = beyondContract.filter((key) => !output.includes(key));
   return keys.length === 0 ? undefined : { node: implementation.type, keys, output };
 }
 
@@ -94,7 +99,19 @@ function outputKeysOf(context: Context, decorator: ts.Type, mark: ts.Symbol): st
  * (awaited for a promise); `undefined` when it cannot say (no such property, `any`, an index
  * signature: any key may be meant).
  */
-function declaredKeysOf(context: Context, returnType: ts.Type): Set<string> | undefined {
+function declaredKeysOf(context: Context, returnType: ts.Type): ReadonlySet<string> | undefined {
+  // Tools share a few return types (the contract, an alias of it): each is read once.
+  let known = declaredKeys.get(returnType);
+  if (known === undefined) {
+    known = computeDeclaredKeys(context, returnType) ?? null;
+    declaredKeys.set(returnType, known);
+  }
+  return known ?? undefined;
+}
+
+const declaredKeys = new WeakMap<ts.Type, ReadonlySet<string> | null>();
+
+function computeDeclaredKeys(context: Context, returnType: ts.Type): Set<string> | undefined {
   const { ts, checker } = context;
   const awaited = checker.getAwaitedType(returnType) ?? returnType;
   const declared = new Set<string>();

@@ -660,6 +660,73 @@ export class C { m(x: number): number { return x * b; } }
   });
 });
 
+describe("questions left unasked on a program nobody has checked", () => {
+  /** The program over `text`, its checker's answers recorded by method: what the analysis asked, with the arguments. */
+  const askedOf = (text: string): { result: AnalysisResult; asked: (method: string) => unknown[][] } => {
+    const { program, sourceFile } = programWith(text);
+    const checker = program.getTypeChecker();
+    const calls: [string, unknown[]][] = [];
+    const recording = new Proxy(checker, {
+      get: (target, key, receiver) => {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        return typeof value === "function"
+          ? (...args: unknown[]) => {
+              calls.push([String(key), args]);
+              return (value as (...a: unknown[]) => unknown).apply(target, args);
+            }
+          : value;
+      },
+    });
+    const proxied = new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => recording : (Reflect.get(target, key) as unknown)) });
+    const result = analyzeSourceFile(ts, proxied, sourceFile);
+    return { result, asked: (method) => calls.filter(([name]) => name === method).map(([, args]) => args) };
+  };
+  const tools = (count: number, options: string): string =>
+    Array.from({ length: count }, (_, index) => `registry.tool(${options})(function t${index}(): DataToolOutput { return sample(); });`).join("\n");
+
+  it("reads a registration's decorator from the callee's declaration: registry.tool()'s conditional return type is marked in every branch", () => {
+    const { result, asked } = askedOf(`${HEADER}${tools(3, "")}\n`);
+    expect(result.registrations.map((registration) => registration.tool)).toEqual(["t0", "t1", "t2"]);
+    expect(asked("getResolvedSignature")).toEqual([]);
+  });
+
+  it("asks the options' type once for the tools of a file that share literal options, and reports each one's problems in its own literal", () => {
+    const problems = (count: number) => {
+      const text = `${HEADER}${tools(count, `{ descripton: "Shared.", title: 3 }`)}\n`;
+      const { result, asked } = askedOf(text);
+      expect(result.registrations).toHaveLength(count);
+      const lines = result.findings.map((finding) => [finding.id, finding.tool, finding.sourceFile.text.slice(finding.start, finding.end), finding.sourceFile.getLineAndCharacterOfPosition(finding.start).line]);
+      return { lines, contextual: asked("getContextualType").length };
+    };
+    const one = problems(1);
+    const many = problems(20);
+    expect(many.contextual).toBe(one.contextual);
+    expect(many.lines).toEqual(
+      Array.from({ length: 20 }, (_, index) => [
+        ["invalid-option", `t${index}`, "descripton", 3 + index],
+        ["invalid-option", `t${index}`, "3", 3 + index],
+      ]).flat(),
+    );
+  });
+
+  it("does not infer the return type of a function in ordinary code that no registry type reaches", () => {
+    const { result, asked } = askedOf(`${HEADER}import { rowsOf, same } from "./lib/ordinary.js";
+registry.tool()(function rows(): DataToolOutput { return sample(String(rowsOf(1))); });
+const decorator = same(registry.tool());
+decorator(function kept(): DataToolOutput { return sample(); });
+`);
+    // Passing the decorator to `same` is reported as ever; the registrations are judged.
+    expect(result.findings.map((finding) => finding.id)).toEqual(["unverifiable-registration"]);
+    expect(result.registrations.map((registration) => [registration.tool, registration.finding])).toEqual([
+      ["rows", undefined],
+      [undefined, undefined], // its served name is not known through `same`
+    ]);
+    const declaredIn = (signature: unknown) => (signature as ts.Signature).getDeclaration()?.getSourceFile().fileName ?? "";
+    const inferred = asked("getReturnTypeOfSignature").map(([signature]) => declaredIn(signature));
+    expect(inferred.filter((fileName) => fileName.endsWith("/lib/ordinary.ts"))).toEqual([]);
+  });
+});
+
 function countingProgram(program: ts.Program): { program: ts.Program; calls: () => number } {
   let calls = 0;
   const checker = program.getTypeChecker();
