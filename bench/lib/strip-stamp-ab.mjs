@@ -5,11 +5,13 @@
 //        <passes> whole|per-file <project dir>...
 //
 // The baseline is a copy of packages/transformer (package.json, dist, node_modules resolving its
-// @sourced/analysis) built from another commit. Per project and arm: CPU time of a pass (median
-// [min–max] of the passes after the first), bytes allocated per file (V8's total_allocated_bytes
-// around the pass), bytes retained per file until the results are disposed (the heap after a full
-// GC with the results alive, minus after dispose), and a hash of the printed output, which must
-// be the same for both builds. With two projects it prints each build's ratio of pass times.
+// @sourced/analysis) built from another commit. Per project and arm: the CPU time of a pass,
+// median [min–max] of the passes, both the process's (every thread) and the main thread's alone
+// (without the collector's and compiler's helper threads, which also work off the garbage of
+// earlier passes); bytes allocated per file (V8's total_allocated_bytes around the pass); bytes
+// retained per file until the results are disposed (the heap after a full GC with the results
+// alive, minus after dispose); and a hash of the printed output, which must be the same for both
+// builds. With two projects it prints each build's ratio of pass times.
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
@@ -47,12 +49,14 @@ const projects = dirs.map((dir) => {
 const timeOne = (p, name) => {
   const a0 = v8.getHeapStatistics().total_allocated_bytes;
   const c0 = process.cpuUsage();
+  const t0 = process.threadCpuUsage();
   // "whole": one ts.transform over every file, as measure 2 does (every result kept until
   // dispose); "per-file": one file at a time, transformed then disposed, as tsc's emit does.
   if (mode === "whole") ts.transform(p.sourceFiles, [p.factories[name]], p.options).dispose();
   else for (const file of p.sourceFiles) ts.transform(file, [p.factories[name]], p.options).dispose();
   const c = process.cpuUsage(c0);
-  p.runs[name].push({ ms: (c.user + c.system) / 1000, alloc: v8.getHeapStatistics().total_allocated_bytes - a0 });
+  const t = process.threadCpuUsage(t0);
+  p.runs[name].push({ ms: (c.user + c.system) / 1000, mainMs: (t.user + t.system) / 1000, alloc: v8.getHeapStatistics().total_allocated_bytes - a0 });
 };
 const names = ["base", "new", "identity"];
 for (let i = 0; i < passes; i++) {
@@ -65,10 +69,14 @@ for (const p of projects) {
   console.log(`${p.dir}: ${p.files} files`);
   for (const name of names) {
     const alloc = median(p.runs[name].map((r) => r.alloc));
-    console.log(`  ${name.padEnd(8)} CPU ${ms(p, name).toFixed(1).padStart(7)} ms [${Math.min(...p.runs[name].map((r) => r.ms)).toFixed(1)}–${Math.max(...p.runs[name].map((r) => r.ms)).toFixed(1)}]  allocated ${(alloc / p.files / 1024).toFixed(2).padStart(6)} KiB/file  retained ${(p.retained[name] / p.files / 1024).toFixed(2).padStart(6)} KiB/file  output ${p.hashes[name]}`);
+    const main = p.runs[name].map((r) => r.mainMs);
+    console.log(`  ${name.padEnd(8)} CPU ${ms(p, name).toFixed(1).padStart(7)} ms [${Math.min(...p.runs[name].map((r) => r.ms)).toFixed(1)}–${Math.max(...p.runs[name].map((r) => r.ms)).toFixed(1)}]  main thread ${median(main).toFixed(1).padStart(7)} ms [${Math.min(...main).toFixed(1)}–${Math.max(...main).toFixed(1)}]  allocated ${(alloc / p.files / 1024).toFixed(2).padStart(6)} KiB/file  retained ${(p.retained[name] / p.files / 1024).toFixed(2).padStart(6)} KiB/file  output ${p.hashes[name]}`);
   }
 }
 if (projects.length === 2) {
   const [a, b] = projects;
-  for (const name of ["base", "new"]) console.log(`${name}: ${(ms(b, name) / ms(a, name)).toFixed(2)}x for ${(b.files / a.files).toFixed(2)}x the files`);
+  const mainMs = (p, name) => median(p.runs[name].map((r) => r.mainMs));
+  for (const name of ["base", "new"]) {
+    console.log(`${name}: CPU ${(ms(b, name) / ms(a, name)).toFixed(2)}x, main thread ${(mainMs(b, name) / mainMs(a, name)).toFixed(2)}x for ${(b.files / a.files).toFixed(2)}x the files`);
+  }
 }
