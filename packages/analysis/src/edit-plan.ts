@@ -3,7 +3,7 @@ import type { Registration, TypeScript } from "./api.js";
 
 /**
  * The edit plan: what a build does to the emitted code of each registration, decided here once.
- * The ts-patch transformer renders it as nodes (`functionPropertiesCall`, `stampingDecorator`),
+ * The ts-patch transformer renders it as nodes (`createNodeRenderer`),
  * the bundler plugin as text (`writeTextEdits`); both renderings are written side by side below
  * so they cannot drift apart.
  *
@@ -81,47 +81,90 @@ function editOf(typescript: TypeScript, registration: Registration, options: Edi
 
 // --- Rendered as nodes (the transformer) ----------------------------------------------------
 
-/** `Object.defineProperties(fn, { name: { value: "…" }, [Symbol.for(key)]: { value: "…" } })`. */
-export function functionPropertiesCall(factory: ts.NodeFactory, fn: ts.Expression, properties: FunctionProperties): ts.Expression {
-  const descriptor = (value: string) => factory.createObjectLiteralExpression([factory.createPropertyAssignment("value", factory.createStringLiteral(value))]);
-  const members: ts.ObjectLiteralElementLike[] = [];
-  if (properties.name !== undefined) members.push(factory.createPropertyAssignment("name", descriptor(properties.name)));
-  if (properties.stamp !== undefined) {
-    // `Symbol.for` gives the registry's own symbol in every realm: the emitted code imports nothing.
-    const key = factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier("Symbol"), "for"), undefined, [
-      factory.createStringLiteral(properties.stamp.key),
-    ]);
-    members.push(factory.createPropertyAssignment(factory.createComputedPropertyName(key), descriptor(properties.stamp.value)));
-  }
-  return factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier("Object"), "defineProperties"), undefined, [
-    fn,
-    factory.createObjectLiteralExpression(members),
-  ]);
+/** Renders edits as nodes; made per emitted file (`createNodeRenderer`). */
+export interface NodeRenderer {
+  /** `Object.defineProperties(fn, { name: { value: "…" }, [Symbol.for(key)]: { value: "…" } })`. */
+  functionPropertiesCall(fn: ts.Expression, properties: FunctionProperties): ts.Expression;
+  /** `(d => (m, ...r) => d(Object.defineProperties(m, {…}), ...r))(decorator)`, parenthesized for `@`. */
+  stampingDecorator(decorator: ts.Expression, properties: FunctionProperties): ts.Expression;
 }
 
-/** `(d => (m, ...r) => d(Object.defineProperties(m, {…}), ...r))(decorator)`, parenthesized for `@`. */
-export function stampingDecorator(typescript: TypeScript, factory: ts.NodeFactory, decorator: ts.Expression, properties: FunctionProperties): ts.Expression {
-  const parameter = (name: string, rest = false) =>
-    factory.createParameterDeclaration(undefined, rest ? factory.createToken(typescript.SyntaxKind.DotDotDotToken) : undefined, name);
-  const wrapper = factory.createArrowFunction(
-    undefined,
-    undefined,
-    [parameter("d")],
-    undefined,
-    undefined,
-    factory.createArrowFunction(
-      undefined,
-      undefined,
-      [parameter("m"), parameter("r", true)],
-      undefined,
-      undefined,
-      factory.createCallExpression(factory.createIdentifier("d"), undefined, [
-        functionPropertiesCall(factory, factory.createIdentifier("m"), properties),
-        factory.createSpreadElement(factory.createIdentifier("r")),
-      ]),
-    ),
-  );
-  return factory.createParenthesizedExpression(factory.createCallExpression(factory.createParenthesizedExpression(wrapper), undefined, [decorator]));
+/**
+ * A renderer for the edits of one emitted file. What every registration of the file writes
+ * alike (the `Object.defineProperties` callee, the stamp's member, a decorator's whole wrapper)
+ * is built once and the same synthesized node is written at each edit: only what differs per
+ * registration (its function, its pinned name, the calls) is built per registration. The new
+ * nodes are what a build retains of the transformer until the file is printed, and most of what
+ * it allocates (docs/performance.md, "Strip and stamp"). The shared nodes have no position, comments or source-map range, so
+ * writing one at several places prints the same text as distinct copies would; they are not
+ * shared across files, whose emit (and whatever later transformers note on a node) is separate.
+ */
+export function createNodeRenderer(typescript: TypeScript, factory: ts.NodeFactory): NodeRenderer {
+  // One slot each, not a map: a build writes one stamp, and decorators pin no name, so every edit
+  // of a file asks for the same parts; a different one replaces the slot (still correct, built anew).
+  let definePropertiesCallee: ts.Expression | undefined;
+  let nameIdentifier: ts.Identifier | undefined;
+  let valueIdentifier: ts.Identifier | undefined;
+  let stampMemberOf: { readonly stamp: VerifiedStamp; readonly member: ts.ObjectLiteralElementLike } | undefined;
+  let wrapperOf: { readonly properties: FunctionProperties; readonly wrapper: ts.Expression } | undefined;
+
+  const sameStamp = (a: VerifiedStamp | undefined, b: VerifiedStamp | undefined) => a === b || (a?.key === b?.key && a?.value === b?.value);
+  const descriptor = (value: string) =>
+    factory.createObjectLiteralExpression([factory.createPropertyAssignment((valueIdentifier ??= factory.createIdentifier("value")), factory.createStringLiteral(value))]);
+  /** `[Symbol.for(key)]: { value: "…" }`; `Symbol.for` gives the registry's own symbol in every realm: the emitted code imports nothing. */
+  const stampMember = (stamp: VerifiedStamp): ts.ObjectLiteralElementLike => {
+    if (stampMemberOf === undefined || !sameStamp(stampMemberOf.stamp, stamp)) {
+      const key = factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier("Symbol"), "for"), undefined, [
+        factory.createStringLiteral(stamp.key),
+      ]);
+      stampMemberOf = { stamp, member: factory.createPropertyAssignment(factory.createComputedPropertyName(key), descriptor(stamp.value)) };
+    }
+    return stampMemberOf.member;
+  };
+
+  const functionPropertiesCall = (fn: ts.Expression, properties: FunctionProperties): ts.Expression => {
+    const members: ts.ObjectLiteralElementLike[] = [];
+    if (properties.name !== undefined) members.push(factory.createPropertyAssignment((nameIdentifier ??= factory.createIdentifier("name")), descriptor(properties.name)));
+    if (properties.stamp !== undefined) members.push(stampMember(properties.stamp));
+    definePropertiesCallee ??= factory.createPropertyAccessExpression(factory.createIdentifier("Object"), "defineProperties");
+    return factory.createCallExpression(definePropertiesCallee, undefined, [fn, factory.createObjectLiteralExpression(members)]);
+  };
+
+  /** `(d => (m, ...r) => d(Object.defineProperties(m, {…}), ...r))`: it depends on the properties alone. */
+  const decoratorWrapper = (properties: FunctionProperties): ts.Expression => {
+    if (wrapperOf === undefined || wrapperOf.properties.name !== properties.name || !sameStamp(wrapperOf.properties.stamp, properties.stamp)) {
+      const parameter = (name: string, rest = false) =>
+        factory.createParameterDeclaration(undefined, rest ? factory.createToken(typescript.SyntaxKind.DotDotDotToken) : undefined, name);
+      const wrapper = factory.createParenthesizedExpression(
+        factory.createArrowFunction(
+          undefined,
+          undefined,
+          [parameter("d")],
+          undefined,
+          undefined,
+          factory.createArrowFunction(
+            undefined,
+            undefined,
+            [parameter("m"), parameter("r", true)],
+            undefined,
+            undefined,
+            factory.createCallExpression(factory.createIdentifier("d"), undefined, [
+              functionPropertiesCall(factory.createIdentifier("m"), properties),
+              factory.createSpreadElement(factory.createIdentifier("r")),
+            ]),
+          ),
+        ),
+      );
+      wrapperOf = { properties, wrapper };
+    }
+    return wrapperOf.wrapper;
+  };
+
+  return {
+    functionPropertiesCall,
+    stampingDecorator: (decorator, properties) =>
+      factory.createParenthesizedExpression(factory.createCallExpression(decoratorWrapper(properties), undefined, [decorator])),
+  };
 }
 
 // --- Rendered as text (the bundler plugin) --------------------------------------------------
