@@ -38,8 +38,12 @@ export const MUTATION_GROUPS = {
   // wire.ts is reached through the net (callThroughNet copies a result with toWire).
   wire: { mutate: ["packages/registry/src/wire.ts"], tests: registryTests("wire", "net") },
   // contract.ts's schemas are built when it loads (static mutants): the tests of the schemas
-  // themselves, of the net that checks results against them, and of the URL rule they embed.
-  contract: { mutate: ["packages/registry/src/contract.ts"], tests: registryTests("contract", "net", "url-rule") },
+  // themselves, of the net that checks results against them, of the URL rule they embed, and of
+  // the contracts built per tool (a declared `output`, resources standing as sources).
+  contract: {
+    mutate: ["packages/registry/src/contract.ts"],
+    tests: registryTests("contract", "net", "url-rule", "typed-outputs", "resource-sources"),
+  },
   // The URL rule is read by the contract's schemas and by the registry's start-up check.
   "url-rule": { mutate: ["packages/registry/src/url-rule.ts"], tests: registryTests("url-rule", "contract") },
   "tool-name": { mutate: ["packages/registry/src/tool-name.ts"], tests: registryTests("tool-name") },
