@@ -434,6 +434,15 @@ describe("the net's messages, rule by rule", () => {
     expect(logger.warnings).toEqual(['Tool "t" (registered at an unknown place) returned null; a tool must return { content, structuredContent: { sources } }.']);
   });
 
+  test("only an Error's stack stands in the log: a thrown object with a stack string, or an Error whose stack is no string, is logged by its message", async () => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a tool may reject with anything
+    const lookalike = await call(() => Promise.reject({ message: "not an Error", stack: "a stack it made up" }));
+    expect(lookalike.warnings).toHaveLength(1);
+    expect(lookalike.warnings[0]).not.toContain("a stack it made up");
+    const oddStack = Object.defineProperty(new Error("odd stack"), "stack", { value: 42 });
+    expect((await call(() => Promise.reject(oddStack))).warnings).toEqual(['Tool "t" (registered at src/tools.ts:3:1) threw: odd stack']);
+  });
+
   test("the error result is cut at ERROR_TEXT_LIMIT, the warning at LOG_TEXT_LIMIT, each saying where the rest is", async () => {
     const { text, warnings } = await call(() => {
       throw new Error("x".repeat(LOG_TEXT_LIMIT + 10));
