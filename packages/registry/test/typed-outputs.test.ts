@@ -158,6 +158,23 @@ describe("a tool's own contract (built for its output) says what the default con
     await close();
   });
 
+  test("on a registry whose resources none may stand as a source (an https: URI), its sources follow the URL rule alone", async () => {
+    const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    registry.resource("page", "https://example.org/page", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri: uri.href, text: "page" }] }));
+    registry.tool({ output: { n: z.number() } })(function local_source() {
+      return { content: CONTENT, structuredContent: { sources: ["./data/graph.json"], n: 1 } } as unknown as DataResult<{ n: number }>;
+    });
+    const { client, close } = await connectInMemory(registry);
+    const { tools } = await client.listTools();
+    const source = (tools[0]!.outputSchema as { properties: Record<string, { items?: Record<string, unknown> }> }).properties["sources"]?.items;
+    expect(source).toHaveProperty("pattern");
+    expect(source).not.toHaveProperty("anyOf");
+    const text = firstText(await client.callTool({ name: "local_source", arguments: {} }));
+    expect(text).toContain('Tool "local_source" ' + BROKEN + "structuredContent.sources[0]: ");
+    expect(text).not.toContain("resource this server serves");
+    await close();
+  });
+
   test("its published outputSchema carries the contract's title and descriptions, which a client shows or gives the LLM", async () => {
     const { client, close } = await connectInMemory(ownContractRegistry());
     const { tools } = await client.listTools();
