@@ -128,6 +128,7 @@ describe("a tool's own contract (built for its output) says what the default con
     });
     tool("throwing_output", { n: throwing }, { content: CONTENT, structuredContent: { ...SOURCES, n: 1 } });
     tool("async_output", { n: z.number().refine(() => Promise.resolve(true)) }, { content: CONTENT, structuredContent: { ...SOURCES, n: 1 } });
+    tool("no_sources", { n: z.number() }, { content: CONTENT, structuredContent: { sources: [], n: 1 } });
     tool("no_content", { n: z.number() }, { structuredContent: { ...SOURCES, n: 1 } });
     tool("extra_key", { n: z.number() }, { content: CONTENT, structuredContent: { ...SOURCES, n: 1 }, extra: 1 });
     // Only the declared keys the result carries reach the tool's schema: an absent key is absent, not undefined.
@@ -142,6 +143,7 @@ describe("a tool's own contract (built for its output) says what the default con
     const refusals: Record<string, string> = {
       throwing_output: "structuredContent: the tool's output schema threw while checking it: the check broke",
       async_output: "structuredContent: the tool's output schema is asynchronous, and the net checks every result at once: declare a synchronous one",
+      no_sources: "structuredContent.sources: needs at least one source",
       no_content: "content: is missing: the LLM reads only content",
       extra_key: 'the result: "extra" is not a key of a result, which has content, structuredContent, isError and _meta only',
     };
@@ -190,6 +192,20 @@ describe("a tool's own contract (built for its output) says what the default con
     expect(published.properties["charts"]?.description).toBe("Chart.js data and configuration, rendered as charts");
     expect(published.properties["charts"]?.items?.description).toBe("A Chart.js configuration: type, data, options");
     expect(published.properties["force"]?.description).toBe("Shown to the user exactly as is, never through the LLM");
+    const record = tools.find((listed) => listed.name === "record_output")!.outputSchema as { properties: Record<string, unknown> };
+    expect(Object.keys(record.properties)).toEqual(["sources", "table", "charts", "force"]);
+    await close();
+  });
+
+  test("a tool without output, on a registry serving resources, publishes the contract's keys alone", async () => {
+    const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    registry.resource("graph", "memory://graph", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri: uri.href, text: "graph" }] }));
+    registry.tool()(function plain(): DataToolOutput {
+      return { content: CONTENT, structuredContent: { sources: ["memory://graph"] } };
+    });
+    const { client, close } = await connectInMemory(registry);
+    const { tools } = await client.listTools();
+    expect(Object.keys((tools[0]!.outputSchema as { properties: Record<string, unknown> }).properties)).toEqual(["sources", "table", "charts", "force"]);
     await close();
   });
 });
