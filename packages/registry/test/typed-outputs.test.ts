@@ -197,7 +197,7 @@ describe("a tool's own contract (built for its output) says what the default con
     await close();
   });
 
-  test("a tool without output, on a registry serving resources, publishes the contract's keys alone", async () => {
+  test("a tool without output, on a registry serving resources, publishes the contract's keys alone, and says a source may be a served URI", async () => {
     const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
     registry.resource("graph", "memory://graph", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri: uri.href, text: "graph" }] }));
     registry.tool()(function plain(): DataToolOutput {
@@ -205,7 +205,9 @@ describe("a tool's own contract (built for its output) says what the default con
     });
     const { client, close } = await connectInMemory(registry);
     const { tools } = await client.listTools();
-    expect(Object.keys((tools[0]!.outputSchema as { properties: Record<string, unknown> }).properties)).toEqual(["sources", "table", "charts", "force"]);
+    const published = tools[0]!.outputSchema as { properties: Record<string, { items?: { description?: string } }> };
+    expect(Object.keys(published.properties)).toEqual(["sources", "table", "charts", "force"]);
+    expect(published.properties["sources"]?.items?.description).toBe("An absolute http: or https: URL of the original data, or the URI of a resource this server serves");
     await close();
   });
 });
