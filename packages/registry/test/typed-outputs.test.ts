@@ -164,7 +164,7 @@ describe("a tool's own contract (built for its output) says what the default con
     const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
     registry.resource("page", "https://example.org/page", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri: uri.href, text: "page" }] }));
     registry.tool({ output: { n: z.number() } })(function local_source() {
-      return { content: CONTENT, structuredContent: { sources: ["./data/graph.json"], n: 1 } } as unknown as DataResult<{ n: number }>;
+      return { content: CONTENT, structuredContent: { sources: ["./data/graph.json"], n: 1 } };
     });
     const { client, close } = await connectInMemory(registry);
     const { tools } = await client.listTools();
