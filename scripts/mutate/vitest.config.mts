@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vitest/config";
+import { mutationGroup } from "./groups.mjs";
 
 // The vitest configuration `pnpm mutate` runs: only the fast, in-process tests of the packages
 // being mutated. Stryker mutates `src/*.ts`, but the tests import the built `../dist/*.js`, as a
@@ -8,15 +9,8 @@ import { defineConfig, type Plugin } from "vitest/config";
 // ever be seen by a test.
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** Which test files each mutated package is judged by (its own, in-process ones). */
-const MUTATION_TESTS = {
-  registry: ["net", "wire", "contract", "url-rule", "tool-name", "stdio-lines", "http-answers", "http-safety", "http-input", "listen-streams", "tools-list"].map(
-    (name) => `packages/registry/test/${name}.test.ts`,
-  ),
-  // The corpus through the classic backend on TypeScript 6 and 5, and the judgement's own cases;
-  // they import ../src already.
-  analysis: ["corpus", "analysis"].map((name) => `packages/analysis/test/${name}.test.ts`),
-};
+/** The group `stryker.config.mjs` mutates this run (SOURCED_MUTATE, the registry's by default). */
+const GROUP = mutationGroup();
 
 function distToSource(): Plugin {
   return {
@@ -35,12 +29,12 @@ export default defineConfig({
   root: ROOT,
   plugins: [distToSource()],
   test: {
-    // The package `stryker.config.mjs` mutates this run (SOURCED_MUTATE, the registry by default).
-    include: MUTATION_TESTS[(process.env["SOURCED_MUTATE"] ?? "registry") as keyof typeof MUTATION_TESTS],
+    include: GROUP.tests,
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: "forks",
     // Tells the tests they run instrumented: wire.test.ts's "at once" time bound is not asserted then.
-    env: { SOURCED_MUTATION_RUN: "1" },
+    // SOURCED_CORPUS_TYPESCRIPT tells corpus.test.ts to judge the corpus on TypeScript 6 alone.
+    env: { SOURCED_MUTATION_RUN: "1", ...(GROUP.typescript6Only === true ? { SOURCED_CORPUS_TYPESCRIPT: "6" } : {}) },
   },
 });

@@ -22,8 +22,11 @@ import { compileServers, connectInMemory, firstText, recordingLogger, seedResult
 
 type ToolsModule = typeof import("./servers/tools.js");
 
+// These servers are compiled against the built package, which a mutation run does not mutate: there
+// they see no mutant, and their compile would be redone for every static mutant.
+const MUTATION_RUN = process.env["SOURCED_MUTATION_RUN"] === "1";
 
-describe("the run-time net over the SDK's Client and InMemoryTransport", () => {
+describe.skipIf(MUTATION_RUN)("the run-time net over the SDK's Client and InMemoryTransport", () => {
   let tools: ToolsModule;
   const logger = recordingLogger();
   let connection: Awaited<ReturnType<typeof connectInMemory>>;
@@ -429,6 +432,15 @@ describe("the net's messages, rule by rule", () => {
     };
     expect(firstText(await callThroughNet(lost, {}, {}, logger))).toBe('Tool "t" returned null; a tool must return { content, structuredContent: { sources } }.');
     expect(logger.warnings).toEqual(['Tool "t" (registered at an unknown place) returned null; a tool must return { content, structuredContent: { sources } }.']);
+  });
+
+  test("only an Error's stack stands in the log: a thrown object with a stack string, or an Error whose stack is no string, is logged by its message", async () => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a tool may reject with anything
+    const lookalike = await call(() => Promise.reject({ message: "not an Error", stack: "a stack it made up" }));
+    expect(lookalike.warnings).toHaveLength(1);
+    expect(lookalike.warnings[0]).not.toContain("a stack it made up");
+    const oddStack = Object.defineProperty(new Error("odd stack"), "stack", { value: 42 });
+    expect((await call(() => Promise.reject(oddStack))).warnings).toEqual(['Tool "t" (registered at src/tools.ts:3:1) threw: odd stack']);
   });
 
   test("the error result is cut at ERROR_TEXT_LIMIT, the warning at LOG_TEXT_LIMIT, each saying where the rest is", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, test } from "vitest";
 import { z } from "zod";
 import { createRegistry, type DataResult, type DataToolOutput, type ErrorResult, type Registry } from "../dist/index.js";
 import { checkInMemory, checkOverHttp, type AnyClient } from "./both-clients.js";
-import { firstText, recordingLogger } from "./helpers.js";
+import { connectInMemory, firstText, recordingLogger } from "./helpers.js";
 
 /*
  * A tool's `output` declares the keys its structuredContent carries beside the contract's: a
@@ -111,5 +111,103 @@ describe("typed outputs with sources", () => {
     typed(function failing(): ErrorResult {
       return { content: text("The graph is locked."), isError: true };
     });
+  });
+});
+
+describe("a tool's own contract (built for its output) says what the default contract says", () => {
+  const SOURCES = { sources: ["https://example.org/graph"] };
+  const CONTENT = text("1 entity.");
+  const BROKEN = "returned a result that breaks the DataToolOutput contract, so it was not sent:\n- ";
+
+  function ownContractRegistry(): Registry {
+    const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    const tool = (name: string, output: z.ZodType | z.ZodRawShape, result: unknown) =>
+      registry.tool({ output } as never)(Object.defineProperty(() => result, "name", { value: name }) as never);
+    const throwing = z.number().refine(() => {
+      throw new Error("the check broke");
+    });
+    tool("throwing_output", { n: throwing }, { content: CONTENT, structuredContent: { ...SOURCES, n: 1 } });
+    tool("async_output", { n: z.number().refine(() => Promise.resolve(true)) }, { content: CONTENT, structuredContent: { ...SOURCES, n: 1 } });
+    tool("no_sources", { n: z.number() }, { content: CONTENT, structuredContent: { sources: [], n: 1 } });
+    tool("no_content", { n: z.number() }, { structuredContent: { ...SOURCES, n: 1 } });
+    tool("extra_key", { n: z.number() }, { content: CONTENT, structuredContent: { ...SOURCES, n: 1 }, extra: 1 });
+    // Only the declared keys the result carries reach the tool's schema: an absent key is absent, not undefined.
+    tool("absent_key", z.object({ total: z.number().exactOptional() }), { content: CONTENT, structuredContent: SOURCES });
+    // An object schema with no properties declares no key (and registering it does not throw).
+    tool("record_output", z.record(z.string(), z.number()), { content: CONTENT, structuredContent: SOURCES });
+    return registry;
+  }
+
+  test("its refusals, in the net's words, and what it accepts", async () => {
+    const { client, close } = await connectInMemory(ownContractRegistry());
+    const refusals: Record<string, string> = {
+      throwing_output: "structuredContent: the tool's output schema threw while checking it: the check broke",
+      async_output: "structuredContent: the tool's output schema is asynchronous, and the net checks every result at once: declare a synchronous one",
+      no_sources: "structuredContent.sources: needs at least one source",
+      no_content: "content: is missing: the LLM reads only content",
+      extra_key: 'the result: "extra" is not a key of a result, which has content, structuredContent, isError and _meta only',
+    };
+    for (const [name, problem] of Object.entries(refusals)) {
+      const result = await client.callTool({ name, arguments: {} });
+      expect(result.isError, name).toBe(true);
+      expect(firstText(result), name).toBe(`Tool "${name}" ${BROKEN}${problem}`);
+    }
+    for (const name of ["absent_key", "record_output"]) {
+      const result = await client.callTool({ name, arguments: {} });
+      expect(result.isError, name).toBeUndefined();
+      expect(result.structuredContent, name).toEqual(SOURCES);
+    }
+    await close();
+  });
+
+  test("on a registry whose resources none may stand as a source (an https: URI), its sources follow the URL rule alone", async () => {
+    const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    registry.resource("page", "https://example.org/page", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri: uri.href, text: "page" }] }));
+    registry.tool({ output: { n: z.number() } })(function local_source() {
+      return { content: CONTENT, structuredContent: { sources: ["./data/graph.json"], n: 1 } };
+    });
+    const { client, close } = await connectInMemory(registry);
+    const { tools } = await client.listTools();
+    const source = (tools[0]!.outputSchema as { properties: Record<string, { items?: Record<string, unknown> }> }).properties["sources"]?.items;
+    expect(source).toHaveProperty("pattern");
+    expect(source).not.toHaveProperty("anyOf");
+    const text = firstText(await client.callTool({ name: "local_source", arguments: {} }));
+    expect(text).toContain('Tool "local_source" ' + BROKEN + "structuredContent.sources[0]: ");
+    expect(text).not.toContain("resource this server serves");
+    await close();
+  });
+
+  test("its published outputSchema carries the contract's title and descriptions, which a client shows or gives the LLM", async () => {
+    const { client, close } = await connectInMemory(ownContractRegistry());
+    const { tools } = await client.listTools();
+    const published = tools.find((listed) => listed.name === "no_content")!.outputSchema as {
+      title: string;
+      properties: Record<string, { description?: string; items?: { description?: string } }>;
+    };
+    expect(published.title).toBe("DataToolOutput structuredContent");
+    expect(Object.keys(published.properties)).toEqual(["sources", "table", "charts", "force", "n"]);
+    expect(published.properties["sources"]?.description).toBe("Links to the original data, rendered as source links under the answer");
+    expect(published.properties["sources"]?.items?.description).toBe("An absolute http: or https: URL of the original data");
+    expect(published.properties["table"]?.description).toBe("Rows of an HTML table; the first row is the header (strings), every row has its width");
+    expect(published.properties["charts"]?.description).toBe("Chart.js data and configuration, rendered as charts");
+    expect(published.properties["charts"]?.items?.description).toBe("A Chart.js configuration: type, data, options");
+    expect(published.properties["force"]?.description).toBe("Shown to the user exactly as is, never through the LLM");
+    const record = tools.find((listed) => listed.name === "record_output")!.outputSchema as { properties: Record<string, unknown> };
+    expect(Object.keys(record.properties)).toEqual(["sources", "table", "charts", "force"]);
+    await close();
+  });
+
+  test("a tool without output, on a registry serving resources, publishes the contract's keys alone, and says a source may be a served URI", async () => {
+    const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    registry.resource("graph", "memory://graph", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri: uri.href, text: "graph" }] }));
+    registry.tool()(function plain(): DataToolOutput {
+      return { content: CONTENT, structuredContent: { sources: ["memory://graph"] } };
+    });
+    const { client, close } = await connectInMemory(registry);
+    const { tools } = await client.listTools();
+    const published = tools[0]!.outputSchema as { properties: Record<string, { items?: { description?: string } }> };
+    expect(Object.keys(published.properties)).toEqual(["sources", "table", "charts", "force"]);
+    expect(published.properties["sources"]?.items?.description).toBe("An absolute http: or https: URL of the original data, or the URI of a resource this server serves");
+    await close();
   });
 });

@@ -1,0 +1,73 @@
+// @ts-check
+// What one `pnpm mutate` run mutates and which tests judge it, by `SOURCED_MUTATE`. Shared by
+// stryker.config.mjs (the files mutated, where the reports go) and scripts/mutate/vitest.config.mts
+// (the tests run), so the two cannot disagree.
+//
+// A mutant reruns the tests that cover it, but a *static* mutant (code run when a module loads:
+// contract.ts's schemas, the corpus judged while vitest collects its tests) reruns every test of
+// the run. A group per file keeps that set to the tests that pin the file, so a file's run fits in
+// hours, not days; the two package groups (`registry`, the default, and `analysis`) mutate every
+// file of their package against all of its in-process tests, as before.
+
+/** @param {...string} names */
+const registryTests = (...names) => names.map((name) => `packages/registry/test/${name}.test.ts`);
+/** @param {...string} names */
+const analysisTests = (...names) => names.map((name) => `packages/analysis/test/${name}.test.ts`);
+
+/**
+ * @typedef {object} MutationGroup
+ * @property {string[]} mutate the files (globs) Stryker mutates
+ * @property {string[]} tests the test files that judge them
+ * @property {boolean} [typescript6Only] judge the corpus on TypeScript 6 alone (the analysis'
+ *   per-file groups: TypeScript 5 checks the same code paths against another compiler, which the
+ *   package group and `pnpm test` still do; it halves what every analysis mutant costs)
+ */
+
+/** @type {Record<string, MutationGroup>} */
+export const MUTATION_GROUPS = {
+  registry: {
+    mutate: ["packages/registry/src/{wire,contract,url-rule,tool-name,net,stdio,serve}.ts"],
+    tests: registryTests("net", "wire", "contract", "url-rule", "tool-name", "stdio-lines", "http-answers", "http-safety", "http-input", "listen-streams", "tools-list"),
+  },
+  // The corpus through the classic backend on TypeScript 6 and 5, and the judgement's own cases.
+  analysis: {
+    mutate: ["packages/analysis/src/{judge,served,registry-escape,marked,sites}.ts"],
+    tests: analysisTests("corpus", "analysis"),
+  },
+
+  // wire.ts is reached through the net (callThroughNet copies a result with toWire).
+  wire: { mutate: ["packages/registry/src/wire.ts"], tests: registryTests("wire", "net") },
+  // contract.ts's schemas are built when it loads (static mutants): the tests of the schemas
+  // themselves, of the net that checks results against them, of the URL rule they embed, and of
+  // the contracts built per tool (a declared `output`, resources standing as sources).
+  contract: {
+    mutate: ["packages/registry/src/contract.ts"],
+    tests: registryTests("contract", "net", "url-rule", "typed-outputs", "resource-sources"),
+  },
+  // The URL rule is read by the contract's schemas and by the registry's start-up check.
+  "url-rule": { mutate: ["packages/registry/src/url-rule.ts"], tests: registryTests("url-rule", "contract") },
+  "tool-name": { mutate: ["packages/registry/src/tool-name.ts"], tests: registryTests("tool-name") },
+  net: { mutate: ["packages/registry/src/net.ts"], tests: registryTests("net", "wire") },
+  stdio: { mutate: ["packages/registry/src/stdio.ts"], tests: registryTests("stdio-lines", "tools-list") },
+  serve: {
+    mutate: ["packages/registry/src/serve.ts"],
+    tests: registryTests("http-answers", "http-safety", "http-input", "listen-streams", "tools-list"),
+  },
+
+  ...Object.fromEntries(
+    ["marked", "sites", "served", "registry-escape", "judge"].map((file) => [
+      `analysis:${file}`,
+      { mutate: [`packages/analysis/src/${file}.ts`], tests: analysisTests("corpus", "analysis"), typescript6Only: true },
+    ]),
+  ),
+};
+
+/** The group `SOURCED_MUTATE` names (the registry's by default); refuses a name it does not know. */
+export function mutationGroup(name = process.env["SOURCED_MUTATE"] ?? "registry") {
+  const group = MUTATION_GROUPS[name];
+  if (group === undefined) {
+    throw new Error(`SOURCED_MUTATE must be one of ${Object.keys(MUTATION_GROUPS).join(", ")}; got ${JSON.stringify(name)}`);
+  }
+  // A folder name without the colon, which some file systems refuse.
+  return { name, reportDir: `reports/mutation/${name.replace(":", "-")}`, ...group };
+}
