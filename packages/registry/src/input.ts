@@ -79,7 +79,10 @@ function compile(input: object, role: SchemaRole): CompiledInput {
   const problem = unusableSchema(input, role, role);
   if (problem !== undefined) throw new InputRefusal(problem);
   const json = jsonSchemaOf(input, role);
-  if (isZod(input)) return { json, parse: (args) => parseWithZod(input as z.ZodType, args, role) };
+  if (isZod(input)) {
+    const parse = zodParser(input as z.ZodType, role);
+    return { json, parse };
+  }
   const validate = standard!.validate as (value: unknown) => StandardResult | PromiseLike<StandardResult>;
   return {
     json,
@@ -112,7 +115,7 @@ function compileShape(shape: object, role: SchemaRole): CompiledInput {
     if (problem !== undefined) throw new InputRefusal(problem);
   }
   const schema = z.object(shape as z.ZodRawShape);
-  return { json: jsonSchemaOf(schema as ZodLike, role), parse: (args) => parseWithZod(schema, args, role) };
+  return { json: jsonSchemaOf(schema as ZodLike, role), parse: zodParser(schema, role) };
 }
 
 /** Why the SDK could not use `schema` (zod 3, zod before 4.2, no JSON Schema), or `undefined`. */
@@ -169,13 +172,90 @@ function jsonSchemaOf(schema: ZodLike, role: SchemaRole): Tool["inputSchema"] {
 /** What a message calls the value a schema checks. */
 const CHECKED = { input: "the arguments", output: "structuredContent" } as const;
 
-function parseWithZod(schema: z.ZodType, args: unknown, role: SchemaRole): ParsedArguments | Promise<ParsedArguments> {
-  try {
-    return fromZod(schema.safeParse(args), role);
-  } catch (error) {
-    if (!isAsyncParseError(error)) throw error;
+/**
+ * How a zod schema's arguments are parsed. zod's synchronous parse, meeting a refinement or a
+ * transform that answers with a promise, throws and drops that promise: were it to reject, its
+ * rejection would go unhandled and end the process (Node's default), and the asynchronous parse
+ * after it would run the author's code a second time. So a schema that may run the author's code
+ * (`mayRunAuthorsCode`) is parsed asynchronously, once; any other synchronously, at once.
+ */
+function zodParser(schema: z.ZodType, role: SchemaRole): CompiledInput["parse"] {
+  if (mayRunAuthorsCode(schema)) return role === "input" ? (args) => schema.safeParseAsync(args).then((parsed) => fromZod(parsed, role)) : outputParser(schema);
+  return (args) => {
+    try {
+      return fromZod(schema.safeParse(args), role);
+    } catch (error) {
+      // What the walk did not foresee (a zod newer than it): parsed asynchronously after all.
+      if (!isAsyncParseError(error)) throw error;
+    }
+    return schema.safeParseAsync(args).then((parsed) => fromZod(parsed, role));
+  };
+}
+
+/**
+ * An output schema that may run the author's code: the net checks every result at once, so it
+ * must parse synchronously, yet must not drop a promise. zod's own run, allowed to go
+ * asynchronous, answers a payload or the promise of one: a promise is handled here (the net then
+ * refuses the schema as asynchronous); a payload without issues is the value; one with issues is
+ * parsed again by `safeParse` for its messages (a failing result only, so a passing one runs the
+ * refinements once).
+ */
+function outputParser(schema: z.ZodType): CompiledInput["parse"] {
+  const internals = (schema as unknown as { _zod: { run(payload: { value: unknown; issues: unknown[] }, ctx: object): { value: unknown; issues: unknown[] } | Promise<unknown> } })._zod;
+  return (args) => {
+    const payload = internals.run({ value: args, issues: [] }, {});
+    if (payload instanceof Promise) {
+      return payload.then(
+        (): ParsedArguments => ({ ok: false, problems: ["is checked asynchronously"] }),
+        (error: unknown) => {
+          throw error;
+        },
+      );
+    }
+    if (payload.issues.length === 0) return { ok: true, value: payload.value };
+    return fromZod(schema.safeParse(args), "output");
+  };
+}
+
+/** A zod schema's definition, as far as the walk below reads it. */
+interface ZodDefinition {
+  readonly type?: unknown;
+  readonly checks?: readonly { readonly _zod?: { readonly def?: { readonly check?: unknown } } }[];
+  readonly [key: string]: unknown;
+}
+
+/** Schema types whose parse calls a function of the author's (besides refinements, which are checks). */
+const AUTHORS_CODE_TYPES = new Set(["transform", "custom", "promise", "lazy", "function"]);
+
+/**
+ * Whether parsing `schema` may call a function of the author's that could answer with a promise:
+ * a refinement (`refine`, `superRefine`, `check`), a transform (`transform`, `preprocess`), a codec,
+ * `z.custom`, `z.promise`, or a lazy schema (not followed). The walk follows every schema the
+ * definition holds (fields, items, options, inner types); anything it cannot read counts as yes,
+ * so at worst a pure schema is parsed asynchronously.
+ */
+function mayRunAuthorsCode(schema: unknown, seen = new Set<unknown>()): boolean {
+  if (seen.has(schema)) return false;
+  seen.add(schema);
+  const def = (schema as { _zod?: { def?: ZodDefinition } })._zod?.def;
+  if (def === undefined || typeof def.type !== "string") return true;
+  if (AUTHORS_CODE_TYPES.has(def.type)) return true;
+  if (def.checks?.some((check) => check._zod?.def?.check === "custom")) return true;
+  for (const [key, value] of Object.entries(def)) {
+    if (key === "checks") continue;
+    // A codec's decode and encode, or any other function the definition carries but a default's or a catch's value.
+    if (typeof value === "function" && key !== "defaultValue" && key !== "catchValue") return true;
+    for (const inner of schemasIn(value)) if (mayRunAuthorsCode(inner, seen)) return true;
   }
-  return schema.safeParseAsync(args).then((parsed) => fromZod(parsed, role));
+  return false;
+}
+
+/** The schemas a definition's value holds: itself, the items of a list (options, a tuple's items), the values of an object's shape. */
+function schemasIn(value: unknown): unknown[] {
+  if (typeof value !== "object" || value === null) return [];
+  if ("_zod" in value) return [value];
+  const values: unknown[] = Array.isArray(value) ? value : Object.getPrototypeOf(value) === Object.prototype ? Object.values(value) : [];
+  return values.filter((item) => typeof item === "object" && item !== null && "_zod" in item);
 }
 
 function fromZod(parsed: ReturnType<z.ZodType["safeParse"]>, role: SchemaRole): ParsedArguments {

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { z as zod3 } from "zod3";
 import { z as zod40 } from "zod3/v4";
 import { createRegistry, type DataToolOutput, type ToolCallExtra, type ToolOptions } from "../dist/index.js";
-import { connectInMemory, consumerProjects, firstText, PACKAGE_DIR, seedResult } from "./helpers.js";
+import { connectInMemory, consumerProjects, firstText, PACKAGE_DIR, recordingLogger, seedResult } from "./helpers.js";
 
 /*
  * A tool's input, as the SDK's registerTool takes it (a zod raw shape, a zod object, any Standard
@@ -191,5 +191,54 @@ describe("at run time", () => {
     } finally {
       await close();
     }
+  });
+});
+
+describe("a refinement that answers with a rejected promise", () => {
+  // zod's synchronous parse drops such a promise: its rejection went unhandled and ended the
+  // server's process (Node's default), and the refinement ran twice. vitest fails a run on an
+  // unhandled rejection, so this test fails then too.
+  test("input: the call is answered with an error naming the tool, the refinement ran once, the server goes on", async () => {
+    let runs = 0;
+    const registry = createRegistry({ name: "lookup", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    registry.tool({
+      input: {
+        city: z.string().refine(() => {
+          runs++;
+          return Promise.reject(new Error("the city index is down"));
+        }),
+      },
+    })(function lookup(): DataToolOutput {
+      return seedResult();
+    });
+    registry.tool()(function list_cities(): DataToolOutput {
+      return seedResult();
+    });
+    const { client, close } = await connectInMemory(registry);
+    const result = await client.callTool({ name: "lookup", arguments: { city: "Paris" } });
+    expect([result.isError, firstText(result)]).toEqual([true, 'Tool "lookup" failed: the city index is down']);
+    expect(runs).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await client.callTool({ name: "list_cities" })).isError).toBeUndefined();
+    await close();
+  });
+
+  test("output: the result is refused (its schema is asynchronous), and nothing is left unhandled", async () => {
+    const registry = createRegistry({ name: "lookup", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    registry.tool({ output: { n: z.number().refine(() => Promise.reject(new Error("the check is down"))) } })(function count() {
+      return { ...seedResult(), structuredContent: { ...seedResult().structuredContent, n: 1 } };
+    });
+    registry.tool({ output: { n: z.number().refine((n) => n >= 0, "must not be negative") } })(function checked_count() {
+      return { ...seedResult(), structuredContent: { ...seedResult().structuredContent, n: -1 } };
+    });
+    const { client, close } = await connectInMemory(registry);
+    const result = await client.callTool({ name: "count" });
+    expect(result.isError).toBe(true);
+    expect(firstText(result)).toContain("the tool's output schema is asynchronous");
+    // A synchronous refinement is checked at once, in its own words.
+    const negative = await client.callTool({ name: "checked_count" });
+    expect(firstText(negative)).toContain("must not be negative");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await close();
   });
 });
