@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import type * as ts from "typescript";
 import { analyzeProgram, planEdits, type Registration } from "@sourced/analysis";
 import { expect, test } from "vitest";
-import { CASES_TSCONFIG } from "../../../fixtures/harness.js";
+import { corpusRegistrationsByFile } from "../../../fixtures/harness.js";
 import type { TransformerOptions } from "../src/options.js";
 
 /*
@@ -17,14 +17,7 @@ const requireHere = createRequire(__filename);
 const typescript = requireHere("typescript") as typeof ts;
 const { createEmitTransformer } = requireHere("../dist/emit.js") as typeof import("../src/emit.js");
 
-const parsed = typescript.getParsedCommandLineOfConfigFile(CASES_TSCONFIG, undefined, { ...typescript.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
-const program = typescript.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
-const { registrations } = analyzeProgram(typescript, program);
-const byFile = new Map<ts.SourceFile, Registration[]>();
-for (const registration of registrations) {
-  const file = registration.site.getSourceFile();
-  byFile.set(file, [...(byFile.get(file) ?? []), registration]);
-}
+const { parsed, program, byFile } = corpusRegistrationsByFile(typescript, analyzeProgram);
 
 function transform(sourceFile: ts.SourceFile, options: TransformerOptions): ts.SourceFile {
   const transformer = createEmitTransformer({

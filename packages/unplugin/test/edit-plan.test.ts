@@ -2,9 +2,9 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import MagicString from "magic-string";
 import type * as ts from "typescript";
-import { analyzeProgram, planEdits, writeTextEdits, type EditPlanOptions, type Registration } from "@sourced/analysis";
+import { analyzeProgram, planEdits, writeTextEdits, type EditPlanOptions } from "@sourced/analysis";
 import { expect, test } from "vitest";
-import { CASES_DIR, CASES_TSCONFIG, relativeToCases } from "../../../fixtures/harness.js";
+import { CASES_DIR, corpusRegistrationsByFile, relativeToCases } from "../../../fixtures/harness.js";
 
 /*
  * The edit plan has two renderings: nodes (the transformer, inside tsc's emit) and text (this
@@ -32,14 +32,7 @@ function normalize(fileName: string, code: string): string {
 
 test.each([false, true])("the transformer's nodes and the plugin's text are the same code for every file of the corpus (strip: %s)", (strip) => {
   const options = { ...PLAN, strip };
-  const parsed = typescript.getParsedCommandLineOfConfigFile(CASES_TSCONFIG, undefined, { ...typescript.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
-  const program = typescript.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
-  const { registrations } = analyzeProgram(typescript, program);
-  const byFile = new Map<ts.SourceFile, Registration[]>();
-  for (const registration of registrations) {
-    const file = registration.site.getSourceFile();
-    byFile.set(file, [...(byFile.get(file) ?? []), registration]);
-  }
+  const { parsed, byFile } = corpusRegistrationsByFile(typescript, analyzeProgram);
   expect(byFile.size).toBeGreaterThan(50);
   const differences: string[] = [];
   for (const [sourceFile, fileRegistrations] of byFile) {
