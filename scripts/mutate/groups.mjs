@@ -4,8 +4,8 @@
 // (the tests run), so the two cannot disagree.
 //
 // A mutant reruns the tests that cover it, but a *static* mutant (code run when a module loads:
-// contract.ts's schemas, the corpus judged while vitest collects its tests) reruns every test of
-// the run. A group per file keeps that set to the tests that pin the file, so a file's run fits in
+// contract.ts's schemas) reruns every test of the run. The analysis' corpus is judged a case per
+// test (packages/analysis/test/corpus.test.ts), so an analysis mutant reruns the cases that reach it. A group per file keeps that set to the tests that pin the file, so a file's run fits in
 // hours, not days; the two package groups (`registry`, the default, and `analysis`) mutate every
 // file of their package against all of its in-process tests, as before.
 
