@@ -177,7 +177,7 @@ export function callThroughNet(
   // cancelled by its client — what the tool settles with is never sent, so it is not checked or
   // logged either: a rejection caused by its aborted signal is no failure.
   const settled = (resolved: unknown) => (unanswered?.aborted ? STOPPED : answer(tool, logger, () => checkedResult(tool, resolved, logger, contract)));
-  const failed = (error: unknown) => (unanswered?.aborted ? STOPPED : thrownAnswer(tool, error, logger));
+  const failed = (error: unknown) => thrownUnlessUnanswered(tool, error, logger, unanswered);
   // Adopted into a promise of the net's own, even for a native promise: what `then` returns is
   // built by the promise's species constructor, which the tool controls, so it is never sent.
   return new Promise<unknown>((resolve, reject) => {
@@ -212,6 +212,15 @@ export function isToolError(error: unknown): error is ToolError {
 /** The answer to a tool whose own code threw outside its function (its input schema, say): as a throw inside it. */
 export function thrownAnswer(tool: NamedTool, error: unknown, logger: Logger): CallToolResult {
   return answer(tool, logger, () => thrownResult(tool, error, logger));
+}
+
+/**
+ * What the author's code threw or rejected with, answered as `thrownAnswer` does — unless
+ * `unanswered` is aborted by then: the answer will not be sent (the client cancelled, a deadline or
+ * a shutdown answered for the call), and a rejection its aborted signal caused is no failure to log.
+ */
+export function thrownUnlessUnanswered(tool: NamedTool, error: unknown, logger: Logger, unanswered: AbortSignal | undefined): CallToolResult {
+  return unanswered?.aborted ? STOPPED : thrownAnswer(tool, error, logger);
 }
 
 function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallToolResult {
@@ -337,7 +346,7 @@ export const DEFAULT_CALL_TIMEOUT_MS = 50_000;
 /** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** What a stopped call's own late outcome resolves to; never sent. */
-const STOPPED: CallToolResult = Object.freeze({ content: [], isError: true });
+export const STOPPED: CallToolResult = Object.freeze({ content: [], isError: true });
 
 /** What bounds one call: its deadline, and the shutdown of the serving that received it. */
 export interface CallBounds {

@@ -6,7 +6,7 @@ import { contractFor, type ResultContract } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
 import { JSON_SCHEMA_TARGET, type CompiledInput, type ParsedArguments } from "./input.js";
 import type { Logger } from "./logger.js";
-import { callThroughNet, callWithinBounds, capText, ERROR_TEXT_LIMIT, thrownAnswer, type NetTool } from "./net.js";
+import { callThroughNet, callWithinBounds, capText, ERROR_TEXT_LIMIT, STOPPED, thrownAnswer, thrownUnlessUnanswered, type NetTool } from "./net.js";
 import type { ServedResources } from "./resource-sources.js";
 import type { ToolOptions } from "./types.js";
 
@@ -126,15 +126,17 @@ export class ToolTable {
       // `signal` is also what says the answer will not be sent: the call was stopped (its deadline,
       // a shutdown), or the client cancelled it or went away, and the SDK sends nothing for it then.
       if (input === undefined) return callThroughNet(tool, {}, extra, logger, signal, contract);
+      // Arguments checked asynchronously after the call was cancelled (or stopped) start no tool.
       const proceed = (parsed: ParsedArguments): CallToolResult | Promise<CallToolResult> =>
-        parsed.ok ? callThroughNet(tool, parsed.value, extra, logger, signal, contract) : invalidArguments(name, parsed.problems);
+        signal.aborted ? STOPPED : parsed.ok ? callThroughNet(tool, parsed.value, extra, logger, signal, contract) : invalidArguments(name, parsed.problems);
       let parsed: ParsedArguments | Promise<ParsedArguments>;
       try {
         parsed = input.parse(args ?? {});
       } catch (error) {
         return thrownAnswer(tool, error, logger);
       }
-      return parsed instanceof Promise ? parsed.then(proceed, (error: unknown) => thrownAnswer(tool, error, logger)) : proceed(parsed);
+      // An async refinement may settle after the call was cancelled (or stopped): not logged then.
+      return parsed instanceof Promise ? parsed.then(proceed, (error: unknown) => thrownUnlessUnanswered(tool, error, logger, signal)) : proceed(parsed);
     });
   }
 }

@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { describe, expect, test } from "vitest";
+import { z } from "zod";
 import { createRegistry, type Registry } from "../dist/index.js";
 import { checkInMemory, type AnyClient } from "./both-clients.js";
 import { recordingLogger, seedResult } from "./helpers.js";
@@ -11,11 +12,19 @@ import { recordingLogger, seedResult } from "./helpers.js";
  * a cancelled request is the client's decision, not the server's fault. The server goes on serving.
  */
 
-/** What the server's side saw: how many requests started, and the reason of each aborted signal. */
+/**
+ * What the server's side saw: how many requests started, the reason of each aborted signal, the
+ * async input checks still pending (each settled by the test: rejecting, or passing), and how
+ * often the tool behind them ran.
+ */
 interface Seen {
   started: number;
   aborted: string[];
+  pendingChecks: ((outcome: "rejects" | "passes") => void)[];
+  checkedLookupRuns: number;
 }
+
+const newSeen = (): Seen => ({ started: 0, aborted: [], pendingChecks: [], checkedLookupRuns: 0 });
 
 function cancellable(logger: ReturnType<typeof recordingLogger>, seen: Seen): () => Registry {
   return () => {
@@ -36,6 +45,17 @@ function cancellable(logger: ReturnType<typeof recordingLogger>, seen: Seen): ()
       return untilAborted(extra.mcpReq.signal);
     });
     registry.tool()(function list_cities() {
+      return seedResult();
+    });
+    // An input refinement that looks the city up somewhere slow: it settles when the test says.
+    const knownCity = z.string().refine(() => {
+      seen.started++;
+      return new Promise<boolean>((resolve, reject) => {
+        seen.pendingChecks.push((outcome) => (outcome === "passes" ? resolve(true) : reject(new Error("the city index went away"))));
+      });
+    });
+    registry.tool({ input: { city: knownCity } })(function checked_lookup() {
+      seen.checkedLookupRuns++;
       return seedResult();
     });
     registry.resource("slow", "memory://slow", {}, (_uri, ctx) => untilAborted(ctx.mcpReq.signal));
@@ -61,15 +81,17 @@ async function cancelOnceStarted(seen: Seen, start: (signal: AbortSignal) => Pro
   return outcome;
 }
 
+/** tools/call with a signal: the v2 Client takes the request's options second; the v1 Client third, after a result schema. */
+function callTool(client: AnyClient, params: { name: string; arguments?: Record<string, unknown> }, signal: AbortSignal): Promise<unknown> {
+  return client instanceof Client
+    ? client.callTool(params, { signal })
+    : (client.callTool as (params: object, schema: undefined, options: object) => Promise<unknown>)(params, undefined, { signal });
+}
+
 async function expectCancelled(client: AnyClient, logger: ReturnType<typeof recordingLogger>, seen: Seen): Promise<void> {
   seen.aborted.length = 0;
   logger.warnings.length = 0;
-  // The v2 Client takes the request's options second; the v1 Client third, after a result schema.
-  const call = await cancelOnceStarted(seen, (signal) =>
-    client instanceof Client
-      ? client.callTool({ name: "slow_lookup" }, { signal })
-      : (client.callTool as (params: object, schema: undefined, options: object) => Promise<unknown>)({ name: "slow_lookup" }, undefined, { signal }),
-  );
+  const call = await cancelOnceStarted(seen, (signal) => callTool(client, { name: "slow_lookup" }, signal));
   expect(call).toMatch(/^rejected: /);
   const read = await cancelOnceStarted(seen, (signal) => client.readResource({ uri: "memory://slow" }, { signal }));
   expect(read).toMatch(/^rejected: /);
@@ -78,13 +100,26 @@ async function expectCancelled(client: AnyClient, logger: ReturnType<typeof reco
   await new Promise((resolve) => setTimeout(resolve, 100));
   expect(seen.aborted).toHaveLength(2);
   expect(logger.warnings).toEqual([]);
+
+  // Arguments still being checked (an async refinement) when the client cancels: the check
+  // settling afterwards is no failure to log if it rejects, and starts no tool if it passes.
+  for (const outcome of ["rejects", "passes"] as const) {
+    const checked = await cancelOnceStarted(seen, (signal) => callTool(client, { name: "checked_lookup", arguments: { city: "Paris" } }, signal));
+    expect(checked).toMatch(/^rejected: /);
+    // The cancellation reaches the server (a notification in memory, a closed connection over HTTP).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    seen.pendingChecks.shift()!(outcome);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(seen.checkedLookupRuns).toBe(0);
+  expect(logger.warnings).toEqual([]);
   expect(((await client.callTool({ name: "list_cities" })) as { isError?: boolean }).isError).toBeUndefined();
 }
 
 describe("a request the client cancels", () => {
   test("in memory, v2 and v1 Clients: the signal aborts, nothing is logged, the server goes on", async () => {
     const logger = recordingLogger();
-    const seen: Seen = { started: 0, aborted: [] };
+    const seen = newSeen();
     await checkInMemory(cancellable(logger, seen), (client) => expectCancelled(client, logger, seen));
   });
 
@@ -93,7 +128,7 @@ describe("a request the client cancels", () => {
   // tie to the call: that call runs on until its deadline — docs/registry.md, "Deadlines".)
   test("over HTTP, the v2 Client (2026-07-28): the same", async () => {
     const logger = recordingLogger();
-    const seen: Seen = { started: 0, aborted: [] };
+    const seen = newSeen();
     const serving = await cancellable(logger, seen)().serveHttp();
     try {
       const client = new Client({ name: "cancel", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
