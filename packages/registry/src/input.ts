@@ -205,12 +205,8 @@ function outputParser(schema: z.ZodType): CompiledInput["parse"] {
   return (args) => {
     const payload = internals.run({ value: args, issues: [] }, {});
     if (payload instanceof Promise) {
-      return payload.then(
-        (): ParsedArguments => ({ ok: false, problems: ["is checked asynchronously"] }),
-        (error: unknown) => {
-          throw error;
-        },
-      );
+      // A rejection is left to the net, which attaches its own handler to this promise at once.
+      return payload.then((): ParsedArguments => ({ ok: false, problems: ["is checked asynchronously"] }));
     }
     if (payload.issues.length === 0) return { ok: true, value: payload.value };
     return fromZod(schema.safeParse(args), "output");
