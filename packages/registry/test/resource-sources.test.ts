@@ -84,6 +84,20 @@ describe("a served resource's URI as a source", () => {
     await close();
   });
 
+  test("a source that is no string is refused in the same words, naming what is served", async () => {
+    const registry = memoryRegistry();
+    registry.tool()(function numbered(): DataToolOutput {
+      return { content: [{ type: "text", text: "The graph holds 1 entity." }], structuredContent: { sources: [42 as unknown as string] } };
+    });
+    const { client, close } = await connectInMemory(registry);
+    const result = await client.callTool({ name: "numbered", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(firstText(result)).toContain(
+      "structuredContent.sources[0]: must be an absolute http: or https: URL, got number; it is no URI of a resource this server serves (memory://graph, memory://entities/{name})",
+    );
+    await close();
+  });
+
   test("without that resource, the same URI is refused, and the refusal says how to serve it", async () => {
     const registry = createRegistry({ name: "plain", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
     registry.tool()(function read_graph(): DataToolOutput {
