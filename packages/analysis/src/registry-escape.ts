@@ -56,8 +56,8 @@ function isAny(context: Context, type: ts.Type): boolean {
 
 /**
  * Whether the place receiving the value has its type written right there: a typed `const`, `let`,
- * class field or parameter it is the default of, or the return type of the function it is returned
- * from. An argument's type is the callee's (a logger's `any`), written elsewhere.
+ * class field, parameter it is the default of or (in JavaScript) object literal property, or the
+ * return type of the function it is returned from. An argument's type is the callee's (a logger's `any`), written elsewhere.
  */
 function declaresTypeHere(context: Context, placement: Placement): boolean {
   const { ts } = context;
@@ -69,6 +69,9 @@ function declaresTypeHere(context: Context, placement: Placement): boolean {
   if (ts.isVariableDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isParameter(parent)) {
     return parent.initializer === placement.outer && declaredTypeNode(ts, parent) !== undefined;
   }
+  // JavaScript types an object literal's property with JSDoc (`/** @type {any} */ host: registry`),
+  // TypeScript's `host: registry as any`.
+  if (ts.isPropertyAssignment(parent)) return parent.initializer === placement.outer && isJavaScript(ts, parent) && ts.getJSDocType(parent) !== undefined;
   return false;
 }
 
