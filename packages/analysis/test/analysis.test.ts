@@ -295,6 +295,21 @@ debug(registry);
     expect(findings[0]!.message).toContain("A registry (of type 'Registry') becomes 'any' here: 'any' lets anything be called on it, 'tool' included");
   });
 
+  it("a registry cast to a plugin's type and one stored in a binding typed any: each message says which loss it is", () => {
+    const { findings, sourceFile } = analyze(`${HEADER}
+interface Host { tool(): (fn: () => unknown) => unknown }
+export const cast = registry as Host;
+export const held: any = registry;
+`);
+    expect(findings.map((finding) => [finding.id, sourceFile.text.slice(finding.start, finding.end)])).toEqual([
+      ["unverifiable-registration", "registry"],
+      ["unverifiable-registration", "registry"],
+    ]);
+    expect(findings[0]!.message).toContain("A registry (of type 'Registry') becomes 'Host' here, whose 'tool' does not return a marked decorator");
+    expect(findings[0]!.message).not.toContain("'any' lets anything");
+    expect(findings[1]!.message).toContain("A registry (of type 'Registry') becomes 'any' here: 'any' lets anything be called on it, 'tool' included");
+  });
+
   it("advises JavaScript's own spelling of 'as const' in a JavaScript file", () => {
     const { program, sourceFile } = programWith(
       `import { registry } from "./lib/registry.js";\nimport { sample } from "./lib/sample.js";\nconst tools = { towns: /** @returns {import("@sourced/registry").DataToolOutput} */ () => sample() };\nregistry.tool()(tools.towns);\n`,
