@@ -105,9 +105,9 @@ function losesMark(context: Context, type: ts.Type): boolean {
 /** What the `tool` member of `type` returns: a marked decorator, an unmarked value, or there is no callable `tool`. */
 function toolReturns(context: Context, type: ts.Type): "marked" | "unmarked" | "none" {
   const { ts, checker } = context;
-  // A type parameter (`R extends Registry`) answers through its constraint: `getProperty` reads a
-  // type's apparent members.
-  if (!(type.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection | ts.TypeFlags.TypeParameter))) return "none";
+  // A type parameter (`R extends Registry`) or an indexed access on one (`C["registry"]`) answers
+  // through its constraint: `getProperty` reads a type's apparent members.
+  if (!(type.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection | ts.TypeFlags.TypeVariable))) return "none";
   let known = context.registryTypes.get(type);
   if (known === undefined) {
     const tool = type.getProperty("tool");
