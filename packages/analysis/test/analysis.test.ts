@@ -646,6 +646,23 @@ registry.tool()(function b(): DataToolOutput { return sample(); });
     expect(findings[0]!.message).toContain("boom");
   });
 
+  it("a checker without getTypeOfSymbol (TypeScript 5.0, where it is not public) leaves registry escapes unreported, never failing", () => {
+    const { program, sourceFile } = programWith(`${HEADER}
+interface Host { tool(): (fn: () => unknown) => unknown }
+declare function install(host: Host): void;
+install(registry);
+registry.tool()(function kept(): DataToolOutput { return sample(); });
+`);
+    // The same source with the full checker reports the escape: what is missing below is the method alone.
+    expect(analyzeSourceFile(ts, program, sourceFile).findings.map((finding) => finding.id)).toEqual(["unverifiable-registration"]);
+    const checker = program.getTypeChecker();
+    const older = new Proxy(checker, { get: (target, key, receiver) => (key === "getTypeOfSymbol" ? undefined : (Reflect.get(target, key, receiver) as unknown)) });
+    const proxied = new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => older : (Reflect.get(target, key) as unknown)) });
+    const { findings, registrations } = analyzeSourceFile(ts, proxied, sourceFile);
+    expect(findings).toEqual([]);
+    expect(registrations.map((registration) => registration.tool)).toEqual(["kept"]);
+  });
+
   it("asks the checker nothing about a file without calls or escaping values", () => {
     const { program, sourceFile } = programWith(`
 const a = 1;
