@@ -55,9 +55,9 @@ function isAny(context: Context, type: ts.Type): boolean {
 }
 
 /**
- * Whether the place receiving the value has its type written right there: a typed `const`, `let`
- * or class field, or the return type of the function it is returned from. An argument's type is
- * the callee's (a logger's `any`), written elsewhere.
+ * Whether the place receiving the value has its type written right there: a typed `const`, `let`,
+ * class field, parameter it is the default of or (in JavaScript) object literal property, or the
+ * return type of the function it is returned from. An argument's type is the callee's (a logger's `any`), written elsewhere.
  */
 function declaresTypeHere(context: Context, placement: Placement): boolean {
   const { ts } = context;
@@ -66,7 +66,12 @@ function declaresTypeHere(context: Context, placement: Placement): boolean {
     return slot.fn.type !== undefined || (isJavaScript(ts, slot.fn) && ts.getJSDocReturnType(slot.fn) !== undefined);
   }
   const parent = placement.outer.parent;
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyDeclaration(parent)) return parent.initializer === placement.outer && declaredTypeNode(ts, parent) !== undefined;
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isParameter(parent)) {
+    return parent.initializer === placement.outer && declaredTypeNode(ts, parent) !== undefined;
+  }
+  // JavaScript types an object literal's property with JSDoc (`/** @type {any} */ host: registry`),
+  // TypeScript's `host: registry as any`.
+  if (ts.isPropertyAssignment(parent)) return parent.initializer === placement.outer && isJavaScript(ts, parent) && ts.getJSDocType(parent) !== undefined;
   return false;
 }
 
@@ -100,7 +105,9 @@ function losesMark(context: Context, type: ts.Type): boolean {
 /** What the `tool` member of `type` returns: a marked decorator, an unmarked value, or there is no callable `tool`. */
 function toolReturns(context: Context, type: ts.Type): "marked" | "unmarked" | "none" {
   const { ts, checker } = context;
-  if (!(type.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection))) return "none";
+  // A type parameter (`R extends Registry`) or an indexed access on one (`C["registry"]`) answers
+  // through its constraint: `getProperty` reads a type's apparent members.
+  if (!(type.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection | ts.TypeFlags.TypeVariable))) return "none";
   let known = context.registryTypes.get(type);
   if (known === undefined) {
     const tool = type.getProperty("tool");

@@ -295,6 +295,21 @@ debug(registry);
     expect(findings[0]!.message).toContain("A registry (of type 'Registry') becomes 'any' here: 'any' lets anything be called on it, 'tool' included");
   });
 
+  it("a registry cast to a plugin's type and one stored in a binding typed any: each message says which loss it is", () => {
+    const { findings, sourceFile } = analyze(`${HEADER}
+interface Host { tool(): (fn: () => unknown) => unknown }
+export const cast = registry as Host;
+export const held: any = registry;
+`);
+    expect(findings.map((finding) => [finding.id, sourceFile.text.slice(finding.start, finding.end)])).toEqual([
+      ["unverifiable-registration", "registry"],
+      ["unverifiable-registration", "registry"],
+    ]);
+    expect(findings[0]!.message).toContain("A registry (of type 'Registry') becomes 'Host' here, whose 'tool' does not return a marked decorator");
+    expect(findings[0]!.message).not.toContain("'any' lets anything");
+    expect(findings[1]!.message).toContain("A registry (of type 'Registry') becomes 'any' here: 'any' lets anything be called on it, 'tool' included");
+  });
+
   it("advises JavaScript's own spelling of 'as const' in a JavaScript file", () => {
     const { program, sourceFile } = programWith(
       `import { registry } from "./lib/registry.js";\nimport { sample } from "./lib/sample.js";\nconst tools = { towns: /** @returns {import("@sourced/registry").DataToolOutput} */ () => sample() };\nregistry.tool()(tools.towns);\n`,
@@ -629,6 +644,23 @@ registry.tool()(function b(): DataToolOutput { return sample(); });
       ["internal-error", 92000],
     ]);
     expect(findings[0]!.message).toContain("boom");
+  });
+
+  it("a checker without getTypeOfSymbol (TypeScript 5.0, where it is not public) leaves registry escapes unreported, never failing", () => {
+    const { program, sourceFile } = programWith(`${HEADER}
+interface Host { tool(): (fn: () => unknown) => unknown }
+declare function install(host: Host): void;
+install(registry);
+registry.tool()(function kept(): DataToolOutput { return sample(); });
+`);
+    // The same source with the full checker reports the escape: what is missing below is the method alone.
+    expect(analyzeSourceFile(ts, program, sourceFile).findings.map((finding) => finding.id)).toEqual(["unverifiable-registration"]);
+    const checker = program.getTypeChecker();
+    const older = new Proxy(checker, { get: (target, key, receiver) => (key === "getTypeOfSymbol" ? undefined : (Reflect.get(target, key, receiver) as unknown)) });
+    const proxied = new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => older : (Reflect.get(target, key) as unknown)) });
+    const { findings, registrations } = analyzeSourceFile(ts, proxied, sourceFile);
+    expect(findings).toEqual([]);
+    expect(registrations.map((registration) => registration.tool)).toEqual(["kept"]);
   });
 
   it("asks the checker nothing about a file without calls or escaping values", () => {
