@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -14,7 +15,7 @@ import {
   verifiedBy,
   type DataToolOutput,
 } from "../dist/index.js";
-import { callThroughNet, callWithinBounds, capText, describeProblems, ERROR_TEXT_LIMIT, LOG_TEXT_LIMIT } from "../dist/net.js";
+import { callThroughNet, callWithinBounds, capText, describeProblems, ERROR_TEXT_LIMIT, LOG_TEXT_LIMIT, withinBounds } from "../dist/net.js";
 import { compileServers, connectInMemory, firstText, recordingLogger, seedResult } from "./helpers.js";
 
 // The registries of this file test the run time (their tools break the contract on purpose, or sit
@@ -324,6 +325,8 @@ describe("the net's messages, rule by rule", () => {
     expect(describeProblems([{ message: "m" }])).toEqual(["the result: m"]);
     expect(describeProblems([{ code: "invalid_union", message: "Invalid input", errors: [[{ message: "inner", path: ["a"] }]] }])).toEqual(["a: inner"]);
     expect(describeProblems([union([[]])])).toEqual(["content[0]: Invalid input"]);
+    // Another library's issue may carry zod's code without zod's branches: it is told as it is.
+    expect(describeProblems([{ code: "invalid_union", message: "no option matched", path: ["a"] }])).toEqual(["a: no option matched"]);
     expect(describeProblems([{ ...union([[{ message: "inner" }]]), code: "custom" }])).toEqual(["content[0]: Invalid input"]);
     expect(describeProblems([union([[{ ...union([[{ message: "deep", path: ["x"] }]]), path: ["y"] }]])])).toEqual(["content[0].y.x: deep"]);
   });
@@ -388,6 +391,7 @@ describe("the net's messages, rule by rule", () => {
     [{ ...seedResult(), content: [{ type: "text" }] }, "content[0].text: is missing: it must be a string"],
     [{ ...seedResult(), content: [{ type: "text", text: "x", annotations: { priority: -1 } }] }, "content[0].annotations.priority: must be at least 0"],
     [{ ...seedResult(), content: [{ type: "text", text: "x", annotations: { priority: 2 } }] }, "content[0].annotations.priority: must be at most 1"],
+    [{ ...seedResult(), content: [{ type: "text", text: "x", annotations: { priority: "high" } }] }, "content[0].annotations.priority: must be a number, not a string"],
     [{ ...seedResult(), content: [{ type: "text", text: "x", annotations: { audience: ["robot"] } }] }, 'content[0].annotations.audience[0]: must be "user" or "assistant"'],
     [
       { ...seedResult(), content: [{ type: "text", text: "x", annotations: { lastModified: "yesterday" } }] },
@@ -404,6 +408,34 @@ describe("the net's messages, rule by rule", () => {
     const { text } = await call(() => ({ ...seedResult(), content: [{ type: "text", text: "x" }, { type: "image", data: "", mimeType: "" }] }));
     expect(text).toMatch(/^Tool "t" returned a result that breaks the DataToolOutput contract, so it was not sent:\n- content\[1\]\.mimeType: /u);
     expect(text).not.toContain("must be at least");
+  });
+
+  test("when the net's own check throws, the call is still answered: a fixed error result, and the failure in the log", async () => {
+    const throwing = z.unknown().superRefine(() => {
+      throw new Error("the check broke");
+    });
+    const contract = { result: throwing, structuredContent: throwing };
+    for (const fn of [() => seedResult(), () => Promise.resolve(seedResult())]) {
+      const logger = recordingLogger();
+      const result = await callThroughNet(tool(fn), {}, {}, logger, undefined, contract);
+      expect(result).toEqual({ content: [{ type: "text", text: 'Tool "t" failed, and its failure could not be described; see the server log.' }], isError: true });
+      expect(logger.warnings).toHaveLength(1);
+      expect(logger.warnings[0]).toMatch(/^Tool "t" \(registered at src\/tools\.ts:3:1\): the net failed while answering the call: Error: the check broke\n {4}at /u);
+    }
+  });
+
+  test("a thrown Proxy that refuses to say its prototype is no ToolError: it is answered and logged as any other throw", async () => {
+    const proxy = new Proxy(new Error("hidden"), {
+      getPrototypeOf() {
+        throw new Error("no prototype");
+      },
+    });
+    const { text, warnings } = await call(() => {
+      throw proxy;
+    });
+    expect(text).toMatch(/^Tool "t" failed: /u);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^Tool "t" \(registered at src\/tools\.ts:3:1\) threw: /u);
   });
 
   test("what a tool threw: its message in the result, its stack in the log; a throwing stack or site does not stop the answer", async () => {
@@ -537,6 +569,58 @@ describe("callWithinBounds: every call answered in bounded time", () => {
     shutdown.abort();
     expect(result).toBe(answer);
     expect(logger.warnings).toEqual([]);
+  });
+
+  test("a call answered in time leaves no timer and no shutdown listener behind; a call with no deadline sets no timer", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const logger = recordingLogger();
+      const shutdown = new AbortController();
+      const answer = { content: [{ type: "text" as const, text: "done" }] };
+      expect(await callWithinBounds(named, new AbortController().signal, { timeoutMs: 60_000, shutdown: shutdown.signal }, logger, () => Promise.resolve(answer))).toBe(answer);
+      // A timer left pending would keep a process that is done serving alive until the deadline.
+      expect(vi.getTimerCount()).toBe(0);
+      // A listener left on the serving's signal would pile up, one per call, until it shuts down.
+      expect(getEventListeners(shutdown.signal, "abort")).toEqual([]);
+      let finish!: (value: typeof answer) => void;
+      const pending = callWithinBounds(named, new AbortController().signal, { timeoutMs: Infinity, shutdown: shutdown.signal }, logger, () => new Promise<typeof answer>((resolve) => (finish = resolve)));
+      expect(vi.getTimerCount()).toBe(0);
+      finish(answer);
+      expect(await pending).toBe(answer);
+      expect(logger.warnings).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test("a call stopped at its deadline is answered once: what it fails with afterwards is neither answered nor logged", async () => {
+    const logger = recordingLogger();
+    let fail!: (error: Error) => void;
+    const result = await callWithinBounds(named, new AbortController().signal, { timeoutMs: 5, shutdown: undefined }, logger, () => new Promise<never>((_, reject) => (fail = reject)));
+    expect(result).toEqual({ content: [{ type: "text", text: 'Tool "slow" did not answer within 5 ms, so the call was stopped.' }], isError: true });
+    fail(new Error("late"));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(logger.warnings).toHaveLength(1);
+    expect(logger.warnings[0]).toMatch(/^tool "slow" did not answer within 5 ms: /u);
+  });
+
+  test("an answer that throws (a resource read's MCP error) fails the request with what it threw, at the deadline or for a rejection", async () => {
+    const refusal = new Error("stopped: an MCP error");
+    const stopped = () => ({
+      reason: new DOMException("deadline", "TimeoutError"),
+      warning: "stopped",
+      answer: (): number => {
+        throw refusal;
+      },
+    });
+    const request = new AbortController().signal;
+    await expect(withinBounds(request, { timeoutMs: 5, shutdown: undefined }, recordingLogger(), () => new Promise<number>(() => undefined), stopped, () => 1)).rejects.toBe(refusal);
+    const failure = new Error("failed: an MCP error");
+    await expect(
+      withinBounds(request, { timeoutMs: 60_000, shutdown: undefined }, recordingLogger(), () => Promise.reject(new Error("read")), stopped, () => {
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
   });
 
   test("a call whose promise rejects outside the net is answered by the net's fixed error", async () => {
