@@ -44,8 +44,9 @@ export const MUTATION_GROUPS = {
     mutate: ["packages/registry/src/contract.ts"],
     tests: registryTests("contract", "net", "url-rule", "typed-outputs", "resource-sources"),
   },
-  // The URL rule is read by the contract's schemas and by the registry's start-up check.
-  "url-rule": { mutate: ["packages/registry/src/url-rule.ts"], tests: registryTests("url-rule", "contract") },
+  // The URL rule is read by the contract's schemas and by the registry's start-up check; its advice
+  // for local data is read where a served resource may stand as a source, and `toSourceUrl` has tests of its own.
+  "url-rule": { mutate: ["packages/registry/src/url-rule.ts"], tests: registryTests("url-rule", "contract", "resource-sources", "to-source-url") },
   "tool-name": { mutate: ["packages/registry/src/tool-name.ts"], tests: registryTests("tool-name") },
   // The net's answers to what the author's code throws (a ToolError, a stopped call) and its bounds
   // (deadlines, shutdown, a cancelled call) are pinned by their own tests, in process.
