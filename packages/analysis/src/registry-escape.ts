@@ -57,7 +57,8 @@ function isAny(context: Context, type: ts.Type): boolean {
 /**
  * Whether the place receiving the value has its type written right there: a typed `const`, `let`,
  * class field, parameter it is the default of or (in JavaScript) object literal property, or the
- * return type of the function it is returned from. An argument's type is the callee's (a logger's `any`), written elsewhere.
+ * return type of the function it is returned from. An argument's type is the callee's (a logger's
+ * `any`), written elsewhere.
  */
 function declaresTypeHere(context: Context, placement: Placement): boolean {
   const { ts } = context;
