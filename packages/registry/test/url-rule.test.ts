@@ -235,3 +235,77 @@ describe("the URL rule at its edges: server and both clients", () => {
     expect(verdicts(source)).toEqual([accepted, accepted, accepted]);
   });
 });
+
+/** The advice a source naming local data gets: serve the file as a resource named `name` and cite its URI. */
+const localDataAdvice = (name: string) =>
+  `. A path or a file: URL is no link a client can open: for local data, serve the file as a resource and cite the resource's URI, ` +
+  `registry.resource("${name}", "local://${name}", {}, () => ({ contents: [{ uri: "local://${name}", text: readFileSync(file, "utf8") }] })) ` +
+  `and sources: ["local://${name}"] (docs/registry.md, "Local data")`;
+const NO_SCHEME = `${RULE} (it has no scheme (a relative or bare address))`;
+
+describe("the advice for local data: which sources get it, in which words", () => {
+  test.each([
+    // A path: relative, home, absolute, Windows with either separator.
+    ["./cities.json", NO_SCHEME, "cities.json"],
+    ["~/cities.csv", NO_SCHEME, "cities.csv"],
+    ["/srv/cities", NO_SCHEME, "cities"],
+    ["\\\\share\\cities.tsv", NO_SCHEME, "cities.tsv"],
+    ["C:\\data\\cities.db", `${RULE} (its scheme is "C")`, "cities.db"],
+    ["z:/data/cities", `${RULE} (its scheme is "z")`, "cities"],
+    // A bare file name of a data format, each spelling of the formats with a variant.
+    ...["cities.jsonl", "cities.yml", "cities.yaml", "cities.sqlite", "cities.sqlite3", "cities.xls", "cities.xlsx", "cities.htm", "cities.html", "CITIES.PDF"].map(
+      (name): [string, string, string] => [name, NO_SCHEME, name],
+    ),
+    // A file: URL, in any case.
+    ["file:///srv/cities.parquet", `${RULE} (its scheme is "file")`, "cities.parquet"],
+    ["FILE:///srv/cities.md", `${RULE} (its scheme is "FILE")`, "cities.md"],
+    // The name in the advice is the last segment, cleaned of what a URI would have to escape...
+    ["./my data (v2).json", NO_SCHEME, "mydatav2.json"],
+    ["~/a-b_c~d.csv", NO_SCHEME, "a-b_c~d.csv"],
+    // ...or data.json when nothing is left.
+    ["/", NO_SCHEME, "data.json"],
+    ["./données/", NO_SCHEME, "data.json"],
+  ])("%j: %s, then the advice to serve %j", (source, refused, name) => {
+    expect(refusal(source)).toBe(`${refused}${localDataAdvice(name)}`);
+  });
+
+  test.each([
+    // A bare name or a bare host names no file; with a path it is a web address without its scheme.
+    ["cities", NO_SCHEME],
+    ["example.org", NO_SCHEME],
+    ["reports.pdfarchive.example", NO_SCHEME],
+    ["example.org/report.pdf", NO_SCHEME],
+    ["cities.json.bak", NO_SCHEME],
+    ["notes/file:cities", NO_SCHEME],
+    // Another scheme is a resource's URI, even when it ends in a data file's name.
+    ["s3://bucket/cities.json", `${RULE} (its scheme is "s3")${RESOURCE_ADVICE}`],
+    ["c:cities.json", `${RULE} (its scheme is "c")${RESOURCE_ADVICE}`],
+  ])("%j gets no advice for local data: %s", (source, refused) => {
+    expect(refusal(source)).toBe(refused);
+  });
+
+  test("what is not a string is told what it is, never read as a path or a file: URL", () => {
+    expect(refusal(new URL("file:///srv/cities.json"))).toBe(`${RULE}, got object`);
+    expect(refusal({ toString: () => "./cities.json" })).toBe(`${RULE}, got object`);
+  });
+});
+
+describe("which URIs of another scheme are told they may stand as a resource's URI", () => {
+  test.each([
+    ["s3://bucket/a%41", true],
+    ["s3://bucket/[x]@!$&'()*+,;=~-._?#:", true],
+    ["s3://bucket/javascript:alert", true],
+    // Not RFC 3986 characters, or a broken escape: no URI at all.
+    ["s3://bucket/a b", false],
+    ["s3://bucket/a%4", false],
+    ["s3://bucket/a%4g", false],
+    ["s3://bucket/a\"b", false],
+    // A scheme a browser runs or renders itself.
+    ["javascript:alert(1)", false],
+    ["DATA:text/html,x", false],
+    ["about:blank", false],
+  ])("%j: %s", (source, advised) => {
+    const scheme = /^[^:]+/u.exec(source)![0];
+    expect(refusal(source)).toBe(`${RULE} (its scheme is ${JSON.stringify(scheme)})${advised ? RESOURCE_ADVICE : ""}`);
+  });
+});
