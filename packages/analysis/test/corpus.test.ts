@@ -71,7 +71,7 @@ function lineOf(node: TS.Node): number {
 function reportedOf(findings: readonly Finding[]): Reported[] {
   return findings.map((finding) => {
     const { line, character } = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
-    return { file: relativeToCases(finding.sourceFile.fileName), id: finding.id, tool: finding.tool, line: line + 1, column: character + 1 };
+    return { file: relativeToCases(finding.sourceFile.fileName), id: finding.id, tool: finding.tool, line: line + 1, column: character + 1, message: finding.message };
   });
 }
 
