@@ -109,7 +109,9 @@ function slotOf(ts: TypeScript, outer: ts.Expression): Slot {
     // `asTool[key]`: the key may be "call", "apply" or "bind" (its type is not consulted here).
     return { kind: "escape", how: "is read through a computed key" };
   }
-  if (ts.isSpreadElement(parent) || ts.isSpreadAssignment(parent)) return { kind: "escape", how: "is spread" };
+  if (ts.isSpreadElement(parent) || ts.isSpreadAssignment(parent)) {
+    return isAssignedTo(ts, parent.parent as ts.Expression) ? { kind: "inert" } : { kind: "escape", how: "is spread" };
+  }
   if (ts.isReturnStatement(parent)) {
     const fn = ts.findAncestor(parent, ts.isFunctionLike);
     return fn === undefined ? { kind: "inert" } : { kind: "return", fn };
@@ -126,9 +128,13 @@ function slotOf(ts: TypeScript, outer: ts.Expression): Slot {
     return parent.initializer === outer ? { kind: "escape", how: "is stored in an object" } : { kind: "inert" };
   }
   if (ts.isShorthandPropertyAssignment(parent)) {
-    return parent.name === outer ? { kind: "escape", how: "is stored in an object" } : { kind: "inert" };
+    // In `({ decorate } = source)` (and `[decorate] = source`, below) the name is written, not read:
+    // what flows there is judged where it is read, in `source`.
+    if (parent.name === outer) return isAssignedTo(ts, parent.parent) ? { kind: "inert" } : { kind: "escape", how: "is stored in an object" };
+    // `({ decorate = value } = source)`: a destructuring assignment's default, stored in `decorate`.
+    return parent.objectAssignmentInitializer === outer ? { kind: "escape", how: "is used as a default value" } : { kind: "inert" };
   }
-  if (ts.isArrayLiteralExpression(parent)) return { kind: "escape", how: "is stored in an array" };
+  if (ts.isArrayLiteralExpression(parent)) return isAssignedTo(ts, parent) ? { kind: "inert" } : { kind: "escape", how: "is stored in an array" };
   if (ts.isPropertyDeclaration(parent)) {
     return parent.initializer === outer ? { kind: "escape", how: "is stored in a class field" } : { kind: "inert" };
   }
@@ -146,6 +152,23 @@ function slotOf(ts: TypeScript, outer: ts.Expression): Slot {
   }
   if (ts.isExportAssignment(parent)) return { kind: "export" };
   return { kind: "inert" };
+}
+
+/** Whether an object or array literal is (part of) the target of a destructuring assignment or a `for … of`/`in` head. */
+function isAssignedTo(ts: TypeScript, literal: ts.Expression): boolean {
+  let node: ts.Node = literal;
+  for (;;) {
+    const parent: ts.Node = node.parent;
+    if (ts.isPropertyAssignment(parent) || ts.isSpreadAssignment(parent) || ts.isSpreadElement(parent) || ts.isParenthesizedExpression(parent)) {
+      node = parent;
+    } else if (ts.isObjectLiteralExpression(parent) || ts.isArrayLiteralExpression(parent)) {
+      node = parent;
+    } else if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && parent.left === node) {
+      return true;
+    } else {
+      return (ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.initializer === node;
+    }
+  }
 }
 
 function isAssignmentOperator(ts: TypeScript, kind: ts.SyntaxKind): boolean {
