@@ -5,7 +5,8 @@
 //
 // A mutant reruns the tests that cover it, but a *static* mutant (code run when a module loads:
 // contract.ts's schemas) reruns every test of the run. The analysis' corpus is judged a case per
-// test (packages/analysis/test/corpus.test.ts), so an analysis mutant reruns the cases that reach it. A group per file keeps that set to the tests that pin the file, so a file's run fits in
+// test (packages/analysis/test/corpus.test.ts), so an analysis mutant reruns the cases that reach
+// it. A group per file keeps that set to the tests that pin the file, so a file's run fits in
 // hours, not days; the two package groups (`registry`, the default, and `analysis`) mutate every
 // file of their package against all of its in-process tests, as before.
 

@@ -17,6 +17,16 @@ function cite(...sources: string[]): DataToolOutput {
   return { content: [{ type: "text", text: "The graph holds 1 entity." }], structuredContent: { sources } };
 }
 
+/** Calls one tool of `registry` once, without arguments, over an in-memory connection closed after it. */
+async function callOnce(registry: Registry, name: string) {
+  const { client, close } = await connectInMemory(registry);
+  try {
+    return await client.callTool({ name, arguments: {} });
+  } finally {
+    await close();
+  }
+}
+
 /** A knowledge-graph server: its graph and each entity served as resources, tools citing them (or not). */
 function memoryRegistry(logger = recordingLogger()): Registry {
   const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false, logger });
@@ -89,13 +99,11 @@ describe("a served resource's URI as a source", () => {
     registry.tool()(function numbered(): DataToolOutput {
       return { content: [{ type: "text", text: "The graph holds 1 entity." }], structuredContent: { sources: [42 as unknown as string] } };
     });
-    const { client, close } = await connectInMemory(registry);
-    const result = await client.callTool({ name: "numbered", arguments: {} });
+    const result = await callOnce(registry, "numbered");
     expect(result.isError).toBe(true);
     expect(firstText(result)).toContain(
       "structuredContent.sources[0]: must be an absolute http: or https: URL, got number; it is no URI of a resource this server serves (memory://graph, memory://entities/{name})",
     );
-    await close();
   });
 
   test("without that resource, the same URI is refused, and the refusal says how to serve it", async () => {
@@ -103,13 +111,11 @@ describe("a served resource's URI as a source", () => {
     registry.tool()(function read_graph(): DataToolOutput {
       return cite("memory://graph");
     });
-    const { client, close } = await connectInMemory(registry);
-    const result = await client.callTool({ name: "read_graph", arguments: {} });
+    const result = await callOnce(registry, "read_graph");
     expect(result.isError).toBe(true);
     expect(firstText(result)).toContain(
       'structuredContent.sources[0]: must be an absolute http: or https: URL (its scheme is "memory"); the URI of a resource this server serves may stand as a source: serve the data with registry.resource()',
     );
-    await close();
   });
 
   test("a resource whose URI could never be a source (a misspelt http URL) serves, but is no source", async () => {
@@ -118,11 +124,9 @@ describe("a served resource's URI as a source", () => {
     registry.tool()(function read_graph(): DataToolOutput {
       return cite("HTTPS://Example.org/graph");
     });
-    const { client, close } = await connectInMemory(registry);
-    const result = await client.callTool({ name: "read_graph", arguments: {} });
+    const result = await callOnce(registry, "read_graph");
     expect(result.isError).toBe(true);
     expect(firstText(result)).toContain("the scheme must be written in lowercase");
-    await close();
   });
 
   test("a resource whose URI a browser runs or renders itself (javascript:, data:) serves, but is no source", async () => {
@@ -198,10 +202,8 @@ describe("a served resource's URI in content (a resource link, an embedded resou
         structuredContent: { sources: ["https://example.org/graph"] },
       };
     });
-    const { client, close } = await connectInMemory(registry);
-    const result = await client.callTool({ name: "link_graph", arguments: {} });
+    const result = await callOnce(registry, "link_graph");
     expect(result.isError).toBe(true);
     expect(firstText(result)).toContain('content[1].uri: must be an absolute http: or https: URL (its scheme is "memory")');
-    await close();
   });
 });
