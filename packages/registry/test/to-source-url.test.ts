@@ -26,6 +26,8 @@ describe("toSourceUrl", () => {
     ["https://example.org/100%", "https://example.org/100%25"],
     ["https://example.org/page#a#b", "https://example.org/page#a%23b"],
     ["  HTTPS://Example.ORG:443/Tokyo  ", "https://example.org/Tokyo"],
+    // Whitespace a record's text carries that the URL parser would not strip (a no-break space).
+    ["\u00a0https://example.org/Tokyo\u00a0", "https://example.org/Tokyo"],
     ["https://example.org/a\\b?c\\d", "https://example.org/a/b?c%5Cd"],
   ])("%j becomes %j", (text, expected) => {
     expect(toSourceUrl(text)).toBe(expected);
@@ -46,6 +48,7 @@ describe("toSourceUrl", () => {
     ["a resource URI", "memory://graph"],
     ["user information, which disguises the host", "https://example.org@evil.test/"],
     ["credentials", "https://user:secret@example.org/"],
+    ["a password without a user name", "https://:secret@example.org/"],
     ["an IPv6 host", "https://[::1]/cities"],
     ["no URL at all", "see the city archive"],
     ["an empty string", ""],
