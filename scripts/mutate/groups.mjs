@@ -39,11 +39,12 @@ export const MUTATION_GROUPS = {
   // wire.ts is reached through the net (callThroughNet copies a result with toWire).
   wire: { mutate: ["packages/registry/src/wire.ts"], tests: registryTests("wire", "net") },
   // contract.ts's schemas are built when it loads (static mutants): the tests of the schemas
-  // themselves, of the net that checks results against them, of the URL rule they embed, and of
-  // the contracts built per tool (a declared `output`, resources standing as sources).
+  // themselves, of the net that checks results against them, of the URL rule they embed, of
+  // the contracts built per tool (a declared `output`, resources standing as sources), and of a
+  // resource read's result, which the net checks against the contract's schema of it.
   contract: {
     mutate: ["packages/registry/src/contract.ts"],
-    tests: registryTests("contract", "net", "url-rule", "typed-outputs", "resource-sources"),
+    tests: registryTests("contract", "net", "url-rule", "typed-outputs", "resource-sources", "resource-reads"),
   },
   // The URL rule is read by the contract's schemas and by the registry's start-up check; its advice
   // for local data is read where a served resource may stand as a source, and `toSourceUrl` has tests of its own.
