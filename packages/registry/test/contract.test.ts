@@ -113,6 +113,7 @@ describe("each refusal of the contract, as its message says it", () => {
       message: "is missing: every result says where its data came from in structuredContent.sources",
     });
     expect(firstIssue(structuredContentSchema, { sources: [] })).toEqual({ path: ["sources"], message: "needs at least one source" });
+    expect(firstIssue(structuredContentSchema, { sources: [42] })).toEqual({ path: ["sources", 0], message: "must be an absolute http: or https: URL, got number" });
     expect(firstIssue(structuredContentSchema, { sources, soruces: sources }).message).toBe('"soruces" is not a key of structuredContent, which has sources, table, charts and force only');
     expect(firstIssue(structuredContentSchema, { sources, a: 1, b: 2 }).message).toBe('"a", "b" are not keys of structuredContent, which has sources, table, charts and force only');
     const long = "k".repeat(81);
@@ -157,6 +158,9 @@ describe("each refusal of the contract, as its message says it", () => {
     for (const data of ["", "aGk=", "aA==", "aGVsbG8h", "a+/9"]) expect(dataToolOutputSchema.safeParse(image(data)).success, data).toBe(true);
     for (const data of ["aGk", "a===", "aGk=aGk=", "aG!=", " aGk="]) expect(firstIssue(dataToolOutputSchema, image(data)).message, data).toBe("must be base64");
     expect(firstIssue(dataToolOutputSchema, image("aGk=", "")).path).toEqual(["content", 0, "mimeType"]);
+    // Audio is the other media block, held to the same rules.
+    expect(dataToolOutputSchema.safeParse(result([{ type: "audio", data: "aGk=", mimeType: "audio/wav" }, text("x")])).success).toBe(true);
+    expect(firstIssue(dataToolOutputSchema, result([{ type: "audio", data: "aGk", mimeType: "audio/wav" }, text("x")])).message).toBe("must be base64");
   });
 
   test("annotations: priority from 0 to 1, a datetime with its offset", () => {

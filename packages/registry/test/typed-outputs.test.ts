@@ -128,6 +128,8 @@ describe("a tool's own contract (built for its output) says what the default con
     });
     tool("throwing_output", { n: throwing }, { content: CONTENT, structuredContent: { ...SOURCES, n: 1 } });
     tool("async_output", { n: z.number().refine(() => Promise.resolve(true)) }, { content: CONTENT, structuredContent: { ...SOURCES, n: 1 } });
+    // Its check is never awaited, so a rejection must not be left unhandled.
+    tool("async_rejected_output", { n: z.number().refine(() => Promise.reject(new Error("the check is down"))) }, { content: CONTENT, structuredContent: { ...SOURCES, n: 1 } });
     tool("no_sources", { n: z.number() }, { content: CONTENT, structuredContent: { sources: [], n: 1 } });
     tool("no_content", { n: z.number() }, { structuredContent: { ...SOURCES, n: 1 } });
     tool("extra_key", { n: z.number() }, { content: CONTENT, structuredContent: { ...SOURCES, n: 1 }, extra: 1 });
@@ -143,6 +145,7 @@ describe("a tool's own contract (built for its output) says what the default con
     const refusals: Record<string, string> = {
       throwing_output: "structuredContent: the tool's output schema threw while checking it: the check broke",
       async_output: "structuredContent: the tool's output schema is asynchronous, and the net checks every result at once: declare a synchronous one",
+      async_rejected_output: "structuredContent: the tool's output schema is asynchronous, and the net checks every result at once: declare a synchronous one",
       no_sources: "structuredContent.sources: needs at least one source",
       no_content: "content: is missing: the LLM reads only content",
       extra_key: 'the result: "extra" is not a key of a result, which has content, structuredContent, isError and _meta only',
