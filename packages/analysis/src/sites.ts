@@ -110,7 +110,7 @@ function slotOf(ts: TypeScript, outer: ts.Expression): Slot {
     return { kind: "escape", how: "is read through a computed key" };
   }
   if (ts.isSpreadElement(parent) || ts.isSpreadAssignment(parent)) {
-    return isAssignedTo(ts, parent.parent as ts.Expression) ? { kind: "inert" } : { kind: "escape", how: "is spread" };
+    return isAssignedTo(ts, parent.parent) ? { kind: "inert" } : { kind: "escape", how: "is spread" };
   }
   if (ts.isReturnStatement(parent)) {
     const fn = ts.findAncestor(parent, ts.isFunctionLike);
