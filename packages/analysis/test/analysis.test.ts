@@ -601,6 +601,53 @@ export const cities = registry.tool()(function list_cities(): DataToolOutput { r
     expect(ts.isMethodDeclaration(registrations[0]!.fn!)).toBe(true);
     expect(ts.isFunctionExpression(registrations[1]!.fn!)).toBe(true);
   });
+
+  // What an emit step pins on a function it strips (edit-plan.ts): the name the registry serves,
+  // only where the registry takes it from the function; where the options name the tool, pinning
+  // would rename the user's function.
+  it("pins the served name only where the registry takes it from the function", () => {
+    const { registrations } = analyze(`${HEADER}
+declare const flag: boolean;
+declare const options: { name?: "from_type" };
+let changing = "changing";
+const asTool = registry.tool();
+const asNamed = registry.tool({ name: "held" });
+registry.tool()(function plain(): DataToolOutput { return sample(); });
+registry.tool({ name: "named" })(function unnamed_here(): DataToolOutput { return sample(); });
+registry.tool({ name: undefined })(function undefined_name(): DataToolOutput { return sample(); });
+registry.tool({ name: void 0 })(function void_name(): DataToolOutput { return sample(); });
+registry.tool({ name: flag ? "either_same" : undefined })(function either_same(): DataToolOutput { return sample(); });
+registry.tool({ name: flag ? "one" : "two" })(function two_names(): DataToolOutput { return sample(); });
+registry.tool({ name: flag ? "either_other" : undefined })(function not_that(): DataToolOutput { return sample(); });
+registry.tool({ name: changing })(function dynamic(): DataToolOutput { return sample(); });
+registry.tool(options)(function from_type(): DataToolOutput { return sample(); });
+registry.tool({ ...options })(function spread(): DataToolOutput { return sample(); });
+registry.tool({ ["name"]: "computed_literal" })(function computed(): DataToolOutput { return sample(); });
+registry["tool"]({ name: "element_access" })(function element(): DataToolOutput { return sample(); });
+asTool(function through_const(): DataToolOutput { return sample(); });
+asNamed(function through_named_const(): DataToolOutput { return sample(); });
+(flag ? asTool : asNamed)(function through_either(): DataToolOutput { return sample(); });
+changing = "";
+`);
+    expect(registrations.map((registration) => [registration.tool, registration.pinnedName])).toEqual([
+      ["plain", "plain"],
+      ["named", undefined],
+      ["undefined_name", "undefined_name"],
+      ["void_name", "void_name"],
+      ["either_same", "either_same"],
+      [undefined, undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+      // An optional name equal to the function's: served under it either way.
+      ["from_type", "from_type"],
+      [undefined, undefined],
+      ["computed_literal", undefined],
+      ["element_access", undefined],
+      ["through_const", "through_const"],
+      ["held", undefined],
+      [undefined, undefined],
+    ]);
+  });
 });
 
 describe("unresolved registry imports", () => {
