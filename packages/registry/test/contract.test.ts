@@ -114,6 +114,14 @@ describe("each refusal of the contract, as its message says it", () => {
     });
     expect(firstIssue(structuredContentSchema, { sources: [] })).toEqual({ path: ["sources"], message: "needs at least one source" });
     expect(firstIssue(structuredContentSchema, { sources: [42] })).toEqual({ path: ["sources", 0], message: "must be an absolute http: or https: URL, got number" });
+    // A string the URL rule refuses, in the schema's own words (a source's carry the advice for local data; a link's do not).
+    expect(firstIssue(structuredContentSchema, { sources: ["ftp://example.org/x"] }).message).toBe(
+      'must be an absolute http: or https: URL (its scheme is "ftp"); the URI of a resource this server serves may stand as a source: serve the data with registry.resource() (docs/registry.md, "Local data")',
+    );
+    expect(firstIssue(dataToolOutputSchema, result([text("x"), { type: "resource_link", uri: "ftp://example.org/x", name: "x" }]))).toEqual({
+      path: ["content", 1, "uri"],
+      message: 'must be an absolute http: or https: URL (its scheme is "ftp")',
+    });
     expect(firstIssue(structuredContentSchema, { sources, soruces: sources }).message).toBe('"soruces" is not a key of structuredContent, which has sources, table, charts and force only');
     expect(firstIssue(structuredContentSchema, { sources, a: 1, b: 2 }).message).toBe('"a", "b" are not keys of structuredContent, which has sources, table, charts and force only');
     const long = "k".repeat(81);
