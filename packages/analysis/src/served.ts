@@ -18,10 +18,8 @@ export type ServedName =
   | { readonly kind: "either"; readonly alternatives: readonly ServedName[] };
 
 const FUNCTION: ServedName = { kind: "function" };
+// Stryker disable next-line ObjectLiteral,StringLiteral: a served name of no known kind names nothing either (`toolNameOf` has no case for it, `takesFunctionName` is false).
 const DYNAMIC: ServedName = { kind: "dynamic" };
-
-/** Beyond this many alternatives a name is not worth listing: it is as good as dynamic. */
-const MAX_ALTERNATIVES = 16;
 
 /**
  * The name a finding carries: the served name when it is static, `undefined` otherwise (a
@@ -33,12 +31,12 @@ export function toolNameOf(served: ServedName, functionName: string | undefined)
       return functionName;
     case "static":
       return served.name;
+    // Stryker disable next-line StringLiteral: without its case a dynamic name still falls through to `undefined`.
     case "dynamic":
       return undefined;
     case "either": {
-      const names = served.alternatives.map((alternative) => toolNameOf(alternative, functionName));
-      const first = names[0];
-      return first !== undefined && names.every((name) => name === first) ? first : undefined;
+      const [first, ...rest] = served.alternatives.map((alternative) => toolNameOf(alternative, functionName));
+      return rest.every((name) => name === first) ? first : undefined;
     }
   }
 }
@@ -53,7 +51,10 @@ export function takesFunctionName(served: ServedName): boolean {
  * them, `export default` included) holding it, or a conditional choosing between such decorators.
  * A decorator whose options cannot be seen where it is applied serves a name only known at run
  * time: one returned by another function (`named("forecast")`, whose body passes its own
- * options), or passed in as a parameter.
+ * options), or passed in as a parameter. One made out of sight (`declare const decorate:
+ * ToolDecorator`, a platform's wrapper, a chain of consts longer than the analysis follows) is
+ * taken to serve the function's name: so findings name the tool as its author does, and an emit
+ * step pins the function's name, which is harmless if the options name the tool after all.
  */
 export function servedNameOf(context: Context, producer: ts.Expression, hops = 0): ServedName {
   const { ts, checker } = context;
@@ -100,9 +101,9 @@ export function isToolCall(context: Context, call: ts.CallExpression): boolean {
   if (ts.isElementAccessExpression(callee)) return ts.isStringLiteralLike(callee.argumentExpression) && callee.argumentExpression.text === "tool";
   if (!ts.isIdentifier(callee)) return false;
   const declaration = checker.getSymbolAtLocation(callee)?.valueDeclaration;
-  if (declaration === undefined || !ts.isBindingElement(declaration)) return false;
-  const key = declaration.propertyName ?? declaration.name;
-  return ts.isIdentifier(key) && key.text === "tool";
+  if (declaration === undefined || !ts.isBindingElement(declaration) || !ts.isObjectBindingPattern(declaration.parent)) return false;
+  // `{ tool }`, `{ tool: make }`, `{ "tool": make }`: an object pattern's element names its key or is it.
+  return propertyKey(ts, declaration.propertyName ?? (declaration.name as ts.Identifier)) === "tool";
 }
 
 /**
@@ -128,6 +129,7 @@ function nameOfOptions(context: Context, options: ts.Expression): ServedName {
     if (key === undefined) return DYNAMIC; // a computed key may be "name"
     if (key !== "name") continue;
     if (ts.isPropertyAssignment(property)) return valueOf(context, property.initializer);
+    // Stryker disable next-line ConditionalExpression: the checker has no shorthand value for a getter or method, so they are dynamic either way.
     if (ts.isShorthandPropertyAssignment(property)) {
       // `{ name }`: the type of the value it reads (the property's own type is widened).
       const value = context.checker.getShorthandAssignmentValueSymbol(property);
@@ -155,8 +157,12 @@ export function propertyKey(ts: Context["ts"], name: ts.PropertyName | undefined
 function valueOf(context: Context, value: ts.Expression): ServedName {
   const { ts, checker } = context;
   const node = skipOuterExpressions(ts, value);
+  // Read from the syntax, the literal and `undefined` spare the checker a question (over IPC on
+  // the native backend); its answer would be the same, the type of the literal itself.
+  // Stryker disable next-line ConditionalExpression
   if (ts.isStringLiteralLike(node)) return { kind: "static", name: node.text };
   if (ts.isConditionalExpression(node)) return either([valueOf(context, node.whenTrue), valueOf(context, node.whenFalse)]);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral
   if (ts.isVoidExpression(node) || (ts.isIdentifier(node) && node.text === "undefined")) return FUNCTION;
   return fromType(context, checker.getTypeAtLocation(node));
 }
@@ -171,20 +177,14 @@ function nameInType(context: Context, options: ts.Expression): ServedName {
 function fromType(context: Context, type: ts.Type): ServedName {
   const { ts } = context;
   if (type.flags & ts.TypeFlags.Union) {
-    const members = unionMembers(ts, type);
-    return members.length > MAX_ALTERNATIVES ? DYNAMIC : either(members.map((member) => fromType(context, member)));
+    return either(unionMembers(ts, type).map((member) => fromType(context, member)));
   }
   if (type.flags & ts.TypeFlags.StringLiteral) return { kind: "static", name: (type as ts.StringLiteralType).value };
   if (type.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) return FUNCTION;
   return DYNAMIC;
 }
 
+/** One of `alternatives`, as listed: `toolNameOf` and `takesFunctionName` ask each, nested ones included. */
 function either(alternatives: readonly ServedName[]): ServedName {
-  const flat = alternatives.flatMap((alternative) => (alternative.kind === "either" ? alternative.alternatives : [alternative]));
-  if (flat.some((alternative) => alternative.kind === "dynamic")) return DYNAMIC;
-  const first = flat[0]!;
-  const same = flat.every((alternative) =>
-    alternative.kind === first.kind && (alternative.kind !== "static" || alternative.name === (first as { name: string }).name),
-  );
-  return same ? first : { kind: "either", alternatives: flat };
+  return { kind: "either", alternatives };
 }

@@ -648,6 +648,89 @@ changing = "";
       [undefined, undefined],
     ]);
   });
+
+  it("reads the options a name comes from as the registry will, and names no tool it cannot see", () => {
+    const chain = Array.from({ length: 8 }, (_, index) => `const hop${index + 1} = hop${index};`).join("\n");
+    const { registrations } = analyze(`${HEADER}
+declare const flag: boolean;
+declare const untitled: { title: string };
+declare const options: { name?: "from_type" };
+declare const unnamed: { name?: undefined };
+declare const ambient: ReturnType<typeof registry.tool>;
+declare const picked: { name?: "picked_a" | "picked_b" };
+let changing = "changing";
+const factories = { make: (options: { name: string }) => registry.tool(options) };
+const { make } = factories;
+const [tool] = [factories.make];
+const { "tool": quoted } = registry;
+const holder = { asTool: registry.tool() };
+const { asTool: fromHolder } = holder;
+const hop0 = registry.tool({ name: "deep" });
+${chain}
+registry.tool({ name: "before", ...untitled })(function spread_without_name(): DataToolOutput { return sample(); });
+registry.tool({ name: "before", ...options })(function from_type(): DataToolOutput { return sample(); });
+registry.tool({ [changing]: "computed" })(function computed_key(): DataToolOutput { return sample(); });
+registry.tool(unnamed)(function typed_undefined(): DataToolOutput { return sample(); });
+registry.tool({ name: flag ? ("same" as string) : "same" })(function asserted_branch(): DataToolOutput { return sample(); });
+factories.make({ name: "made" })(function made_by_method(): DataToolOutput { return sample(); });
+factories["make"]({ name: "made" })(function made_by_element(): DataToolOutput { return sample(); });
+make({ name: "made" })(function made_destructured(): DataToolOutput { return sample(); });
+tool({ name: "made" })(function made_from_array(): DataToolOutput { return sample(); });
+quoted({ name: "quoted" })(function quoted_key(): DataToolOutput { return sample(); });
+ambient(function ambient_decorator(): DataToolOutput { return sample(); });
+hop7(function seven_hops(): DataToolOutput { return sample(); });
+hop8(function eight_hops(): DataToolOutput { return sample(); });
+(flag ? hop7 : hop7)(function seven_hops_and_a_conditional(): DataToolOutput { return sample(); });
+registry.tool(picked)(function picked_a(): DataToolOutput { return sample(); });
+holder.asTool(function held_by_object(): DataToolOutput { return sample(); });
+fromHolder(function destructured_from_object(): DataToolOutput { return sample(); });
+// @ts-expect-error: names not declared yet, as often in an editor
+(flag ? hop0 : (undeclared as typeof hop0))(function mid_edit(): DataToolOutput { return sample(); });
+// @ts-expect-error
+(undeclaredFactory({ name: "made" }) as typeof hop0)(function mid_edit_factory(): DataToolOutput { return sample(); });
+// @ts-expect-error
+registry.tool({ name })(function mid_edit_shorthand(): DataToolOutput { return sample(); });
+`);
+    expect(registrations.map((registration) => [registration.tool, registration.pinnedName])).toEqual([
+      // A spread whose type has no `name` leaves the earlier one standing; one that may have it
+      // (`name?: "from_type"`: absent, "from_type" or undefined) makes the name unknown.
+      ["before", undefined],
+      [undefined, undefined],
+      // A computed key may be `name`.
+      [undefined, undefined],
+      // A `name` typed `undefined`: the function's.
+      ["typed_undefined", "typed_undefined"],
+      // Each branch read as written: `"same" as string` is still "same" at run time.
+      ["same", undefined],
+      // A factory's own options (a method, an element, destructured from an object or an array):
+      // whatever it passes to `registry.tool` is out of sight.
+      [undefined, undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+      // The registry's `tool` destructured under a quoted key.
+      ["quoted", undefined],
+      // Made out of sight: named as its author names it, the function's name pinned (harmless if
+      // the options name the tool).
+      ["ambient_decorator", "ambient_decorator"],
+      // Eight consts are followed (MAX_HOPS); past them the decorator is made out of sight.
+      ["deep", undefined],
+      ["eight_hops", "eight_hops"],
+      // A conditional is one more.
+      ["seven_hops_and_a_conditional", "seven_hops_and_a_conditional"],
+      // "picked_a", "picked_b" or the function's: unknown, though one of them is the function's.
+      [undefined, undefined],
+      // An object's property, which the analysis does not follow: as if made out of sight.
+      ["held_by_object", "held_by_object"],
+      ["destructured_from_object", "destructured_from_object"],
+      // Names that resolve to nothing yet: a branch made out of sight, a factory's options, a
+      // name unknown; never a failure.
+      [undefined, undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+    ]);
+    expect(registrations.flatMap((registration) => registration.finding ?? [])).toEqual([]);
+  });
 });
 
 describe("unresolved registry imports", () => {
