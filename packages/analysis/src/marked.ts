@@ -266,7 +266,7 @@ function unguardedSymbolOf(context: Context, node: ts.Node): ts.Symbol | undefin
   if (root === undefined) return undefined;
   if (root === NOT_NARROWABLE) return checker.getSymbolAtLocation(node);
   const sourceFile = node.getSourceFile();
-  const facts = referenceFactsOf(context, sourceFile);
+  const facts = referenceFactsOf(context.ts, sourceFile);
   if (facts.guarded.has(root)) return undefined;
   return referencedSymbol(context, node, facts);
 }
@@ -278,7 +278,7 @@ function unguardedSymbolOf(context: Context, node: ts.Node): ts.Symbol | undefin
 export function referencedSymbol(
   context: Context,
   node: ts.Identifier | ts.PropertyAccessExpression,
-  facts: ReferenceFacts = referenceFactsOf(context, node.getSourceFile()),
+  facts: ReferenceFacts = referenceFactsOf(context.ts, node.getSourceFile()),
 ): ts.Symbol | undefined {
   const { ts, checker } = context;
   const lookUp = (): ts.Symbol | undefined =>
@@ -378,17 +378,17 @@ const scanned = new WeakMap<ts.SourceFile, ReferenceFacts>();
  * collects both while it walks the file; a question about a file not walked yet (a const
  * followed into the module that declares it) gets them from one walk of that file here.
  */
-export function referenceFactsOf(context: Context, sourceFile: ts.SourceFile): ReferenceFacts {
+export function referenceFactsOf(ts: TypeScript, sourceFile: ts.SourceFile): ReferenceFacts {
   const known = scanned.get(sourceFile);
   if (known !== undefined) return known;
-  const scan = new ReferenceScan(context.ts);
+  const scan = new ReferenceScan(ts);
   const pending: ts.Node[] = [sourceFile];
   const push = (child: ts.Node): void => {
     pending.push(child);
   };
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     scan.visit(node);
-    context.ts.forEachChild(node, push);
+    ts.forEachChild(node, push);
   }
   return scan.finish(sourceFile);
 }

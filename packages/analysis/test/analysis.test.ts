@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { CASES_DIR, CASES_TSCONFIG, EXPECTED_IDS } from "../../../fixtures/harness";
 import fc from "fast-check";
 import { analyzeSourceFile, FINDING_KINDS, type AnalysisResult, type Finding } from "../src/index";
+import { referenceFactsOf } from "../src/marked";
 import { toolNameProblem } from "../src/tool-name";
 import { canNeverBeSource, describeSourceUrlProblem, isSourceUrl, SOURCE_URL_PATTERN } from "../src/url-rule";
 // The registry's own rules, from its sources: the analysis depends on no package of ours at run time.
@@ -730,6 +731,59 @@ registry.tool({ name })(function mid_edit_shorthand(): DataToolOutput { return s
       [undefined, undefined],
     ]);
     expect(registrations.flatMap((registration) => registration.finding ?? [])).toEqual([]);
+  });
+});
+
+// Which names a file's references must be typed exactly for (marked.ts): a name no guard narrows
+// and no inner scope declares again is typed once from its declaration. A name missing from
+// `guarded` would be judged by its declared type where a guard narrows it to a decorator.
+describe("referenceFactsOf", () => {
+  const factsOf = (text: string) => {
+    const facts = referenceFactsOf(ts, ts.createSourceFile("facts.ts", text, ts.ScriptTarget.Latest, true));
+    return { guarded: [...facts.guarded].sort(), shadowed: [...facts.shadowed].sort() };
+  };
+
+  it("counts a name as guarded wherever a guard on it is used as a condition, through aliasing consts (a cycle of them ends)", () => {
+    const { guarded } = factsOf(`
+if (isTool(direct)) {}
+while (receiver.isTool()) {}
+const chosen = instance instanceof Tool ? 1 : 2;
+assertTool(asserted);
+for (; isTool(looped); ) {}
+const ok = isTool(aliased);
+if (ok) {}
+const first = isTool(chained);
+const again = first;
+if (again) {}
+const cycleStart = cycleMiddle;
+const cycleMiddle = cycleEnd;
+const cycleEnd = cycleMiddle;
+if (cycleStart) {}
+isTool(deep.member.path) || fallback;
+class Holder { check() { if (this.isTool()) {} } }
+const unused = isTool(neverCondition);
+let changing = isTool(notConst);
+if (changing) {}
+const listed = [isTool(inList)];
+`);
+    expect(guarded).toEqual(["aliased", "asserted", "chained", "deep", "direct", "instance", "looped", "receiver", "this"]);
+  });
+
+  it("counts a name as shadowed where a scope inside the module declares it, imports inside an ambient module included", () => {
+    const { shadowed } = factsOf(`
+import * as topLevel from "top";
+import topDefault, { topNamed } from "top";
+const topConst = 1;
+function topFunction(parameter: number) {
+  const inner = parameter;
+  function innerFunction() {}
+}
+declare module "ambient" {
+  import * as ambientNamespace from "x";
+  import ambientDefault, { ambientNamed } from "y";
+}
+`);
+    expect(shadowed).toEqual(["ambientDefault", "ambientNamed", "ambientNamespace", "inner", "innerFunction", "parameter"]);
   });
 });
 
