@@ -155,6 +155,12 @@ describe("each refusal of the contract, as its message says it", () => {
     expect(firstIssue(dataToolOutputSchema, result([{ type: "resource", resource: { uri: sources[0], text: "t" }, foo: 1 }, text("x")])).message).toBe(
       '"foo" is not a key of a resource block, which has type, resource, annotations and _meta only',
     );
+    for (const contents of [{ text: "t" }, { blob: "aGk=" }]) {
+      expect(firstIssue(dataToolOutputSchema, result([text("x"), { type: "resource", resource: { uri: sources[0], ...contents, foo: 1 } }]))).toEqual({
+        path: ["content", 1, "resource"],
+        message: '"foo" is not a key of a resource, which has uri, mimeType, _meta and text or blob only',
+      });
+    }
     expect(firstIssue(dataToolOutputSchema, result([text("x")], { extra: 1 })).message).toBe('"extra" is not a key of a result, which has content, structuredContent, isError and _meta only');
     expect(firstIssue(dataToolOutputSchema, result([{ ...text("x"), annotations: { audience: ["user"], foo: 1 } }])).message).toBe(
       '"foo" is not a key of annotations, which has audience, priority and lastModified only',
@@ -205,6 +211,9 @@ describe("each refusal of the contract, as its message says it", () => {
     ["a", true],
     ["a.b-c_d", true],
     ["com.example-1.x/n", true],
+    // The specification's name may be empty: "unless empty, must begin and end with an alphanumeric character".
+    ["com.example/", true],
+    ["", true],
     ["-name", false],
     ["name-", false],
     ["com./name", false],

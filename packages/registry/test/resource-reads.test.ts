@@ -19,6 +19,9 @@ function readsRegistry(): Registry {
   registry.resource("numbers", "memory://numbers", {}, (uri) => ({ contents: [{ uri: uri.href, text: 42 }] }) as never);
   registry.resource("bigint", "memory://bigint", {}, (uri) => ({ contents: [{ uri: uri.href, text: "x" }], _meta: { "example.org/n": 1n } }));
   registry.resource("extra", "memory://extra", {}, (uri) => ({ contents: [{ uri: uri.href, text: "x", secret: "y" }] }));
+  registry.resource("extra-blob", "memory://extra-blob", {}, (uri) => ({ contents: [{ uri: uri.href, blob: "aGk=", secret: "y" }] }));
+  registry.resource("no-contents", "memory://no-contents", {}, () => ({}) as never);
+  registry.resource("next-page", "memory://next-page", {}, (uri) => ({ contents: [{ uri: uri.href, text: "x" }], next: 2 }));
   registry.resource("broken", "memory://broken", {}, () => {
     throw new Error("the file is gone");
   });
@@ -33,6 +36,9 @@ async function expectCheckedReads(client: AnyClient): Promise<void> {
     "memory://numbers": 'Resource "numbers" answered with a result that breaks the ReadResourceResult contract, so it was not sent:\n- contents[0].text: must be a string, not a number',
     "memory://bigint": 'Resource "bigint" answered with a result that cannot be sent as JSON, so it was not sent:',
     "memory://extra": "\"secret\" is not a key of a resource's contents, which has uri, mimeType, _meta and text or blob only",
+    "memory://extra-blob": "- contents[0]: \"secret\" is not a key of a resource's contents, which has uri, mimeType, _meta and text or blob only",
+    "memory://no-contents": "- contents: is missing: a read answers with its contents, [{ uri, text }]",
+    "memory://next-page": "\"next\" is not a key of a resource read result, which has contents and _meta only",
     "memory://broken": 'Resource "broken" failed: the file is gone',
     "memory://locked": "The graph is locked; try again in a minute.",
   };
@@ -46,7 +52,7 @@ describe("a resource's reads through the net", () => {
     logger.warnings.length = 0;
     await checkInMemory(readsRegistry, expectCheckedReads);
     // One warning per refused read; an expected failure is one line, without a stack.
-    expect(logger.warnings).toHaveLength(10);
+    expect(logger.warnings).toHaveLength(16);
     const locked = logger.warnings.filter((warning) => warning.includes("locked"));
     expect(locked).toEqual(['Resource "locked" answered with an error: The graph is locked; try again in a minute.', 'Resource "locked" answered with an error: The graph is locked; try again in a minute.']);
     expect(logger.warnings.find((warning) => warning.startsWith('Resource "broken" threw: Error: the file is gone\n    at '))).toBeDefined();
