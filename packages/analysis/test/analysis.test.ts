@@ -661,6 +661,7 @@ declare const ambient: ReturnType<typeof registry.tool>;
 declare const picked: { name?: "picked_a" | "picked_b" };
 let changing = "changing";
 const factories = { make: (options: { name: string }) => registry.tool(options) };
+const curried = () => factories.make;
 const { make } = factories;
 const [tool] = [factories.make];
 const { "tool": quoted } = registry;
@@ -677,6 +678,7 @@ factories.make({ name: "made" })(function made_by_method(): DataToolOutput { ret
 factories["make"]({ name: "made" })(function made_by_element(): DataToolOutput { return sample(); });
 make({ name: "made" })(function made_destructured(): DataToolOutput { return sample(); });
 tool({ name: "made" })(function made_from_array(): DataToolOutput { return sample(); });
+curried()({ name: "made" })(function made_by_a_call(): DataToolOutput { return sample(); });
 quoted({ name: "quoted" })(function quoted_key(): DataToolOutput { return sample(); });
 ambient(function ambient_decorator(): DataToolOutput { return sample(); });
 hop7(function seven_hops(): DataToolOutput { return sample(); });
@@ -703,8 +705,9 @@ registry.tool({ name })(function mid_edit_shorthand(): DataToolOutput { return s
       ["typed_undefined", "typed_undefined"],
       // Each branch read as written: `"same" as string` is still "same" at run time.
       ["same", undefined],
-      // A factory's own options (a method, an element, destructured from an object or an array):
-      // whatever it passes to `registry.tool` is out of sight.
+      // A factory's own options (a method, an element, destructured from an object or an array,
+      // returned by a call): whatever it passes to `registry.tool` is out of sight.
+      [undefined, undefined],
       [undefined, undefined],
       [undefined, undefined],
       [undefined, undefined],
