@@ -928,6 +928,24 @@ describe("questions left unasked on a program nobody has checked", () => {
     );
   });
 
+  it("resolves the calls of one function with the same literal arguments once, and a call with a name at each call", () => {
+    const header = `${HEADER}import type { RegistersTool, ToolFunction } from "@sourced/registry";
+type Passthrough = (fn: ToolFunction) => ToolFunction;
+declare function make<T>(value: T): T extends bigint | readonly bigint[] ? RegistersTool<Passthrough> : Passthrough;
+const x = 1n;
+`;
+    const resolutions = (argument: string, count: number): number => {
+      const calls = Array.from({ length: count }, (_, index) => `make(${argument})(function t${index}(): DataToolOutput { return sample(); });`);
+      return askedOf(`${header}${calls.join("\n")}\n`).asked("getResolvedSignature").length;
+    };
+    for (const literal of ["-1n", "+1", "[-1n, 2n]", '{ "key": [true, null, -0] }']) {
+      expect(resolutions(literal, 10), literal).toBe(resolutions(literal, 1));
+    }
+    for (const named of ["-x", "[-1n, x]", "!1"]) {
+      expect(resolutions(named, 10) - resolutions(named, 1), named).toBe(9);
+    }
+  });
+
   it("does not infer the return type of a function in ordinary code that no registry type reaches", () => {
     const { result, asked } = askedOf(`${HEADER}import { rowsOf, same } from "./lib/ordinary.js";
 registry.tool()(function rows(): DataToolOutput { return sample(String(rowsOf(1))); });
