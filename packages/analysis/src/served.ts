@@ -103,7 +103,7 @@ export function isToolCall(context: Context, call: ts.CallExpression): boolean {
   if (!ts.isIdentifier(callee)) return false;
   const declaration = checker.getSymbolAtLocation(callee)?.valueDeclaration;
   if (declaration === undefined || !ts.isBindingElement(declaration) || !ts.isObjectBindingPattern(declaration.parent)) return false;
-  // `{ tool }`, `{ tool: make }`, `{ "tool": make }`: an object pattern's element names its key or is it.
+  // `{ tool }`, `{ tool: make }`, `{ "tool": make }`: the key is the property name when one is written, else the element's own name.
   return propertyKey(ts, declaration.propertyName ?? (declaration.name as ts.Identifier)) === "tool";
 }
 
