@@ -194,6 +194,16 @@ function normalizeOrigin(entry: string): string {
   }
 }
 
+/**
+ * An SDK answer that ends its connection. The SDK names `Connection: keep-alive` on an event
+ * stream, which would override a `connection` header set on the Node response beforehand.
+ */
+function withConnectionClose(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set("connection", "close");
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, id: string | number | null = null): void {
   if (res.headersSent) {
     res.end();
@@ -298,9 +308,13 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
         const response = await mcp.fetch(request, requestOptions);
         const body = requestOptions?.parsedBody;
         const exchange = typeof body === "object" && body !== null ? requests.get(body) : undefined;
-        if (exchange?.method === "tools/list") return withSerialisedTools(response);
-        if (exchange?.method === "subscriptions/listen" && exchange.id !== null) return listens.bound(response, exchange.id);
-        return response;
+        const answer =
+          exchange?.method === "tools/list"
+            ? await withSerialisedTools(response)
+            : exchange?.method === "subscriptions/listen" && exchange.id !== null
+              ? listens.bound(response, exchange.id)
+              : response;
+        return closing ? withConnectionClose(answer) : answer;
       },
     },
     {
@@ -457,7 +471,6 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
     },
     Math.max(50, Math.min(1000, limits.sendTimeoutMs / 4)),
   );
-  sweep.unref();
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
@@ -492,6 +505,7 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
         closing = true;
         listens.endAll();
         // Answers still to be sent end their connection: a client does not reuse a closing server's socket.
+        // (The SDK's answers are given the header as they leave it, in `fetch` above.)
         for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         httpServer.closeIdleConnections();

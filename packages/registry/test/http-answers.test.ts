@@ -23,10 +23,15 @@ interface RawResponse {
 const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
 const LEGACY = { "mcp-protocol-version": "2025-06-18" };
 
-function post(url: URL, body: unknown, headers: Record<string, string> = {}, method = "POST"): Promise<RawResponse> {
+/** A raw POST; with `pauseMs`, its answer is left unread that long before it is read whole. */
+function post(url: URL, body: unknown, headers: Record<string, string> = {}, method = "POST", pauseMs = 0): Promise<RawResponse> {
   const text = typeof body === "string" ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
+      if (pauseMs > 0) {
+        res.pause();
+        setTimeout(() => res.resume(), pauseMs);
+      }
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }));
@@ -51,6 +56,14 @@ async function serve(options: HttpServeOptions = {}) {
   });
   registry.tool()(function hangs() {
     return new Promise<never>(() => undefined);
+  });
+  registry.tool()(async function quick() {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    return seedResult();
+  });
+  registry.tool()(async function slow() {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    return seedResult();
   });
   registry.tool()(function big() {
     return { ...seedResult(), _meta: { padding: "x".repeat(32 * 1024 * 1024) } };
@@ -103,6 +116,28 @@ describe("serveHttp: each refusal, whole", () => {
     expect((await post(serving.url, body(300))).status).toBe(200);
     const over = await post(serving.url, body(301));
     expect([over.status, over.headers["connection"], JSON.parse(over.body)]).toEqual([413, "close", refusal("Payload too large: the request body exceeds 300 bytes")]);
+  });
+
+  test("a body declaring more than maxBodyBytes is refused at once, before a byte of it arrives", async () => {
+    const { serving } = await serve({ limits: { maxBodyBytes: 300 } });
+    const answered = new Promise<string>((resolve, reject) => {
+      const socket = connect(serving.port, "127.0.0.1", () =>
+        socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${serving.port}\r\nContent-Type: application/json\r\nContent-Length: 301\r\n\r\n`),
+      );
+      let received = "";
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.toString();
+        if (received.includes("bytes\"")) resolve(received);
+      });
+      socket.on("error", reject);
+      setTimeout(() => {
+        socket.destroy();
+        resolve(`no answer in 3 s; received ${JSON.stringify(received)}`);
+      }, 3_000);
+    });
+    const answer = await answered;
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain("Payload too large: the request body exceeds 300 bytes");
   });
 
   test("a body over maxBodyBytes that declares no length is cut off as it streams in, with the same 413", async () => {
@@ -202,6 +237,9 @@ describe("serveHttp: where it listens", () => {
     expect(hostsOfBindAddress("192.168.1.5")).toEqual(["192.168.1.5"]);
     expect(hostsOfBindAddress("MCP.Example.COM")).toEqual(["mcp.example.com"]);
     expect(hostsOfBindAddress("[fe80::1]")).toEqual(["[fe80::1]"]);
+    // Brackets are taken off only in pairs: a lone one leaves a name no URL reads, kept as written.
+    expect(hostsOfBindAddress("[::1")).toEqual(["[[::1]"]);
+    expect(hostsOfBindAddress("::1]")).toEqual(["[::1]]"]);
     expect(hostsOfBindAddress("128.0.0.1")).toEqual(["128.0.0.1"]);
     // Loopback is all of 127.0.0.0/8, and only it: the whole name is an IPv4 address in 127.
     expect(hostsOfBindAddress("127.10.200.30")).toEqual(["127.10.200.30", "localhost"]);
@@ -244,10 +282,30 @@ describe("serveHttp: where it listens", () => {
     }
   });
 
-  test("a port in use: serving fails with the listen error, nothing is left listening", async () => {
+  test("a port in use: serving fails with the listen error, nothing is left listening or running", async () => {
     const { serving } = await serve();
     const registry = createRegistry({ name: "answers", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
-    await expect(registry.serveHttp({ port: serving.port })).rejects.toMatchObject({ code: "EADDRINUSE" });
+    // A timer left running would keep the process alive (Node's own, the server's, are not faked).
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      await expect(registry.serveHttp({ port: serving.port })).rejects.toMatchObject({ code: "EADDRINUSE" });
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test("after close(), no timer of the server is left running to keep the process alive", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      const { serving } = await serve();
+      expect((await post(serving.url, INITIALIZE)).status).toBe(200);
+      expect(vi.getTimerCount()).toBeGreaterThan(0);
+      await serving.close();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -263,6 +321,76 @@ describe("serveHttp: shutdown and clients that do not read", () => {
     expect(answer.body).toMatch(/"isError":true/);
     await closing;
   });
+
+  test("close() waits for the last call in flight, not the first to end: each is answered with its result", async () => {
+    const { serving } = await serve();
+    const call = (name: string, id: number) => post(serving.url, { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } }, LEGACY);
+    const calls = [call("quick", 2), call("slow", 3)];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    const closing = serving.close(10_000);
+    for (const answer of await Promise.all(calls)) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain("Tokyo");
+      expect(answer.body).not.toMatch(/"isError":true/);
+    }
+    await closing;
+    // The last answer let close() go on: it did not wait for the 10 s grace.
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  test("a request still arriving when close() begins is answered, and its connection ends after it: an SDK answer and a refusal alike", async () => {
+    const { serving } = await serve();
+    // Before the shutdown, an answer of its own (the SDK's event streams say so themselves) keeps its connection.
+    expect((await post(serving.url, INITIALIZE, {}, "GET")).headers["connection"]).toBe("keep-alive");
+    /** A request whose body's last byte is sent once `close()` has begun; resolves with the answer's head. */
+    const arrivingLate = (body: string) => {
+      const socket = connect(serving.port, "127.0.0.1");
+      socket.on("error", () => undefined);
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${serving.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+          `MCP-Protocol-Version: 2025-06-18\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, -1)}`,
+      );
+      let received = "";
+      socket.on("data", (chunk: Buffer) => void (received += chunk.toString()));
+      return {
+        finish: () => socket.write(body.slice(-1)),
+        head: new Promise<string>((resolve) => socket.on("close", () => resolve(received.split("\r\n\r\n")[0] ?? ""))),
+      };
+    };
+    const call = arrivingLate(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_cities", arguments: {} } }));
+    const notJson = arrivingLate("{ not json }");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closing = serving.close(10_000);
+    call.finish();
+    notJson.finish();
+    const [callHead, refusalHead] = await Promise.all([call.head, notJson.head]);
+    // The SDK's event stream names keep-alive itself: the answer of a closing server says close all the same.
+    expect(callHead).toMatch(/^HTTP\/1\.1 200 /);
+    expect(callHead).toMatch(/^content-type: text\/event-stream$/im);
+    expect(callHead).toMatch(/^connection: close$/im);
+    expect(refusalHead).toMatch(/^HTTP\/1\.1 400 /);
+    expect(refusalHead).toMatch(/^connection: close$/im);
+    await closing;
+  });
+
+  test("a call running longer than sendTimeoutMs keeps its connection: only an answer left unread is timed", async () => {
+    const { serving, logger } = await serve({ limits: { sendTimeoutMs: 200 } });
+    const answer = await post(serving.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: {} } }, LEGACY);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain("Tokyo");
+    expect(logger.warnings).toEqual([]);
+  });
+
+  test("a client that leaves its answer unread for less than sendTimeoutMs keeps its connection and reads it whole", async () => {
+    // Swept every 750 ms: a pause of 1.6 s is seen unread by at least two sweeps in a row.
+    const { serving, logger } = await serve({ limits: { sendTimeoutMs: 3_000 } });
+    const answer = await post(serving.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "big", arguments: {} } }, LEGACY, "POST", 1_600);
+    expect(answer.status).toBe(200);
+    expect(answer.body.length).toBeGreaterThan(32 * 1024 * 1024);
+    expect(answer.body).toContain("Tokyo");
+    expect(logger.warnings).toEqual([]);
+  }, 30_000);
 
   test("an answer the client does not read for sendTimeoutMs: its connection is closed, with a warning naming the limit", async () => {
     const { serving, logger } = await serve({ limits: { sendTimeoutMs: 300 } });
