@@ -143,6 +143,7 @@ describe("serveHttp: who may call", () => {
     const refused = await post(url, INITIALIZE);
     expect(refused.status).toBe(401);
     expect(refused.headers["www-authenticate"]).toBe("Bearer");
+    expect(JSON.parse(refused.body)).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: "Unauthorized" }, id: null });
     expect((await post(url, INITIALIZE, { authorization: "Bearer boom" })).status).toBe(401);
     const call = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "whoami", arguments: {} } }, {
       authorization: "Bearer good",
@@ -261,7 +262,13 @@ describe("serveHttp: load and shutdown", () => {
     const answers = await Promise.all([call(1), call(2), call(3)]);
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([200, 200, 503]);
-    expect(answers.find((answer) => answer.status === 503)?.headers["retry-after"]).toBe("1");
+    const refused = answers.find((answer) => answer.status === 503);
+    expect([refused?.headers["retry-after"], refused?.headers["connection"]]).toEqual(["1", "close"]);
+    expect(JSON.parse(refused?.body ?? "")).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: "Service unavailable: 2 requests are being handled; retry shortly" },
+      id: null,
+    });
     expect((await call(4)).status).toBe(200);
   });
 
