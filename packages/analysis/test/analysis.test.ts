@@ -768,8 +768,59 @@ const unused = isTool(neverCondition);
 let changing = isTool(notConst);
 if (changing) {}
 const listed = [isTool(inList)];
+if ((isTool(parenthesized))) {}
+if (!isTool(negated)) {}
+if (+isTool(numeric)) {}
+if ((setup, isTool(afterComma))) {}
+const lazy = (cache ??= isTool(lazyGuard));
+const both = isTool(andLeft) && other;
+const picked = isTool(ternary) ? 1 : 2;
+const branch = test ? isTool(branchOnly) : 0;
+for (isTool(forInit); ; isTool(forStep)) {}
+const sum = plainOperand + 1;
+const pair = (isTool(commaFirst), isTool(commaSecond));
+if (pair) {}
+const statementOnly = isTool(neverNarrowed);
+statementOnly;
+const passedOn = isTool(consumed);
+const consumedResult = consume(passedOn);
+const calledOn = isTool(calleeOnly);
+calledOn();
+const viaMember = isTool(memberAlias);
+t.ok(viaMember);
+t.ok(isTool(memberAsserted));
+makeAssert()(isTool(notDotted));
 `);
-    expect(guarded).toEqual(["aliased", "asserted", "chained", "deep", "direct", "instance", "looped", "receiver", "this"]);
+    expect(guarded).toEqual([
+      "afterComma",
+      "aliased",
+      "andLeft",
+      "asserted",
+      "chained",
+      "commaFirst",
+      "commaSecond",
+      "deep",
+      "direct",
+      "instance",
+      "lazyGuard",
+      "looped",
+      "memberAlias",
+      "memberAsserted",
+      "negated",
+      "parenthesized",
+      "receiver",
+      "t",
+      "ternary",
+      "this",
+      "viaMember",
+    ]);
+  });
+
+  it("takes this and super as the receiver a guard or an assertion reads; a guard on what a call returns guards no name", () => {
+    expect(factsOf(`if (isTool(make().value)) {}\nmakeAssert().ok(isTool(fromCall));\n`).guarded).toEqual([]);
+    expect(factsOf(`class Derived extends Base { check() { if (super.isTool()) {} } }\n`).guarded).toEqual(["this"]);
+    expect(factsOf(`class Checked { check() { this.assert(isTool(byThis)); } }\n`).guarded).toEqual(["byThis", "this"]);
+    expect(factsOf(`class Checked extends Base { check() { super.assert(isTool(bySuper)); } }\n`).guarded).toEqual(["bySuper", "this"]);
   });
 
   it("counts a name as shadowed where a scope inside the module declares it, imports inside an ambient module included", () => {
@@ -777,16 +828,21 @@ const listed = [isTool(inList)];
 import * as topLevel from "top";
 import topDefault, { topNamed } from "top";
 const topConst = 1;
-function topFunction(parameter: number) {
+const { nestedTop: [arrayTop] } = topConst;
+function topFunction(parameter: number, withDefault = topConst, { destructured }: Options = {}) {
   const inner = parameter;
+  const innerAlias = topConst;
   function innerFunction() {}
 }
+topFunction(topConst);
+enum TopEnum { Member = topConst }
+namespace TopSpace { import alias = topLevel; }
 declare module "ambient" {
   import * as ambientNamespace from "x";
   import ambientDefault, { ambientNamed } from "y";
 }
 `);
-    expect(shadowed).toEqual(["ambientDefault", "ambientNamed", "ambientNamespace", "inner", "innerFunction", "parameter"]);
+    expect(shadowed).toEqual(["Member", "alias", "ambientDefault", "ambientNamed", "ambientNamespace", "destructured", "inner", "innerAlias", "innerFunction", "parameter", "withDefault"]);
   });
 });
 
