@@ -987,19 +987,33 @@ describe("questions left unasked on a program nobody has checked", () => {
   it("resolves the calls of one function with the same literal arguments once, and a call with a name at each call", () => {
     const header = `${HEADER}import type { RegistersTool, ToolFunction } from "@sourced/registry";
 type Passthrough = (fn: ToolFunction) => ToolFunction;
-declare function make<T>(value: T): T extends bigint | readonly bigint[] ? RegistersTool<Passthrough> : Passthrough;
+declare function make<T>(value: T, more?: unknown): T extends bigint | readonly bigint[] ? RegistersTool<Passthrough> : Passthrough;
+declare const pick: ((value: bigint) => RegistersTool<Passthrough>) | ((value: bigint) => Passthrough);
 const x = 1n;
+const name = "key";
 `;
-    const resolutions = (argument: string, count: number): number => {
-      const calls = Array.from({ length: count }, (_, index) => `make(${argument})(function t${index}(): DataToolOutput { return sample(); });`);
-      return askedOf(`${header}${calls.join("\n")}\n`).asked("getResolvedSignature").length;
+    const resolutions = (argument: string, count: number, callee = "make"): number => {
+      const calls = Array.from({ length: count }, (_, index) => `${callee}(${argument})(function t${index}(): DataToolOutput { return sample(); });`);
+      const { result, asked } = askedOf(`${header}${calls.join("\n")}\n`);
+      expect(result.findings.filter((finding) => finding.id === "internal-error")).toEqual([]);
+      return asked("getResolvedSignature").length;
     };
     for (const literal of ["-1n", "+1", "[-1n, 2n]", '{ "key": [true, null, -0] }']) {
       expect(resolutions(literal, 10), literal).toBe(resolutions(literal, 1));
     }
-    for (const named of ["-x", "[-1n, x]", "!1"]) {
-      expect(resolutions(named, 10) - resolutions(named, 1), named).toBe(9);
+    // A name anywhere in the arguments (in an object too: a value, a computed key, a shorthand) may
+    // change the call's type: each call is resolved (an object's properties ask again for their context).
+    for (const named of ["-x", "[-1n, x]", "!1", '{ "key": 1, other: x }', "{ [name]: 1 }", "{ x }"]) {
+      expect(resolutions(named, 10) - resolutions(named, 1), named).toBeGreaterThanOrEqual(9);
     }
+    // The same characters split otherwise are other arguments.
+    const twice = (first: string, second: string) =>
+      askedOf(`${header}make(${first})(function t0(): DataToolOutput { return sample(); });\nmake(${second})(function t1(): DataToolOutput { return sample(); });\n`).asked("getResolvedSignature").length;
+    expect(twice("1, 23", "12, 3")).toBeGreaterThan(twice("1, 23", "1, 23"));
+    // A callee typed by a union is what its reference narrows to at each call: nothing is shared.
+    expect(resolutions("1n", 10, "pick") - resolutions("1n", 1, "pick")).toBe(9);
+    // A callee no declaration gives is left to the checker at each call, without an internal error.
+    expect(resolutions("1n", 10, "missing") - resolutions("1n", 1, "missing")).toBe(9);
   });
 
   it("does not infer the return type of a function in ordinary code that no registry type reaches", () => {
