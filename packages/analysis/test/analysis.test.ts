@@ -483,6 +483,17 @@ registry.tool()(function local() { return sample(); });
     ["a value of that name", "export const DataToolOutput = 1;"],
     ["an import of that name from elsewhere", `import type { ToolResult as DataToolOutput } from "./lib/output.js";`],
     ["a destructured binding", "export const { DataToolOutput } = { DataToolOutput: 1 };"],
+    ["the second of two in an array pattern", "export const [first, DataToolOutput] = [1, 2];"],
+    ["the second of two declarations", "export const first = 1, DataToolOutput = 2;"],
+    ["a default import", `import DataToolOutput from "./lib/output.js";`],
+    ["a namespace import", `import * as DataToolOutput from "./lib/output.js";`],
+    ["the second of two named imports", `import { type ToolResult, type ToolResult as DataToolOutput } from "./lib/output.js";`],
+    ["a function", "export function DataToolOutput(): void {}"],
+    ["a class", "export class DataToolOutput {}"],
+    ["an interface", "export interface DataToolOutput { content: string }"],
+    ["an enum", "export enum DataToolOutput { A }"],
+    ["a namespace", "export namespace DataToolOutput { export const a = 1; }"],
+    ["an import alias", "import DataToolOutput = Legacy.Output;\ndeclare namespace Legacy { type Output = string; }"],
   ])("does not import over %s at the file's top level", (_name, declaration) => {
     const { findings } = analyze(`import { registry } from "./lib/registry.js";
 import { sample } from "./lib/sample.js";
@@ -490,6 +501,21 @@ ${declaration}
 registry.tool()(function local() { return sample(); });
 `);
     expect(findings[0]!.fix).toMatchObject({ typeInScope: false, importable: false });
+  });
+
+  it.each([
+    ["an import for its side effects", `import "./lib/output.js";`],
+    ["other names, a hole in an array pattern among them", "export const [, other] = [1, 2];\nexport const { more } = { more: 1 };"],
+    ["another named import", `import type { ToolResult } from "./lib/output.js";`],
+    ["a module named DataToolOutput", `declare module "DataToolOutput" { export const a: number; }`],
+    ["a default export without a name", "export default function (): void {}"],
+  ])("imports beside %s: the file's top level does not declare the name", (_name, declaration) => {
+    const { findings } = analyze(`import { registry } from "./lib/registry.js";
+import { sample } from "./lib/sample.js";
+${declaration}
+registry.tool()(function local() { return sample(); });
+`);
+    expect(findings[0]!.fix).toMatchObject({ typeInScope: false, importable: true });
   });
 
   it("does not import a name that a declaration around the function would shadow", () => {
@@ -542,6 +568,15 @@ import { sample } from "./lib/sample.js";
       " * @param {string} city\n * @returns {DataToolOutput}\n */",
     ],
     ["a function with a one-line JSDoc", "/** Lists lakes. */\nfunction lakes() {\n  return sample();\n}\nregistry.tool()(lakes);\n", "/** Lists lakes.\n * @returns {DataToolOutput}\n */"],
+    ["a one-line JSDoc closed without a space", "/** Lists lakes.*/\nfunction lakes() {\n  return sample();\n}\nregistry.tool()(lakes);\n", "/** Lists lakes.\n * @returns {DataToolOutput}\n */\nfunction lakes"],
+    [
+      "an indented one-line JSDoc",
+      "export function install() {\n  /** Lists lakes. */\n  function lakes() {\n    return sample();\n  }\n  registry.tool()(lakes);\n}\n",
+      "\n  /** Lists lakes.\n   * @returns {DataToolOutput}\n   */\n  function lakes",
+    ],
+    ["a JSDoc closed after its text on a later line", "/**\n * Lists rivers. */\nfunction rivers() {\n  return sample();\n}\nregistry.tool()(rivers);\n", "/**\n * Lists rivers.\n * @returns {DataToolOutput}\n */\nfunction rivers"],
+    ["the second of two consts", "const size = 1, towns = () => sample();\nregistry.tool()(towns);\n", "const size = 1, towns = /** @returns {DataToolOutput} */ () => sample();"],
+    ["an indented function without JSDoc", "export function install() {\n  function lakes() {\n    return sample();\n  }\n  registry.tool()(lakes);\n}\n", "{\n  /** @returns {DataToolOutput} */\n  function lakes() {"],
     [
       "a static method",
       "export class W {\n  @registry.tool()\n  static forecast() {\n    return sample();\n  }\n}\n",
@@ -1031,6 +1066,45 @@ decorator(function kept(): DataToolOutput { return sample(); });
     const declaredIn = (signature: unknown) => (signature as ts.Signature).getDeclaration()?.getSourceFile().fileName ?? "";
     const inferred = asked("getReturnTypeOfSignature").map(([signature]) => declaredIn(signature));
     expect(inferred.filter((fileName) => fileName.endsWith("/lib/ordinary.ts"))).toEqual([]);
+  });
+});
+
+describe("a rejection in the words its reader gets", () => {
+  // The whole message of each kind of rejection: the corpus pins which finding and a few of its
+  // words; this pins what a user reads, from the kind's sentence to the path of the part at fault.
+  const INSTEAD = ' Declare \': DataToolOutput\' instead and return { content: [{ type: "text", text }], structuredContent: { sources: [url] } }.';
+  it.each([
+    ["an overload", "function over(): DataToolOutput;\nfunction over(x: number): string;\nfunction over(x?: number): any { return x; }\nregistry.tool()(over);", "Tool 'over' (overload 2 of 2) is declared to return 'string', which is not DataToolOutput." + INSTEAD],
+    ["a generator", "registry.tool()(function* gen(): Generator<DataToolOutput> { yield sample(); });", "Tool 'gen' is a generator function; a tool returns one DataToolOutput, not a generator. Make it a plain (or async) function declared ': DataToolOutput'."],
+    ["a binding's second signature", "declare const both: { (): DataToolOutput; (x: number): string };\nregistry.tool()(both);", "Tool 'both' (signature 2 of 2) is declared to return 'string', which is not DataToolOutput. Give the binding a function type that returns DataToolOutput (e.g. '(input: Input) => DataToolOutput') and return { content: [{ type: \"text\", text }], structuredContent: { sources: [url] } }."],
+    ["a type TypeScript cannot resolve", "registry.tool()(function missing(): Missing { throw new Error(); });", "Tool 'missing' is declared to return 'Missing', which TypeScript cannot resolve, so the return type cannot be judged. Install @sourced/registry and import DataToolOutput from it: import type { DataToolOutput } from \"@sourced/registry\";"],
+    ["any", "registry.tool()(function anything(): any { return 1; });", "Tool 'anything' is declared to return 'any', which turns the check off: nothing says the result carries its sources." + INSTEAD],
+    ["unknown", "registry.tool()(function unknowable(): unknown { return 1; });", "Tool 'unknowable' is declared to return 'unknown', which says nothing about the result." + INSTEAD],
+    ["never", "registry.tool()(function nothing(): never { throw new Error(); });", "Tool 'nothing' is declared to return 'never': it can never produce a result." + INSTEAD],
+    ["Promise<any>", "registry.tool()(async function later(): Promise<any> { return 1; });", "Tool 'later' is declared to return 'Promise<any>', which turns the check off: nothing says the result carries its sources. Declare ': Promise<DataToolOutput>' instead and return { content: [{ type: \"text\", text }], structuredContent: { sources: [url] } }."],
+    ["a Promise of a type it cannot resolve", "registry.tool()(async function later(): Promise<Missing> { return 1; });", "Tool 'later' is declared to return 'Promise<Missing>', which TypeScript cannot resolve, so the return type cannot be judged. Install @sourced/registry and import DataToolOutput from it: import type { DataToolOutput } from \"@sourced/registry\";"],
+    ["Promise<unknown>", "registry.tool()(async function later(): Promise<unknown> { return 1; });", "Tool 'later' is declared to return 'Promise<unknown>', which says nothing about the result. Declare ': Promise<DataToolOutput>' instead and return { content: [{ type: \"text\", text }], structuredContent: { sources: [url] } }."],
+    ["a union's member", "registry.tool()(function either(): DataToolOutput | string { return \"\"; });", "Tool 'either' is declared to return 'DataToolOutput | string', whose member 'string' is not DataToolOutput; every member of a union must be." + INSTEAD],
+    ["a part typed any", "registry.tool()(function loose(): { content: Text[]; structuredContent: any } { throw new Error(); });", "Tool 'loose' is declared to return '{ content: Text[]; structuredContent: any }', whose 'structuredContent' is 'any': it fits DataToolOutput only because 'any' turns the check off there, and says nothing about the result's sources. Give 'structuredContent' its type." + INSTEAD],
+    ["a part's part typed any", "registry.tool()(function loose(): { content: Text[]; structuredContent: { sources: any } } { throw new Error(); });", "Tool 'loose' is declared to return '{ content: Text[]; structuredContent: { sources: any } }', whose 'structuredContent.sources' is 'any': it fits DataToolOutput only because 'any' turns the check off there, and says nothing about the result's sources. Give 'structuredContent.sources' its type." + INSTEAD],
+    ["a part typed any[]", "registry.tool()(function loose(): { content: any[]; structuredContent: { sources: string[] } } { throw new Error(); });", "Tool 'loose' is declared to return '{ content: any[]; structuredContent: { sources: string[] } }', whose 'content' is 'any[]': it fits DataToolOutput only because 'any' turns the check off there, and says nothing about the result's sources. Give 'content' its type." + INSTEAD],
+    ["a part's part typed any[]", "registry.tool()(function loose(): { content: Text[]; structuredContent: { sources: any[] } } { throw new Error(); });", "Tool 'loose' is declared to return '{ content: Text[]; structuredContent: { sources: any[] } }', whose 'structuredContent.sources' is 'any[]': it fits DataToolOutput only because 'any' turns the check off there, and says nothing about the result's sources. Give 'structuredContent.sources' its type." + INSTEAD],
+    ["a local type named DataToolOutput", "interface DataToolOutput { content: string }\nregistry.tool()(function local(): DataToolOutput { throw new Error(); });", "Tool 'local' is declared to return 'DataToolOutput', which is not DataToolOutput: it is a type of the same name, not the one from @sourced/registry, and it has no 'structuredContent'." + INSTEAD],
+    ["an object without the parts", "registry.tool()(function bare(): { other: 1 } { throw new Error(); });", "Tool 'bare' is declared to return '{ other: 1 }', which is not DataToolOutput: it has no 'content' and no 'structuredContent'." + INSTEAD],
+    ["a string", "registry.tool()(function text(): string { return \"\"; });", "Tool 'text' is declared to return 'string', which is not DataToolOutput." + INSTEAD],
+    ["content not an array", "registry.tool()(function flat(): { content: string; structuredContent: { sources: string[] } } { throw new Error(); });", "Tool 'flat' is declared to return '{ content: string; structuredContent: { sources: string[] } }', which is not DataToolOutput: its 'content' is 'string', not 'ContentBlock[]'." + INSTEAD],
+    ["sources holding numbers", "registry.tool()(function flat(): { content: Text[]; structuredContent: { sources: number[] } } { throw new Error(); });", "Tool 'flat' is declared to return '{ content: Text[]; structuredContent: { sources: number[] } }', which is not DataToolOutput: its 'structuredContent.sources' holds 'number', which is not 'string'." + INSTEAD],
+    ["sources not an array", "registry.tool()(function flat(): { content: Text[]; structuredContent: { sources: string } } { throw new Error(); });", "Tool 'flat' is declared to return '{ content: Text[]; structuredContent: { sources: string } }', which is not DataToolOutput: its 'structuredContent.sources' is 'string', not 'string[]'." + INSTEAD],
+    ["a required part optional", "registry.tool()(function flat(): { content?: Text[]; structuredContent: { sources: string[] } } { throw new Error(); });", "Tool 'flat' is declared to return '{ content?: Text[]; structuredContent: { sources: string[] } }', which is not DataToolOutput: its 'content' is optional, and DataToolOutput requires it." + INSTEAD],
+    ["an optional part of a part, wrong", "registry.tool()(function flat(): { content: Text[]; structuredContent: { sources: string[]; table: { columns: number } } } { throw new Error(); });", "Tool 'flat' is declared to return '{ content: Text[]; structuredContent: { sources: string[]; table: { columns: number } } }', which is not DataToolOutput: its 'structuredContent.table' is '{ columns: number; }', not an array." + INSTEAD],
+    ["a content block's type widened to string", "registry.tool()(function wide(): { content: { type: string; text: string }[]; structuredContent: { sources: string[] } } { throw new Error(); });", "Tool 'wide' is declared to return '{ content: { type: string; text: string }[]; structuredContent: { sources: string[] } }', which is not DataToolOutput: its 'content' holds an element whose 'type' is 'string', which is none of \"text\", \"image\", \"audio\", \"resource_link\", \"resource\"; write the literal (e.g. 'type: \"text\" as const') or declare the element's type." + INSTEAD],
+    ["a content block without its type", "registry.tool()(function wide(): { content: { text: string }[]; structuredContent: { sources: string[] } } { throw new Error(); });", "Tool 'wide' is declared to return '{ content: { text: string }[]; structuredContent: { sources: string[] } }', which is not DataToolOutput: its 'content' holds '{ text: string; }', which has no 'type'." + INSTEAD],
+    ["content holding strings", "registry.tool()(function wide(): { content: string[]; structuredContent: { sources: string[] } } { throw new Error(); });", "Tool 'wide' is declared to return '{ content: string[]; structuredContent: { sources: string[] } }', which is not DataToolOutput: its 'content' holds 'string', which is not 'ContentBlock'." + INSTEAD],
+    ["an optional part declared optional, of another type", "registry.tool()(function flat(): { content: Text[]; structuredContent: { sources: string[]; table?: string } } { throw new Error(); });", "Tool 'flat' is declared to return '{ content: Text[]; structuredContent: { sources: string[]; table?: string } }', which is not DataToolOutput: its 'structuredContent.table' is 'string', not '(string | number | boolean | null)[][]'." + INSTEAD],
+    ["a union quoted whole", "registry.tool()(function flat(): { content: Text[]; structuredContent: { sources: string[] }; extra: { aaaaaaaaaa: 1; bbbbbbbbbbbb: 2; cccccccccccc: 3; dddddddddd: 4 } } | string { throw new Error(); });", "Tool 'flat' is declared to return '{ content: Text[]; structuredContent: { sources: string[] }; extra: { aaaaaaaaaa: 1; bbbbbbbbbbbb: 2; cccccccccccc: 3; dddddddddd: 4 } } | string', whose member 'string' is not DataToolOutput; every member of a union must be." + INSTEAD],
+  ])("%s", (_label, text, message) => {
+    const { findings } = analyze(`${HEADER}type Text = { type: "text"; text: string };\n${text}\n`);
+    expect(findings.map((finding) => [finding.id, finding.message])).toEqual([["not-data-tool-output", message]]);
   });
 });
 
