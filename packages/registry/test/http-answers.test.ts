@@ -61,8 +61,9 @@ async function serve(options: HttpServeOptions = {}) {
     await new Promise((resolve) => setTimeout(resolve, 150));
     return seedResult();
   });
+  // Longer than the second a closing server gives answers to leave (ANSWER_FLUSH_MS), shorter than its grace.
   registry.tool()(async function slow() {
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
     return seedResult();
   });
   registry.tool()(function big() {
