@@ -506,7 +506,7 @@ registry.tool()(function local() { return sample(); });
   it.each([
     ["an import for its side effects", `import "./lib/output.js";`],
     ["other names, a hole in an array pattern among them", "export const [, other] = [1, 2];\nexport const { more } = { more: 1 };"],
-    ["another named import", `import type { ToolResult } from "./lib/output.js";`],
+    ["another named import, and a namespace import of another name", `import type { ToolResult } from "./lib/output.js";\nimport * as outputs from "./lib/output.js";`],
     ["a module named DataToolOutput", `declare module "DataToolOutput" { export const a: number; }`],
     ["a default export without a name", "export default function (): void {}"],
   ])("imports beside %s: the file's top level does not declare the name", (_name, declaration) => {
