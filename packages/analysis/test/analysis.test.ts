@@ -479,43 +479,34 @@ registry.tool()(function local() { return sample(); });
     expect(findings[0]!.fix).toMatchObject({ typeInScope: false, importable: false });
   });
 
+  // An import of the name would clash with any top-level declaration of it, in any meaning.
   it.each([
-    ["a value of that name", "export const DataToolOutput = 1;"],
-    ["an import of that name from elsewhere", `import type { ToolResult as DataToolOutput } from "./lib/output.js";`],
-    ["a destructured binding", "export const { DataToolOutput } = { DataToolOutput: 1 };"],
-    ["the second of two in an array pattern", "export const [first, DataToolOutput] = [1, 2];"],
-    ["the second of two declarations", "export const first = 1, DataToolOutput = 2;"],
-    ["a default import", `import DataToolOutput from "./lib/output.js";`],
-    ["a namespace import", `import * as DataToolOutput from "./lib/output.js";`],
-    ["the second of two named imports", `import { type ToolResult, type ToolResult as DataToolOutput } from "./lib/output.js";`],
-    ["a function", "export function DataToolOutput(): void {}"],
-    ["a class", "export class DataToolOutput {}"],
-    ["an interface", "export interface DataToolOutput { content: string }"],
-    ["an enum", "export enum DataToolOutput { A }"],
-    ["a namespace", "export namespace DataToolOutput { export const a = 1; }"],
-    ["an import alias", "import DataToolOutput = Legacy.Output;\ndeclare namespace Legacy { type Output = string; }"],
-  ])("does not import over %s at the file's top level", (_name, declaration) => {
+    ["a value of that name", "export const DataToolOutput = 1;", false],
+    ["an import of that name from elsewhere", `import type { ToolResult as DataToolOutput } from "./lib/output.js";`, false],
+    ["a destructured binding", "export const { DataToolOutput } = { DataToolOutput: 1 };", false],
+    ["the second of two in an array pattern", "export const [first, DataToolOutput] = [1, 2];", false],
+    ["the second of two declarations", "export const first = 1, DataToolOutput = 2;", false],
+    ["a default import", `import DataToolOutput from "./lib/output.js";`, false],
+    ["a namespace import", `import * as DataToolOutput from "./lib/output.js";`, false],
+    ["the second of two named imports", `import { type ToolResult, type ToolResult as DataToolOutput } from "./lib/output.js";`, false],
+    ["a function", "export function DataToolOutput(): void {}", false],
+    ["a class", "export class DataToolOutput {}", false],
+    ["an interface", "export interface DataToolOutput { content: string }", false],
+    ["an enum", "export enum DataToolOutput { A }", false],
+    ["a namespace", "export namespace DataToolOutput { export const a = 1; }", false],
+    ["an import alias", "import DataToolOutput = Legacy.Output;\ndeclare namespace Legacy { type Output = string; }", false],
+    ["an import for its side effects", `import "./lib/output.js";`, true],
+    ["other names, a hole in an array pattern among them", "export const [, other] = [1, 2];\nexport const { more } = { more: 1 };", true],
+    ["another named import, and a namespace import of another name", `import type { ToolResult } from "./lib/output.js";\nimport * as outputs from "./lib/output.js";`, true],
+    ["a module named DataToolOutput", `declare module "DataToolOutput" { export const a: number; }`, true],
+    ["a default export without a name", "export default function (): void {}", true],
+  ])("beside %s at the file's top level: importable %s", (_name, declaration, importable) => {
     const { findings } = analyze(`import { registry } from "./lib/registry.js";
 import { sample } from "./lib/sample.js";
 ${declaration}
 registry.tool()(function local() { return sample(); });
 `);
-    expect(findings[0]!.fix).toMatchObject({ typeInScope: false, importable: false });
-  });
-
-  it.each([
-    ["an import for its side effects", `import "./lib/output.js";`],
-    ["other names, a hole in an array pattern among them", "export const [, other] = [1, 2];\nexport const { more } = { more: 1 };"],
-    ["another named import, and a namespace import of another name", `import type { ToolResult } from "./lib/output.js";\nimport * as outputs from "./lib/output.js";`],
-    ["a module named DataToolOutput", `declare module "DataToolOutput" { export const a: number; }`],
-    ["a default export without a name", "export default function (): void {}"],
-  ])("imports beside %s: the file's top level does not declare the name", (_name, declaration) => {
-    const { findings } = analyze(`import { registry } from "./lib/registry.js";
-import { sample } from "./lib/sample.js";
-${declaration}
-registry.tool()(function local() { return sample(); });
-`);
-    expect(findings[0]!.fix).toMatchObject({ typeInScope: false, importable: true });
+    expect(findings[0]!.fix).toMatchObject({ typeInScope: false, importable });
   });
 
   it("does not import a name that a declaration around the function would shadow", () => {
