@@ -14,7 +14,11 @@ const separator = process.argv.indexOf("--");
 const own = process.argv.slice(2, separator === -1 ? undefined : separator);
 const testArguments = separator === -1 ? [] : process.argv.slice(separator + 1);
 const linesAt = own.indexOf("--lines");
-const [from, to] = linesAt === -1 ? [1, Infinity] : own[linesAt + 1].split("-").map(Number);
+const [from, to] = linesAt === -1 ? [1, Infinity] : (own[linesAt + 1] ?? "").split("-").map(Number);
+if (!(from >= 1 && to >= from)) {
+  console.error(`--lines takes a range of lines, such as --lines 100-480; got ${JSON.stringify(own[linesAt + 1] ?? "")}`);
+  process.exit(2);
+}
 const group = mutationGroup(own[0]);
 const report = JSON.parse(readFileSync(`${group.reportDir}/mutation.json`, "utf8"));
 
