@@ -6,7 +6,7 @@
 // full run would now give at least. Slow per mutant (a vitest start each): narrow it with `--lines`.
 //
 //   node scripts/mutate/replay.mjs analysis:judge --lines 100-480 -- packages/analysis/test/analysis.test.ts -t "words"
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { mutationGroup } from "./groups.mjs";
 
@@ -36,7 +36,8 @@ for (const [file, entry] of Object.entries(report.files)) {
   const alive = entry.mutants.filter(
     (/** @type {any} */ mutant) => (mutant.status === "Survived" || mutant.status === "NoCoverage") && mutant.location.start.line >= from && mutant.location.start.line <= to,
   );
-  // Put the source back however the replay ends (an interrupt included).
+  // Put the source back however the replay ends (an interrupt included). The tests run in a child
+  // awaited, not spawned synchronously: a synchronous loop never lets a signal's handler run.
   const restore = () => writeFileSync(file, original);
   process.once("SIGINT", () => (restore(), process.exit(130)));
   process.once("SIGTERM", () => (restore(), process.exit(143)));
@@ -44,11 +45,13 @@ for (const [file, entry] of Object.entries(report.files)) {
     for (const mutant of alive) {
       const { start, end } = mutant.location;
       writeFileSync(file, original.slice(0, offset(start)) + mutant.replacement + original.slice(offset(end)));
-      const run = spawnSync("npx", ["vitest", "run", "--config", "scripts/mutate/vitest.config.mts", ...testArguments], {
-        encoding: "utf8",
-        env: { ...process.env, SOURCED_MUTATE: group.name },
-      });
-      const caught = run.status !== 0;
+      const status = await new Promise((resolve) =>
+        spawn("npx", ["vitest", "run", "--config", "scripts/mutate/vitest.config.mts", ...testArguments], {
+          stdio: "ignore",
+          env: { ...process.env, SOURCED_MUTATE: group.name },
+        }).on("close", resolve),
+      );
+      const caught = status !== 0;
       if (caught) killed++;
       else survived++;
       console.log(`${file}:${start.line}:${start.column} ${caught ? "killed  " : "survived"} ${mutant.mutatorName} -> ${JSON.stringify(mutant.replacement.slice(0, 80))}`);
