@@ -648,13 +648,18 @@ function resolveTarget(context: Context, value: ts.Node, hops: number): Target {
     }
     return resolveSymbol(context, resolveAlias(context, symbol), node, hops);
   }
-  const printed = printType(context, checker.getTypeAtLocation(node));
-  const isFunction = checker.getTypeAtLocation(node).getCallSignatures().length > 0;
-  return {
-    kind: "unverifiable",
-    why: isFunction ? messages.computedAtRunTime(abbreviate(node.getText()), printed) : messages.notStaticallyAFunction(abbreviate(node.getText()), printed),
-    name: undefined,
-  };
+  return { kind: "unverifiable", why: notSeenStatically(context, node), name: undefined };
+}
+
+/**
+ * Why a value the analysis does not follow cannot be judged: a function it cannot see the
+ * declaration of is computed at run time (`makeTool()`, `flag ? a : b`, `const [first] = list`);
+ * anything else is not a function at all.
+ */
+function notSeenStatically(context: Context, node: ts.Node): string {
+  const type = context.checker.getTypeAtLocation(node);
+  const text = abbreviate(node.getText());
+  return type.getCallSignatures().length > 0 ? messages.computedAtRunTime(text, printType(context, type)) : messages.notStaticallyAFunction(text, printType(context, type));
 }
 
 function abbreviate(text: string): string {
@@ -685,7 +690,7 @@ function parameterAdvice(
   if ("name" in fn && fn.name !== undefined && ts.isIdentifier(fn.name)) enclosing = fn.name.text;
   else if (ts.isVariableDeclaration(fn.parent) && ts.isIdentifier(fn.parent.name)) enclosing = fn.parent.name.text;
   return {
-    why: messages.callersDecide(name, enclosing, declaredTypeNode(ts, parameter) !== undefined),
+    why: messages.callersDecide(name, enclosing),
     because: messages.callersDecideBecause(name, enclosing),
     instead: messages.markOrTypeParameter(name, enclosing),
   };
@@ -763,12 +768,7 @@ function resolveSymbol(context: Context, symbol: ts.Symbol, reference: ts.Node, 
     const property = resolveObjectProperty(context, declaration, reference, hops);
     if (property !== undefined) return property;
   }
-  const printed = printType(context, context.checker.getTypeAtLocation(reference));
-  return {
-    kind: "unverifiable",
-    why: messages.notStaticallyAFunction(reference.getText(), printed),
-    name: undefined,
-  };
+  return { kind: "unverifiable", why: notSeenStatically(context, reference), name: undefined };
 }
 
 /**
@@ -794,7 +794,8 @@ function resolveDestructured(context: Context, element: ts.BindingElement, refer
 /**
  * A property of an object literal. In an `as const` literal it is as fixed as a `static readonly`
  * field: its value is judged (the property's key is an arrow's name). In a mutable literal a
- * function there can be replaced before it is registered: unverifiable, under the name it has.
+ * function there, written or referred to, can be replaced before it is registered: unverifiable,
+ * under the name a written one has.
  */
 function resolveObjectProperty(
   context: Context,
@@ -815,8 +816,11 @@ function resolveObjectProperty(
     }
     return resolveTarget(context, value, hops + 1);
   }
-  if (!isFunction) return undefined;
-  return { kind: "unverifiable", why: messages.reassignableProperty(reference.getText(), isJavaScript(ts, declaration)), name: ownName ?? key };
+  if (!isFunction && checker.getTypeAtLocation(value).getCallSignatures().length === 0) return undefined;
+  // A function written there is served under its own name or the key; one referenced there
+  // (`{ list: cities }`) can be replaced as well, and by a function of any name.
+  const why = messages.reassignableProperty(reference.getText(), isJavaScript(ts, declaration));
+  return { kind: "unverifiable", why, name: isFunction ? (ownName ?? key) : undefined };
 }
 
 /**

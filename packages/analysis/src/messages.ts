@@ -86,9 +86,12 @@ export function callbackParameterBecause(parameter: string, callee: string): str
 
 export const REGISTER_EACH_INSTEAD = "Register each function by name where it is declared (registry.tool()(cities)), not through a callback or a loop.";
 
-/** Why a declared function's parameter is not known: each caller decides. */
-export function callersDecide(parameter: string, enclosing: string | undefined, typed: boolean): string {
-  return `'${parameter}' is a parameter${typed ? "" : " without a type"}, so each caller of ${enclosing === undefined ? "its function" : `'${enclosing}'`} decides what is registered`;
+/**
+ * Why a declared function's parameter without a type is not known: each caller decides. (A typed
+ * one is judged by its type, with `callersDecideBecause` after the finding.)
+ */
+export function callersDecide(parameter: string, enclosing: string | undefined): string {
+  return `'${parameter}' is a parameter without a type, so each caller of ${enclosing === undefined ? "its function" : `'${enclosing}'`} decides what is registered`;
 }
 
 export function callersDecideBecause(parameter: string, enclosing: string | undefined): string {

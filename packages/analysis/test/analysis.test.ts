@@ -763,6 +763,108 @@ registry.tool({ name })(function mid_edit_shorthand(): DataToolOutput { return s
   });
 });
 
+// What the value at a registration resolves to, and so what is judged: the declarations behind
+// names, aliases, objects, patterns and parameters, up to the analysis' limits, and the words of
+// each case it cannot see through. The corpus pins these per front-end; this pins each edge.
+describe("what a registered value resolves to", () => {
+  const DIRECTLY = "Register a function declared with ': DataToolOutput' directly, or a const bound to one.";
+  const DECLARE = ' Declare \': DataToolOutput\' instead and return { content: [{ type: "text", text }], structuredContent: { sources: [url] } }.';
+  type Outcome = readonly [tool: string | undefined, id: string | undefined, message: string | undefined];
+  const ok = (tool?: string): Outcome => [tool, undefined, undefined];
+  const cannotVerify = (tool: string | undefined, why: string, instead = DIRECTLY): Outcome => [
+    tool,
+    "unverifiable-registration",
+    `${tool === undefined ? "The tool registered here" : `Tool '${tool}'`} cannot be verified: ${why}. ${instead}`,
+  ];
+  const returnsString = (tool: string | undefined, after = DECLARE): Outcome => [
+    tool,
+    "not-data-tool-output",
+    `${tool === undefined ? "The tool registered here" : `Tool '${tool}'`} is declared to return 'string', which is not DataToolOutput.${after}`,
+  ];
+  const computed = (text: string) => `the function registered here is computed at run time ('${text}', of type '() => DataToolOutput'), so its declared return type cannot be seen`;
+  const callersDecide = (enclosing?: string) => {
+    const who = enclosing === undefined ? "its function" : `'${enclosing}'`;
+    const mark = enclosing === undefined ? "that function" : `'${enclosing}'`;
+    return [`'fn' is a parameter without a type, so each caller of ${who} decides what is registered`, `Mark ${mark} with RegistersTool<…> from @sourced/registry so that each of its calls is judged, or type 'fn' as a function returning DataToolOutput.`] as const;
+  };
+  const mutableProperty = (reference: string) =>
+    `'${reference}' is a property of a mutable object, so it can be reassigned before it is registered; make the object 'as const' so that its function is fixed`;
+  const TOO_MANY = "it is reached through too many aliases";
+  const ALIASED = "const a0 = function aliased(): DataToolOutput { return sample(); };";
+  /** `const a<from+1> = a<from>; … const a<to> = a<to-1>;` */
+  const aliases = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => `const a${from + index + 1} = a${from + index};`).join("\n");
+  const MAKE = "declare function make(...n: number[]): () => DataToolOutput;";
+
+  it.each<[string, string, Outcome[]]>([
+    // Names: a method's key, overloads.
+    ["a method under a computed key that is not a literal: no name", 'const key = "city_list";\nclass T { @registry.tool() static [key](): DataToolOutput { return sample(); } }', [ok()]],
+    ["a decorated method's overloads", "class T {\n  static over(): DataToolOutput;\n  static over(x: number): string;\n  @registry.tool() static over(x?: number): any { return x; }\n}", [["over", "not-data-tool-output", "Tool 'over' (overload 2 of 2) is declared to return 'string', which is not DataToolOutput." + DECLARE]]],
+    ["an ambient function", "declare function ambient(): DataToolOutput;\nregistry.tool()(ambient);", [ok("ambient")]],
+    ["an ambient function of another type", "declare function ambient(): string;\nregistry.tool()(ambient);", [returnsString("ambient")]],
+    // Aliases: each const, destructuring, object property and default export is one hop; MAX_HOPS (8) are followed.
+    ["eight const aliases are followed", `${ALIASED}\n${aliases(0, 8)}\nregistry.tool()(a8);`, [ok("aliased")]],
+    ["a ninth is one too many", `${ALIASED}\n${aliases(0, 9)}\nregistry.tool()(a9);`, [cannotVerify(undefined, TOO_MANY)]],
+    ["a destructured const is a hop, and the object's property another", `${ALIASED}\n${aliases(0, 7)}\nconst holder = { a8: a7 } as const;\nconst { a8 } = holder;\nregistry.tool()(a8);`, [cannotVerify(undefined, TOO_MANY)]],
+    ["an as-const object's shorthand is a hop", `${ALIASED}\n${aliases(0, 8)}\nconst holder = { a8 } as const;\nregistry.tool()(holder.a8);`, [cannotVerify(undefined, TOO_MANY)]],
+    ["an as-const object's property is a hop", `${ALIASED}\n${aliases(0, 8)}\nconst holder = { value: a8 } as const;\nregistry.tool()(holder.value);`, [cannotVerify(undefined, TOO_MANY)]],
+    ["a default export is a hop", `import own from "./__unit__.js";\n${ALIASED}\n${aliases(0, 8)}\nexport default (a8);\nregistry.tool()(own);`, [cannotVerify(undefined, TOO_MANY)]],
+    ["a default export of a name", 'import own from "./__unit__.js";\nconst handler = (): DataToolOutput => sample();\nexport default handler;\nregistry.tool()(own);', [ok("handler")]],
+    ["a default export of an arrow", 'import own from "./__unit__.js";\nexport default ((): DataToolOutput => sample());\nregistry.tool()(own);', [ok()]],
+    // What is computed at run time, and what is not a function at all, quoted on one line up to 60 characters.
+    ["a conditional", "declare const flag: boolean;\nfunction a(): DataToolOutput { return sample(); }\nfunction b(): DataToolOutput { return sample(); }\nregistry.tool()(flag ? a : b);", [cannotVerify(undefined, computed("flag ? a : b"))]],
+    ["a call returning a function", `${MAKE}\nregistry.tool()(make());`, [cannotVerify(undefined, computed("make()"))]],
+    ["a call returning any", "declare function anything(): any;\nregistry.tool()(anything());", [cannotVerify(undefined, "the registered value 'anything()' (of type 'any') is not statically a function")]],
+    ["a class", "class Tools {}\n// @ts-expect-error\nregistry.tool()(Tools);", [cannotVerify(undefined, "the registered value 'Tools' (of type 'typeof Tools') is not statically a function")]],
+    ["undefined", "// @ts-expect-error\nregistry.tool()(undefined);", [cannotVerify(undefined, "'undefined' has no declaration the analysis can see")]],
+    ["each run of whitespace quoted as one space", `${MAKE}\nregistry.tool()(make(\n  1,\n\n  2,   3));`, [cannotVerify(undefined, computed("make( 1, 2, 3)"))]],
+    ["60 characters quoted whole", `${MAKE}\nregistry.tool()(make(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 160));`, [cannotVerify(undefined, computed("make(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 160)"))]],
+    ["61 cut at 57", `${MAKE}\nregistry.tool()(make(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 1600));`, [cannotVerify(undefined, computed("make(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 1..."))]],
+    // Parameters: a callback's is whatever its call passes; any other function's, whatever its callers pass.
+    ["a callback in parentheses", "declare const list: Array<() => DataToolOutput>;\nlist.forEach(((fn) => registry.tool()(fn)));", [cannotVerify(undefined, "'fn' is a parameter of the callback passed to 'list.forEach', so the function registered is whichever one that call passes it", "Register each function by name where it is declared (registry.tool()(cities)), not through a callback or a loop.")]],
+    ["an arrow called at once", "function cities(): DataToolOutput { return sample(); }\n((fn) => registry.tool()(fn))(cities);", [cannotVerify(undefined, ...callersDecide())]],
+    ["a function expression called at once", "function cities(): DataToolOutput { return sample(); }\n(function (fn) { registry.tool()(fn); })(cities);", [cannotVerify(undefined, ...callersDecide())]],
+    ["an anonymous function expression, named by its const", "// @ts-expect-error: implicitly any\nconst register = function (fn) { registry.tool()(fn); };", [cannotVerify(undefined, ...callersDecide("register"))]],
+    ["an arrow, named by its const", "// @ts-expect-error: implicitly any\nconst register = (fn) => registry.tool()(fn);", [cannotVerify(undefined, ...callersDecide("register"))]],
+    ["an arrow in an object, not named by its key", "// @ts-expect-error: implicitly any\nconst holder = { register: (fn) => registry.tool()(fn) };", [cannotVerify(undefined, ...callersDecide())]],
+    ["a declared function", "// @ts-expect-error: implicitly any\nfunction register(fn) { registry.tool()(fn); }", [cannotVerify(undefined, ...callersDecide("register"))]],
+    ["a typed parameter, judged by its type", "function register(fn: () => string) { registry.tool()(fn); }", [returnsString(undefined, ` Each caller of 'register' decides what 'fn' registers. ${callersDecide("register")[1]}`)]],
+    // Properties and bindings: readonly and const are fixed; a function's own annotation wins over its binding's type.
+    ["a static readonly arrow", "class Tools { static readonly handler = (): DataToolOutput => sample(); }\nregistry.tool()(Tools.handler);", [ok("handler")]],
+    ["a static arrow that can be reassigned", "class Tools { static handler = (): DataToolOutput => sample(); }\nregistry.tool()(Tools.handler);", [cannotVerify("handler", "'Tools.handler' can be reassigned and has no explicit function type")]],
+    ["a readonly property of an interface", "interface Tools { readonly handler: () => DataToolOutput }\ndeclare const tools: Tools;\nregistry.tool()(tools.handler);", [ok("handler")]],
+    ["a function's own annotation over its binding's", 'const inner = (): string => "";\nconst typed: () => DataToolOutput = inner as any;\nregistry.tool()(typed);', [returnsString("inner")]],
+    ["an as-const arrow's own annotation over its binding's", 'const tools = { list: (): string => "" } as const;\nconst typed: () => DataToolOutput = tools.list as any;\nregistry.tool()(typed);', [returnsString("list")]],
+    ["a default export's own annotation over its binding's", 'import own from "./__unit__.js";\nexport default (): string => "";\nconst typed: () => DataToolOutput = own as any;\nregistry.tool()(typed);', [returnsString(undefined)]],
+    ["a binding's type for a missing annotation", "function plain() { return sample(); }\nconst typed: () => DataToolOutput = plain;\nregistry.tool()(typed);", [ok("plain")]],
+    ["the nearest binding's type", "function plain() { return sample(); }\nconst inner: () => DataToolOutput = plain;\nconst outer: () => unknown = inner;\n// @ts-expect-error\nregistry.tool()(outer);", [ok("plain")]],
+    ["an untyped const bound to a conditional", "declare const flag: boolean;\nfunction a(): DataToolOutput { return sample(); }\nconst alias = flag ? a : a;\nregistry.tool()(alias);", [cannotVerify(undefined, computed("flag ? a : a"))]],
+    ["a typed const bound to a conditional", "declare const flag: boolean;\nfunction a(): DataToolOutput { return sample(); }\nconst typed: () => DataToolOutput = flag ? a : a;\nregistry.tool()(typed);", [ok("typed")]],
+    ["a loop variable", "declare const list: Array<() => DataToolOutput>;\nfor (const fn of list) registry.tool()(fn);", [cannotVerify(undefined, "'fn' has no value the analysis can see")]],
+    ["a catch clause's variable", "try { } catch (fn) { registry.tool()(fn as () => DataToolOutput); }", [cannotVerify("fn", "'fn' can be reassigned and has no explicit function type")]],
+    // Patterns: a const's object pattern reads the property; any other pattern is not followed.
+    ["an array pattern", "function cities(): DataToolOutput { return sample(); }\nconst [first] = [cities];\nregistry.tool()(first);", [cannotVerify(undefined, computed("first"))]],
+    ["a nested pattern", "function cities(): DataToolOutput { return sample(); }\nconst { a: { b } } = { a: { b: cities } } as const;\nregistry.tool()(b);", [cannotVerify(undefined, computed("b"))]],
+    ["a parameter's pattern", "function f({ cities }: { cities: () => DataToolOutput }) { registry.tool()(cities); }", [cannotVerify(undefined, computed("cities"))]],
+    ["a property of a rest element", "function cities(): DataToolOutput { return sample(); }\nconst { ...rest } = { cities } as const;\nregistry.tool()(rest.cities);", [ok("cities")]],
+    ["a default value", "function cities(): DataToolOutput { return sample(); }\nconst { list = cities } = {} as { list?: typeof cities };\nregistry.tool()(list);", [cannotVerify(undefined, "'list' is destructured with a default value, which may stand in for the function")]],
+    ["a computed key", 'function cities(): DataToolOutput { return sample(); }\nconst tools = { cities } as const;\nconst { ["citi" + "es"]: computed } = tools;\nregistry.tool()(computed);', [cannotVerify(undefined, "the registered value 'computed' (of type 'any') is not statically a function")]],
+    ["a renamed key", "function cities(): DataToolOutput { return sample(); }\nconst tools = { cities } as const;\nconst { cities: renamed } = tools;\nregistry.tool()(renamed);", [ok("cities")]],
+    ["a let's pattern", "function cities(): DataToolOutput { return sample(); }\nconst tools = { cities } as const;\nlet { cities: renamed } = tools;\nregistry.tool()(renamed);", [cannotVerify("renamed", "'renamed' can be reassigned and has no explicit function type")]],
+    // Objects: an as-const literal is fixed, nested or not; a mutable one's functions can be replaced.
+    ["a mutable object's reference to a function", "function cities(): DataToolOutput { return sample(); }\nconst tools = { list: cities, cities };\nregistry.tool()(tools.list);\nregistry.tool()(tools.cities);", [cannotVerify(undefined, mutableProperty("tools.list")), cannotVerify(undefined, mutableProperty("tools.cities"))]],
+    ["a mutable object's value that is no function", "const tools = { list: 1 };\n// @ts-expect-error\nregistry.tool()(tools.list);", [cannotVerify(undefined, "the registered value 'tools.list' (of type 'number') is not statically a function")]],
+    ["an as-const object's references to functions", "function cities(): DataToolOutput { return sample(); }\nfunction towns(): DataToolOutput { return sample(); }\nconst tools = { list: cities, towns } as const;\nregistry.tool()(tools.list);\nregistry.tool()(tools.towns);", [ok("cities"), ok("towns")]],
+    ["an as-const array's object", "const tools = [{ list: (): DataToolOutput => sample() }] as const;\nregistry.tool()(tools[0].list);", [ok("list")]],
+    ["an as-const object in parentheses", "const tools = ({ list: (): DataToolOutput => sample() }) as const;\nregistry.tool()(tools.list);", [ok("list")]],
+    ["an object nested in an as-const one", "const tools = { group: { list: (): DataToolOutput => sample() } } as const;\nregistry.tool()(tools.group.list);", [ok("list")]],
+    ["an object under satisfies in an as-const one", "const tools = { group: { list: (): DataToolOutput => sample() } satisfies object } as const;\nregistry.tool()(tools.group.list);", [ok("list")]],
+    ["an object in a mutable array", "const tools = { group: [{ list: (): DataToolOutput => sample() }] };\nregistry.tool()(tools.group[0].list);", [cannotVerify("list", mutableProperty("tools.group[0].list"))]],
+  ])("%s", (_label, text, outcomes) => {
+    const { registrations } = analyze(`${HEADER}${text}\n`);
+    expect(registrations.map((registration) => [registration.tool, registration.finding?.id, registration.finding?.message])).toEqual(outcomes);
+  });
+});
+
 // Which names a file's references must be typed exactly for (marked.ts): a name no guard narrows
 // and no inner scope declares again is typed once from its declaration. A name missing from
 // `guarded` would be judged by its declared type where a guard narrows it to a decorator.
