@@ -23,15 +23,23 @@ const DIST = path.resolve(__dirname, "../dist");
  * A program over one in-memory file placed in the corpus's directory (so that `@sourced/registry`
  * resolves as in every case), with the corpus's compiler options.
  */
-function programWith(text: string, name = "__unit__.ts", options: ts.CompilerOptions = {}): { program: ts.Program; sourceFile: ts.SourceFile } {
+function programWith(
+  text: string,
+  name = "__unit__.ts",
+  options: ts.CompilerOptions = {},
+  besides: Readonly<Record<string, string>> = {},
+): { program: ts.Program; sourceFile: ts.SourceFile } {
   const parsed = ts.getParsedCommandLineOfConfigFile(CASES_TSCONFIG, options, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
-  const fileName = path.join(CASES_DIR, name).split(path.sep).join("/");
+  const inCases = (file: string) => path.join(CASES_DIR, file).split(path.sep).join("/");
+  const fileName = inCases(name);
+  // The file, and any others it imports by name (`besides`), in memory.
+  const texts = new Map([[fileName, text], ...Object.entries(besides).map(([file, content]) => [inCases(file), content] as const)]);
   const host = ts.createCompilerHost(parsed.options, true);
   const { getSourceFile, fileExists, readFile } = host;
   host.getSourceFile = (file, languageVersion, ...rest) =>
-    file === fileName ? ts.createSourceFile(file, text, languageVersion, true) : getSourceFile.call(host, file, languageVersion, ...rest);
-  host.fileExists = (file) => file === fileName || fileExists.call(host, file);
-  host.readFile = (file) => (file === fileName ? text : readFile.call(host, file));
+    texts.has(file) ? ts.createSourceFile(file, texts.get(file)!, languageVersion, true) : getSourceFile.call(host, file, languageVersion, ...rest);
+  host.fileExists = (file) => texts.has(file) || fileExists.call(host, file);
+  host.readFile = (file) => texts.get(file) ?? readFile.call(host, file);
   const program = ts.createProgram({ rootNames: [fileName], options: parsed.options, host });
   return { program, sourceFile: program.getSourceFile(fileName)! };
 }
@@ -587,6 +595,19 @@ import { sample } from "./lib/sample.js";
     expect(fixed.registrations.map((registration) => registration.finding)).toEqual([undefined]);
   });
 
+  it("offers no fix for a JSDoc overload without @returns: the edit would belong in that overload's JSDoc", () => {
+    const { findings } = analyzeJs(
+      `${HEADER}/**\n * @overload\n * @param {number} n\n * @returns {DataToolOutput}\n */\n/**\n * @overload\n * @param {string} s\n */\n/** @param {any} x */\nfunction lookup(x) { return sample(); }\nregistry.tool()(lookup);\n`,
+    );
+    expect(findings.map((finding) => [finding.id, finding.message, finding.fix])).toEqual([
+      [
+        "missing-annotation",
+        "Tool 'lookup' (overload 2 of 2) has no return type annotation; the registry accepts only a tool declared to return DataToolOutput, and an inferred type does not count. Its inferred return type is 'any'. It does not fit: write '@returns {DataToolOutput}' in the function's JSDoc, and return { content: [{ type: \"text\", text }], structuredContent: { sources: [url] } }.",
+        undefined,
+      ],
+    ]);
+  });
+
   it("advises a JSDoc @import when DataToolOutput is not in scope, never TypeScript syntax", () => {
     const { findings } = analyzeJs(`import { registry } from "./lib/registry.js";
 import { sample } from "./lib/sample.js";
@@ -799,6 +820,9 @@ describe("what a registered value resolves to", () => {
     // Names: a method's key, overloads.
     ["a method under a computed key that is not a literal: no name", 'const key = "city_list";\nclass T { @registry.tool() static [key](): DataToolOutput { return sample(); } }', [ok()]],
     ["a decorated method's overloads", "class T {\n  static over(): DataToolOutput;\n  static over(x: number): string;\n  @registry.tool() static over(x?: number): any { return x; }\n}", [["over", "not-data-tool-output", "Tool 'over' (overload 2 of 2) is declared to return 'string', which is not DataToolOutput." + DECLARE]]],
+    // JSDoc types a TypeScript function only in JavaScript: in TypeScript, `@returns` is no annotation, nor `@overload` a signature.
+    ["a TypeScript function's @returns", "/** @returns {DataToolOutput} */\nfunction documented() { return sample(); }\nregistry.tool()(documented);", [["documented", "missing-annotation", "Tool 'documented' has no return type annotation; the registry accepts only a tool declared to return DataToolOutput, and an inferred type does not count. Its inferred return type is 'DataResult'. It already fits: write ': DataToolOutput' after the parameter list."]]],
+    ["a TypeScript function's @overload", "/**\n * @overload\n * @returns {string}\n */\nfunction annotated(): DataToolOutput { return sample(); }\nregistry.tool()(annotated);", [ok("annotated")]],
     ["an ambient function", "declare function ambient(): DataToolOutput;\nregistry.tool()(ambient);", [ok("ambient")]],
     ["an ambient function of another type", "declare function ambient(): string;\nregistry.tool()(ambient);", [returnsString("ambient")]],
     // Aliases: each const, destructuring, object property and default export is one hop; MAX_HOPS (8) are followed.
@@ -1162,6 +1186,39 @@ decorator(function kept(): DataToolOutput { return sample(); });
   });
 });
 
+describe("a binding declared in another file", () => {
+  it("is rejected at the registration, saying where its type is declared", () => {
+    const text = `${HEADER}import { loose, pair } from "./__other__.js";\nregistry.tool()(loose);\nregistry.tool()(pair);\n`;
+    const { program, sourceFile } = programWith(text, "__unit__.ts", {}, { "__other__.ts": "export declare const loose: () => string;\nexport declare const pair: { (): string; (x: number): number };\n" });
+    const { findings } = analyzeSourceFile(ts, program, sourceFile);
+    const instead = ' Give the binding a function type that returns DataToolOutput (e.g. \'(input: Input) => DataToolOutput\') and return { content: [{ type: "text", text }], structuredContent: { sources: [url] } }.';
+    expect(findings.map((finding) => [finding.id, finding.message, text.slice(finding.start, finding.end)])).toEqual([
+      ["not-data-tool-output", `Tool 'loose' (declared at ./__other__.ts:1:29) is declared to return 'string', which is not DataToolOutput.${instead}`, "loose"],
+      ["not-data-tool-output", `Tool 'pair' (signature 1 of 2) (declared at ./__other__.ts:2:28) is declared to return 'string', which is not DataToolOutput.${instead}`, "pair"],
+    ]);
+  });
+});
+
+describe("a return type judged once", () => {
+  // The contract keeps which types fit it (as a function's return, and as an async one's): a
+  // program's tools mostly share a few return types, and each judgement asks the checker anew.
+  it.each([
+    ["declared", "function t{i}(): Out { return sample(); }"],
+    ["declared as a Promise", "async function t{i}(): Promise<Out> { return sample(); }"],
+  ])("%s by several tools, is asked of the checker as often as for one", (_label, tool) => {
+    const assignabilityAsked = (count: number): number => {
+      const tools = Array.from({ length: count }, (_, index) => `registry.tool()(${tool.replace("{i}", String(index))});`);
+      const { program, sourceFile } = programWith(`${HEADER}type Out = { content: { type: "text"; text: string }[]; structuredContent: { sources: string[] } };\n${tools.join("\n")}\n`);
+      const counted = countingProgram(program);
+      expect(analyzeSourceFile(ts, counted.program, sourceFile).findings).toEqual([]);
+      return counted.calls("isTypeAssignableTo");
+    };
+    const once = assignabilityAsked(1);
+    expect(once).toBeGreaterThan(0);
+    expect(assignabilityAsked(4)).toBe(once);
+  });
+});
+
 describe("a rejection in the words its reader gets", () => {
   // The whole message of each kind of rejection: the corpus pins which finding and a few of its
   // words; this pins what a user reads, from the kind's sentence to the path of the part at fault.
@@ -1170,6 +1227,7 @@ describe("a rejection in the words its reader gets", () => {
     ["an overload", "function over(): DataToolOutput;\nfunction over(x: number): string;\nfunction over(x?: number): any { return x; }\nregistry.tool()(over);", "Tool 'over' (overload 2 of 2) is declared to return 'string', which is not DataToolOutput." + INSTEAD],
     ["a generator", "registry.tool()(function* gen(): Generator<DataToolOutput> { yield sample(); });", "Tool 'gen' is a generator function; a tool returns one DataToolOutput, not a generator. Make it a plain (or async) function declared ': DataToolOutput'."],
     ["a binding's second signature", "declare const both: { (): DataToolOutput; (x: number): string };\nregistry.tool()(both);", "Tool 'both' (signature 2 of 2) is declared to return 'string', which is not DataToolOutput. Give the binding a function type that returns DataToolOutput (e.g. '(input: Input) => DataToolOutput') and return { content: [{ type: \"text\", text }], structuredContent: { sources: [url] } }."],
+    ["a binding's only signature", "declare const one: () => string;\nregistry.tool()(one);", "Tool 'one' is declared to return 'string', which is not DataToolOutput. Give the binding a function type that returns DataToolOutput (e.g. '(input: Input) => DataToolOutput') and return { content: [{ type: \"text\", text }], structuredContent: { sources: [url] } }."],
     ["a type TypeScript cannot resolve", "registry.tool()(function missing(): Missing { throw new Error(); });", "Tool 'missing' is declared to return 'Missing', which TypeScript cannot resolve, so the return type cannot be judged. Install @sourced/registry and import DataToolOutput from it: import type { DataToolOutput } from \"@sourced/registry\";"],
     ["any", "registry.tool()(function anything(): any { return 1; });", "Tool 'anything' is declared to return 'any', which turns the check off: nothing says the result carries its sources." + INSTEAD],
     ["unknown", "registry.tool()(function unknowable(): unknown { return 1; });", "Tool 'unknowable' is declared to return 'unknown', which says nothing about the result." + INSTEAD],
@@ -1201,15 +1259,16 @@ describe("a rejection in the words its reader gets", () => {
   });
 });
 
-function countingProgram(program: ts.Program): { program: ts.Program; calls: () => number } {
-  let calls = 0;
+/** `program` with a checker that counts the calls made to it: all of them, or those of one method. */
+function countingProgram(program: ts.Program): { program: ts.Program; calls: (method?: keyof ts.TypeChecker) => number } {
+  const calls = new Map<PropertyKey, number>();
   const checker = program.getTypeChecker();
   const counting = new Proxy(checker, {
     get: (target, key, receiver) => {
       const value = Reflect.get(target, key, receiver) as unknown;
       return typeof value === "function"
         ? (...args: unknown[]) => {
-            calls += 1;
+            calls.set(key, (calls.get(key) ?? 0) + 1);
             return (value as (...a: unknown[]) => unknown).apply(target, args);
           }
         : value;
@@ -1217,7 +1276,7 @@ function countingProgram(program: ts.Program): { program: ts.Program; calls: () 
   });
   return {
     program: new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => counting : (Reflect.get(target, key) as unknown)) }),
-    calls: () => calls,
+    calls: (method) => (method === undefined ? [...calls.values()].reduce((sum, count) => sum + count, 0) : (calls.get(method) ?? 0)),
   };
 }
 
