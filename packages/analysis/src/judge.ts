@@ -412,7 +412,10 @@ function elementMismatch(context: Context, actual: ts.Type, wanted: ts.Type, pat
     const own = actual.getProperty(discriminant.name);
     if (own === undefined) return messages.elementHasNo(path, printedActual, discriminant.name);
     const ownType = typeOfProperty(context, own);
-    if (!discriminant.values.some((value) => isAssignable(context, ownType, value))) {
+    // Widened when some of what it may be is none of the literals: `"text" | "image"` is not
+    // widened (each is a block's), though no single literal takes it.
+    const isLiteralOfOne = (member: ts.Type): boolean => discriminant.values.some((value) => isAssignable(context, member, value));
+    if (!unionMembers(ts, ownType).every(isLiteralOfOne)) {
       const literals = discriminant.values.map((value) => printType(context, value)).join(", ");
       return messages.elementDiscriminantWidened(path, discriminant.name, printType(context, ownType), literals, printType(context, discriminant.values[0]!));
     }
