@@ -22,6 +22,22 @@ if (!(from >= 1 && to >= from)) {
 const group = mutationGroup(own[0]);
 const report = JSON.parse(readFileSync(`${group.reportDir}/mutation.json`, "utf8"));
 
+/** The exit status of the tests named after `--`, run under the mutation configuration. */
+const runTests = () =>
+  new Promise((resolve) =>
+    spawn("npx", ["vitest", "run", "--config", "scripts/mutate/vitest.config.mts", ...testArguments], {
+      stdio: "ignore",
+      env: { ...process.env, SOURCED_MUTATE: group.name },
+    }).on("close", resolve),
+  );
+
+// A failing run counts as a kill, so tests that fail (or cannot start) without any mutant would
+// "kill" every one: they must pass on the source as it is first.
+if ((await runTests()) !== 0) {
+  console.error("the tests fail on the unmutated source: fix them (or the arguments after --) before replaying");
+  process.exit(2);
+}
+
 let killed = 0;
 let survived = 0;
 for (const [file, entry] of Object.entries(report.files)) {
@@ -45,13 +61,7 @@ for (const [file, entry] of Object.entries(report.files)) {
     for (const mutant of alive) {
       const { start, end } = mutant.location;
       writeFileSync(file, original.slice(0, offset(start)) + mutant.replacement + original.slice(offset(end)));
-      const status = await new Promise((resolve) =>
-        spawn("npx", ["vitest", "run", "--config", "scripts/mutate/vitest.config.mts", ...testArguments], {
-          stdio: "ignore",
-          env: { ...process.env, SOURCED_MUTATE: group.name },
-        }).on("close", resolve),
-      );
-      const caught = status !== 0;
+      const caught = (await runTests()) !== 0;
       if (caught) killed++;
       else survived++;
       console.log(`${file}:${start.line}:${start.column} ${caught ? "killed  " : "survived"} ${mutant.mutatorName} -> ${JSON.stringify(mutant.replacement.slice(0, 80))}`);
