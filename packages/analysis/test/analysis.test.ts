@@ -20,6 +20,15 @@ import {
 const DIST = path.resolve(__dirname, "../dist");
 
 /**
+ * The files on disk `programWith`'s programs read (TypeScript's lib, the registry's and the SDK's
+ * declarations, the corpus's helpers), parsed once, as a language service's document registry
+ * shares them among its programs: a file's parse and binding depend only on its text and the
+ * compiler options (part of the key); what the checker learns is kept per program. Parsing them
+ * anew made most of this file's time, and a mutation run reruns it for every mutant.
+ */
+const filesOnDisk = new Map<string, ts.SourceFile>();
+
+/**
  * A program over one in-memory file placed in the corpus's directory (so that `@sourced/registry`
  * resolves as in every case), with the corpus's compiler options.
  */
@@ -36,8 +45,15 @@ function programWith(
   const texts = new Map([[fileName, text], ...Object.entries(besides).map(([file, content]) => [inCases(file), content] as const)]);
   const host = ts.createCompilerHost(parsed.options, true);
   const { getSourceFile, fileExists, readFile } = host;
-  host.getSourceFile = (file, languageVersion, ...rest) =>
-    texts.has(file) ? ts.createSourceFile(file, texts.get(file)!, languageVersion, true) : getSourceFile.call(host, file, languageVersion, ...rest);
+  host.getSourceFile = (file, languageVersion, ...rest) => {
+    if (texts.has(file)) return ts.createSourceFile(file, texts.get(file)!, languageVersion, true);
+    const key = JSON.stringify([file, languageVersion, options]);
+    const parsedBefore = filesOnDisk.get(key);
+    if (parsedBefore !== undefined) return parsedBefore;
+    const sourceFile = getSourceFile.call(host, file, languageVersion, ...rest);
+    if (sourceFile !== undefined) filesOnDisk.set(key, sourceFile);
+    return sourceFile;
+  };
   host.fileExists = (file) => texts.has(file) || fileExists.call(host, file);
   host.readFile = (file) => texts.get(file) ?? readFile.call(host, file);
   const program = ts.createProgram({ rootNames: [fileName], options: parsed.options, host });
@@ -1194,7 +1210,17 @@ describe("a binding declared in another file", () => {
     const instead = ' Give the binding a function type that returns DataToolOutput (e.g. \'(input: Input) => DataToolOutput\') and return { content: [{ type: "text", text }], structuredContent: { sources: [url] } }.';
     expect(findings.map((finding) => [finding.id, finding.message, text.slice(finding.start, finding.end)])).toEqual([
       ["not-data-tool-output", `Tool 'loose' (declared at ./__other__.ts:1:29) is declared to return 'string', which is not DataToolOutput.${instead}`, "loose"],
-      ["not-data-tool-output", `Tool 'pair' (signature 1 of 2) (declared at ./__other__.ts:2:28) is declared to return 'string', which is not DataToolOutput.${instead}`, "pair"],
+      ["not-data-tool-output", `Tool 'pair' (signature 1 of 2, declared at ./__other__.ts:2:28) is declared to return 'string', which is not DataToolOutput.${instead}`, "pair"],
+    ]);
+  });
+
+  it("names the overload and where it is declared in one parenthesis", () => {
+    const text = `${HEADER}import { over } from "./__other__.js";\nregistry.tool()(over);\n`;
+    const other = "export function over(): string;\nexport function over(x: number): number;\nexport function over(x?: number) { return x; }\n";
+    const { program, sourceFile } = programWith(text, "__unit__.ts", {}, { "__other__.ts": other });
+    const { findings } = analyzeSourceFile(ts, program, sourceFile);
+    expect(findings.map((finding) => [finding.id, finding.message.split(" is declared")[0], text.slice(finding.start, finding.end)])).toEqual([
+      ["not-data-tool-output", "Tool 'over' (overload 1 of 2, declared at ./__other__.ts:1:1)", "over"],
     ]);
   });
 });
