@@ -100,7 +100,7 @@ export function judgeRegistered(context: Context, contract: Contract, value: ts.
   }
   const { declarations, implementation } = target;
   for (const [index, declaration] of declarations.entries()) {
-    const overload = declarations.length > 1 ? ` (overload ${index + 1} of ${declarations.length})` : "";
+    const overload = declarations.length > 1 ? `overload ${index + 1} of ${declarations.length}` : undefined;
     const verdict = judgeDeclaration(context, contract, declaration, target, overload, value, siteFile);
     if (verdict.id !== undefined) return { ...verdict, implementation };
   }
@@ -117,7 +117,7 @@ function judgeDeclaration(
   contract: Contract,
   judged: Judged,
   target: Extract<Target, { kind: "functions" }>,
-  overload: string,
+  overload: string | undefined,
   reference: ts.Node,
   siteFile: ts.SourceFile,
 ): Verdict {
@@ -131,7 +131,7 @@ function judgeDeclaration(
   const annotation = messages.annotationText(isAsync ? `Promise<${messages.DATA_TOOL_OUTPUT}>` : messages.DATA_TOOL_OUTPUT, jsdoc);
   const returnType = jsdocOverload !== undefined ? overloadReturnType(jsdocOverload.overloadTag) : declaredReturnTypeNode(ts, declaration);
   const here = declaration.getSourceFile() === siteFile;
-  const where = here ? "" : ` (declared at ${locate(fn, siteFile)})`;
+  const where = aside(overload, here ? undefined : `declared at ${locate(fn, siteFile)}`);
   const name = target.name;
   const headNode = here ? (target.nameNode ?? headOf(ts, declaration)) : reference;
   if ("asteriskToken" in declaration && declaration.asteriskToken !== undefined) {
@@ -140,7 +140,7 @@ function judgeDeclaration(
       fn,
       functionName: name,
       node: here ? (returnType ?? headNode) : reference,
-      message: (tool) => messages.notDataToolOutput(tool, overload + where, { kind: "generator", annotation }, ""),
+      message: (tool) => messages.notDataToolOutput(tool, where, { kind: "generator", annotation }, ""),
     };
   }
   if (returnType === undefined) {
@@ -161,7 +161,7 @@ function judgeDeclaration(
       fn,
       functionName: name,
       node: headNode,
-      message: (tool) => messages.missingAnnotation(tool, overload + where, printed, fits, typeText, jsdoc, fix?.typeInScope ?? true),
+      message: (tool) => messages.missingAnnotation(tool, where, printed, fits, typeText, jsdoc, fix?.typeInScope ?? true),
       ...(fix !== undefined ? { fix } : {}),
     };
   }
@@ -173,8 +173,17 @@ function judgeDeclaration(
     fn,
     functionName: name,
     node: here ? returnType : reference,
-    message: (tool) => messages.notDataToolOutput(tool, overload + where, rejection, messages.insteadForFunction(annotation, jsdoc)),
+    message: (tool) => messages.notDataToolOutput(tool, where, rejection, messages.insteadForFunction(annotation, jsdoc)),
   };
+}
+
+/**
+ * What follows the tool's name in a message: which overload or signature, and where it is declared
+ * when that is another file, in one parenthesis (" (overload 1 of 2, declared at ./a.ts:3:1)").
+ */
+function aside(...notes: readonly (string | undefined)[]): string {
+  const present = notes.filter((note) => note !== undefined);
+  return present.length === 0 ? "" : ` (${present.join(", ")})`;
 }
 
 /** The `@returns` type of a JSDoc overload. */
@@ -216,7 +225,8 @@ function judgeBinding(
 ): Verdict {
   const { ts, checker } = context;
   const here = binding.typeNode.getSourceFile() === siteFile;
-  const where = here ? "" : ` (declared at ${locate(binding.typeNode, siteFile)})`;
+  const declaredAt = here ? undefined : `declared at ${locate(binding.typeNode, siteFile)}`;
+  const where = aside(declaredAt);
   const node = here ? binding.typeNode : reference;
   const type = checker.getTypeFromTypeNode(binding.typeNode);
   const signatures = type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never) ? [] : type.getCallSignatures();
@@ -242,7 +252,7 @@ function judgeBinding(
     };
   }
   for (const [index, signature] of signatures.entries()) {
-    const overload = signatures.length > 1 ? ` (signature ${index + 1} of ${signatures.length})` : "";
+    const which = aside(signatures.length > 1 ? `signature ${index + 1} of ${signatures.length}` : undefined, declaredAt);
     const returned = checker.getReturnTypeOfSignature(signature);
     const rejection = judgeType(context, contract, returned, false);
     if (rejection !== undefined) {
@@ -251,7 +261,7 @@ function judgeBinding(
         fn: undefined,
         functionName: name,
         node,
-        message: (tool) => messages.notDataToolOutput(tool, overload + where, rejection, binding.instead ?? messages.INSTEAD_FOR_BINDING),
+        message: (tool) => messages.notDataToolOutput(tool, which, rejection, binding.instead ?? messages.INSTEAD_FOR_BINDING),
       };
     }
   }
