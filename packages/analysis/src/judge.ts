@@ -155,13 +155,15 @@ function judgeDeclaration(
     const typeText = wantsPromise ? `Promise<${messages.DATA_TOOL_OUTPUT}>` : messages.DATA_TOOL_OUTPUT;
     const printed = printType(context, inferred);
     // The annotation of an overload goes into that overload's own JSDoc block: no edit planned.
-    const fix = here && !isOverloadOfJavaScript(ts, judged) ? fixFor(context, contract, declaration, typeText, fits) : undefined;
+    const overloadOfJavaScript = isOverloadOfJavaScript(ts, judged);
+    const place = !jsdoc ? "parameters" : overloadOfJavaScript ? "overload-jsdoc" : "jsdoc";
+    const fix = here && !overloadOfJavaScript ? fixFor(context, contract, declaration, typeText, fits) : undefined;
     return {
       id: "missing-annotation",
       fn,
       functionName: name,
       node: headNode,
-      message: (tool) => messages.missingAnnotation(tool, where, printed, fits, typeText, jsdoc, fix?.typeInScope ?? true),
+      message: (tool) => messages.missingAnnotation(tool, where, printed, fits, typeText, place, fix?.typeInScope ?? true),
       ...(fix !== undefined ? { fix } : {}),
     };
   }

@@ -29,9 +29,22 @@ export function annotationText(typeText: string, jsdoc: boolean): string {
   return jsdoc ? `@returns {${typeText}}` : `: ${typeText}`;
 }
 
+/**
+ * Where a missing annotation goes: after a TypeScript function's parameter list, in a JavaScript
+ * function's JSDoc, or in the JSDoc block of the JavaScript `@overload` that lacks it.
+ */
+export type AnnotationPlace = "parameters" | "jsdoc" | "overload-jsdoc";
+
 /** Where the annotation goes, in the words of the advice. */
-function placeOf(jsdoc: boolean): string {
-  return jsdoc ? "in the function's JSDoc" : "after the parameter list";
+function placeOf(place: AnnotationPlace): string {
+  switch (place) {
+    case "parameters":
+      return "after the parameter list";
+    case "jsdoc":
+      return "in the function's JSDoc";
+    case "overload-jsdoc":
+      return "in that overload's JSDoc block";
+  }
 }
 
 /** What makes `DataToolOutput` visible: an `import type` in TypeScript, a JSDoc `@import` in JavaScript. */
@@ -47,14 +60,15 @@ export function missingAnnotation(
   inferred: string,
   fits: boolean,
   typeText: string,
-  jsdoc: boolean,
+  place: AnnotationPlace,
   typeInScope = true,
 ): string {
+  const jsdoc = place !== "parameters";
   const annotation = annotationText(typeText, jsdoc);
   const importIt = typeInScope ? "" : `, importing it with '${importStatement(jsdoc)}'`;
   const advice = fits
-    ? `It already fits: write '${annotation}' ${placeOf(jsdoc)}${importIt}.`
-    : `It does not fit: write '${annotation}' ${placeOf(jsdoc)}${importIt}, and ${SHAPE}.`;
+    ? `It already fits: write '${annotation}' ${placeOf(place)}${importIt}.`
+    : `It does not fit: write '${annotation}' ${placeOf(place)}${importIt}, and ${SHAPE}.`;
   return (
     `${subject(tool, overload)} has no return type annotation; the registry accepts only a tool declared to return ` +
     `DataToolOutput, and an inferred type does not count. Its inferred return type is '${inferred}'. ${advice}`

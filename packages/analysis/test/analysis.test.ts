@@ -618,7 +618,7 @@ import { sample } from "./lib/sample.js";
     expect(findings.map((finding) => [finding.id, finding.message, finding.fix])).toEqual([
       [
         "missing-annotation",
-        "Tool 'lookup' (overload 2 of 2) has no return type annotation; the registry accepts only a tool declared to return DataToolOutput, and an inferred type does not count. Its inferred return type is 'any'. It does not fit: write '@returns {DataToolOutput}' in the function's JSDoc, and return { content: [{ type: \"text\", text }], structuredContent: { sources: [url] } }.",
+        "Tool 'lookup' (overload 2 of 2) has no return type annotation; the registry accepts only a tool declared to return DataToolOutput, and an inferred type does not count. Its inferred return type is 'any'. It does not fit: write '@returns {DataToolOutput}' in that overload's JSDoc block, and return { content: [{ type: \"text\", text }], structuredContent: { sources: [url] } }.",
         undefined,
       ],
     ]);
