@@ -1152,6 +1152,59 @@ describe("questions left unasked on a program nobody has checked", () => {
     );
   });
 
+  it("looks up a name once per file and its declared type once, and asks no reference's type that the declared one settles", () => {
+    // Tools that read an ordinary const and call an ordinary function, as arguments and callees of
+    // calls (a call that is a statement of its own could be an assertion, which guards its
+    // arguments: none here). However many tools read them, the checker is asked the same.
+    const questionsFor = (tools: number) => {
+      const registrations = Array.from(
+        { length: tools },
+        (_, index) => `registry.tool()(function t${index}(): DataToolOutput { const a = total(count); return sample(String(a + total(count))); });`,
+      );
+      const { result, asked } = askedOf(`${HEADER}const count = 1;\nconst total = (value: number): number => value;\n${registrations.join("\n")}\n`);
+      expect(result.findings).toEqual([]);
+      const about = (method: string) => asked(method).filter(([subject]) => {
+        const text = ts.isIdentifier(subject as ts.Node) ? (subject as ts.Identifier).text : (subject as { escapedName?: unknown }).escapedName;
+        return text === "count" || text === "total";
+      }).length;
+      const references = asked("getTypeAtLocation").filter(([node]) => /^(count|total|total\(count\))$/.test((node as ts.Node).getText())).length;
+      return { lookups: about("getSymbolAtLocation"), declaredTypes: about("getTypeOfSymbol"), references };
+    };
+    const one = questionsFor(1);
+    expect(one.lookups).toBeGreaterThan(0);
+    expect(one.declaredTypes).toBeGreaterThan(0);
+    expect(one.references).toBe(0);
+    expect(questionsFor(4)).toEqual(one);
+  });
+
+  it("reads an overloaded callee's call by the overload it resolves to, not by the first one declared", () => {
+    const { result } = askedOf(`${HEADER}import type { RegistersTool, ToolFunction } from "@sourced/registry";
+type Passthrough = (fn: ToolFunction) => ToolFunction;
+declare function make(value: string): RegistersTool<Passthrough>;
+declare function make(value: number): Passthrough;
+declare function plain(value: number): Passthrough;
+declare function plain(value: string): RegistersTool<Passthrough>;
+make("x")(function first(): DataToolOutput { return sample(); });
+make(1)(function notRegistered(): DataToolOutput { return sample(); });
+plain(1)(function alsoNotRegistered(): DataToolOutput { return sample(); });
+plain("x")(function second(): DataToolOutput { return sample(); });
+`);
+    expect(result.findings).toEqual([]);
+    // Their served names are not known through `make` and `plain`; the functions registered are.
+    const registered = (registration: { fn: ts.Node | undefined }) => (registration.fn as ts.FunctionExpression | undefined)?.name?.text;
+    expect(result.registrations.map(registered)).toEqual(["first", "second"]);
+  });
+
+  it("prints an optional call's decorator type with its 'undefined'", () => {
+    const { result } = askedOf(`${HEADER}declare const maybe: typeof registry | undefined;
+declare function keep(value: unknown): void;
+keep(maybe?.tool());
+`);
+    expect(result.findings.map((finding) => finding.message.split(" is passed")[0])).toEqual([
+      "A tool decorator (of type 'ToolDecorator<NoArguments, NoOutputKeys> | undefined')",
+    ]);
+  });
+
   it("resolves the calls of one function with the same literal arguments once, and a call with a name at each call", () => {
     const header = `${HEADER}import type { RegistersTool, ToolFunction } from "@sourced/registry";
 type Passthrough = (fn: ToolFunction) => ToolFunction;
