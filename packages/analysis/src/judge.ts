@@ -337,7 +337,7 @@ function rejectionOf(
   const printed = (): string => (typeNode !== undefined ? typeNode.getText() : printType(context, type));
   if (resolved.flags & ts.TypeFlags.Union) {
     for (const member of unionMembers(ts, resolved)) {
-      if (!isAssignable(context, member, contract.type)) {
+      if (!fitsContract(context, contract, member)) {
         return { kind: "member", type: printed(), member: printType(context, member) };
       }
       const anyPart = anyPartOf(context, contract, member);
@@ -345,7 +345,7 @@ function rejectionOf(
     }
     return undefined;
   }
-  if (isAssignable(context, resolved, contract.type)) {
+  if (fitsContract(context, contract, resolved)) {
     const anyPart = anyPartOf(context, contract, resolved);
     return anyPart === undefined ? undefined : { kind: "any-part", type: printed(), ...anyPart };
   }
@@ -354,6 +354,14 @@ function rejectionOf(
     ? messages.sameNameOtherType(missingProperties(context, contract, resolved))
     : missingProperties(context, contract, resolved);
   return detail === undefined ? { kind: "not-assignable", type: printed() } : { kind: "not-assignable", type: printed(), detail };
+}
+
+/**
+ * Whether one type (not a union) is a result the net accepts: the registry's `DataToolOutput` (a
+ * result with data, or what extends it), or its `ErrorResult`.
+ */
+function fitsContract(context: Context, contract: Contract, type: ts.Type): boolean {
+  return isAssignable(context, type, contract.type) || (contract.error !== undefined && isAssignable(context, type, contract.error));
 }
 
 function isAssignable(context: Context, source: ts.Type, target: ts.Type): boolean {
@@ -479,7 +487,7 @@ function anyPartOf(context: Context, contract: Contract, type: ts.Type): { reado
     (isObjectType(ts, candidate) && ((element) => element !== undefined && (element.flags & ts.TypeFlags.Any) !== 0)(checker.getIndexTypeOfType(candidate, ts.IndexKind.Number)));
   // The registry's own type (or an alias of it) is the contract: its parts need no look. Resolving
   // them costs more than the rest of a small program's judgement (they are inferred from schemas).
-  if (type === contract.type || unionMembers(ts, contract.type).includes(type) || !isObjectType(ts, type)) return undefined;
+  if (type === contract.type || type === contract.error || unionMembers(ts, contract.type).includes(type) || !isObjectType(ts, type)) return undefined;
   for (const part of requiredParts(context, contract.data)) {
     const own = type.getProperty(part.name);
     if (own === undefined) continue;
