@@ -1,6 +1,8 @@
 /*
- * Every message the analysis prints. Each one quotes the tool, says what is wrong in the user's
- * terms (with the type as the checker prints it) and what to write instead.
+ * The words every finding family shares, and those of the registration's verdict (judge.ts and the
+ * files of its pipeline: missing-annotation, not-data-tool-output, unverifiable-registration). A
+ * family's own words are in its file of findings/. Each message quotes the tool, says what is
+ * wrong in the user's terms (with the type as the checker prints it) and what to write instead.
  */
 
 /** The registry's package: where `DataToolOutput` comes from, and whose imports must resolve. */
@@ -16,7 +18,7 @@ export function quoteTool(tool: string | undefined): string {
   return tool === undefined ? "the tool registered here" : `tool '${tool}'`;
 }
 
-function capitalize(text: string): string {
+export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -194,36 +196,6 @@ export function elementDiscriminantWidened(path: string, property: string, actua
   );
 }
 
-export function escapes(how: string, type: string): string {
-  return (
-    `A tool decorator (of type '${type}') ${how} here, so the analysis cannot see which function it registers. ` +
-    `Apply it directly — registry.tool()(fn) or @registry.tool() — or keep it in a const and apply that.`
-  );
-}
-
-export function typedAway(type: string, wrapperType: string): string {
-  return (
-    `A tool decorator (of type '${type}') becomes '${wrapperType}' here, which no longer marks a registration, so the analysis ` +
-    `cannot follow it. Apply it directly — registry.tool()(fn) or @registry.tool() — or keep it in a const with its own type.`
-  );
-}
-
-export function registryTypedAway(type: string, becomes: string): string {
-  return (
-    `A registry (of type '${type}') becomes '${becomes}' here, whose 'tool' does not return a marked decorator, so every ` +
-    `registration made through it from here on is invisible to the analysis. Keep the registry's own type where it is used ` +
-    `(e.g. a parameter typed 'Registry' from @sourced/registry), or mark the other type's 'tool' with RegistersTool<…> from @sourced/registry.`
-  );
-}
-
-export function registryCastToAny(type: string, becomes: string): string {
-  return (
-    `A registry (of type '${type}') becomes '${becomes}' here: 'any' lets anything be called on it, 'tool' included, so every ` +
-    `registration made through it from here on is never judged. Keep the registry's own type where it is used ` +
-    `(e.g. 'Registry' from @sourced/registry), or cast to a type whose 'tool' is marked with RegistersTool<…>.`
-  );
-}
-
 export function unverifiable(tool: string | undefined, why: string, instead: string): string {
   return `${capitalize(quoteTool(tool))} cannot be verified: ${why}. ${instead}`;
 }
@@ -236,18 +208,9 @@ export function reassignableProperty(reference: string, javaScript: boolean): st
 
 export const REGISTER_INSTEAD = "Register a function declared with ': DataToolOutput' directly, or a const bound to one";
 export const REGISTER_INSTEAD_SENTENCE = `${REGISTER_INSTEAD}.`;
-export const DECORATE_INSTEAD = "Put @registry.tool() on a static method declared ': DataToolOutput'.";
-export const IMPORT_REGISTRATION_INSTEAD = "Import the registration function from @sourced/registry, or mark platform wrappers with its RegistersTool type";
 
 // Why a registration cannot be verified (the `why` of `unverifiable`).
-export const WHY_APPLIED_TO_NOTHING = "the decorator is applied to nothing";
-export const WHY_SPREAD = "the registered function is spread from an array";
-export const WHY_NOT_ON_METHOD = "the decorator is not on a method";
 export const WHY_TOO_MANY_ALIASES = "it is reached through too many aliases";
-
-export function noContractNextToMark(file: string): string {
-  return `the registry's DataToolOutput type cannot be found next to its registration mark (${file})`;
-}
 
 export function notADeclaration(reference: string, type: string): string {
   return `'${reference}' (of type '${type}') is not a declaration the analysis can see`;
@@ -279,112 +242,4 @@ export function reassignableWithoutType(reference: string): string {
 
 export function notAFunctionType(type: string, where: string): string {
   return `its type '${type}'${where} is not a function type`;
-}
-
-export function unresolvedRegistry(tool: string | undefined, receiver: string, modules: readonly string[], through?: string): string {
-  const missing = modules.map((name) => `'${name}'`).join(", ");
-  const held = through === undefined ? "" : `'${through}' holds '${receiver}.tool(…)', and `;
-  const importer = through === undefined ? "this file" : `the module that declares '${through}'`;
-  return (
-    `${capitalize(quoteTool(tool))} cannot be verified: ${held}the type of '${receiver}' cannot be resolved ` +
-    `(TypeScript cannot find ${missing}, imported by ${importer} or by the module '${receiver}' comes from), so it is unknown whether '${receiver}.tool' registers a tool. ` +
-    `Install @sourced/registry (and the packages named above) and check the import paths.`
-  );
-}
-
-// What the registry refuses at start-up, or the net on every call.
-
-export function unnamedTool(arrow: boolean): string {
-  return (
-    `${capitalize(quoteTool(undefined))} has no name: the registry serves options.name, else the function's own name, and this anonymous ` +
-    `${arrow ? "arrow function" : "function"} has none, so the registry throws at start-up. Name the function ` +
-    `(function list_cities() {…}) or pass { name: "list_cities" }.`
-  );
-}
-
-/** `problem`: the registry's own words (see tool-name.ts), ending with the name to pass instead. */
-export function invalidToolName(tool: string, problem: string): string {
-  return `${capitalize(quoteTool(tool))} has a name the registry refuses at start-up: ${problem}.`;
-}
-
-export function duplicateToolName(tool: string, registry: string, first: string): string {
-  return (
-    `${capitalize(quoteTool(tool))} is registered twice on '${registry}': first at ${first}, then here, and the registry throws at start-up. ` +
-    `Give one of them another name with { name: "…" }.`
-  );
-}
-
-/** Keys of a returned structuredContent that the declared return type does not declare: the net refuses them on every call. */
-export function undeclaredOutputKeys(tool: string | undefined, keys: readonly string[], declared: readonly string[], where: string | undefined): string {
-  const quoted = keys.map((key) => `'${key}'`).join(", ");
-  const plural = keys.length > 1;
-  return (
-    `${capitalize(quoteTool(tool))} returns structuredContent with ${plural ? "the keys" : "the key"} ${quoted}${where === undefined ? "" : ` (at ${where})`}, which its declared return type does not declare ` +
-    `(it declares ${declared.map((key) => `'${key}'`).join(", ")}): the registry refuses ${plural ? "them" : "it"} on every call. ` +
-    `A spread copies every key of its object ({ ...graph, sources }): pick the keys you mean, or declare ${plural ? "them" : "it"} in the tool's output ` +
-    `(registry.tool({ output: { ${keys[0]}: … } })) and its return type (DataResult<{ ${keys[0]}: … }>).`
-  );
-}
-
-/** Keys a declared return type gives structuredContent that the registration's output does not declare: the net refuses them on every call. */
-export function keysBeyondOutput(tool: string | undefined, keys: readonly string[], output: readonly string[], where: string | undefined): string {
-  const quoted = keys.map((key) => `'${key}'`).join(", ");
-  const plural = keys.length > 1;
-  const declares = output.length === 0 ? "has no output" : `declares ${output.map((key) => `'${key}'`).join(", ")} only`;
-  return (
-    `${capitalize(quoteTool(tool))} is declared to return structuredContent with ${plural ? "the keys" : "the key"} ${quoted}${where === undefined ? "" : ` (at ${where})`}, ` +
-    `but its registration ${declares}: the registry accepts sources, table, charts, force and the output's keys, and refuses ${plural ? "them" : "it"} on every call. ` +
-    `Declare ${plural ? "them" : "it"} in the tool's output (registry.tool({ output: { ${keys[0]}: … } })), or drop ${plural ? "them" : "it"} from the return type.`
-  );
-}
-
-/** `rule`: the net's own words for the refused source (see url-rule.ts), with its fix when it has one. */
-export function refusedSource(tool: string | undefined, source: string, where: string | undefined, rule: string): string {
-  const quoted = JSON.stringify(source.length > 120 ? `${source.slice(0, 120)}…` : source);
-  return (
-    `${capitalize(quoteTool(tool))} returns the source ${quoted}${where === undefined ? "" : ` (at ${where})`}, which the registry refuses on every call: ` +
-    `a source ${rule}. Cite where the data came from with an absolute http(s) URL, or the URI of a resource the registry serves (registry.resource()).`
-  );
-}
-
-export const STRICT_NULL_CHECKS_OFF =
-  "strictNullChecks is off in this project, so DataToolOutput admits undefined and null: a function declared to return it may " +
-  "return nothing, and only the run-time net would catch it. Turn it on (\"strict\": true, or \"strictNullChecks\": true, in tsconfig.json). " +
-  "Without it, a written '| undefined' or '| null' is still reported; an inferred or computed one is not.";
-
-export function internalError(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return (
-    `The analysis failed while judging ${quoteTool(undefined)}: ${text}. ` +
-    `The registration is reported instead of being passed; please report this failure with the code around it.`
-  );
-}
-
-/** "a, b and c", each quoted. */
-function quotedList(words: readonly string[]): string {
-  const quoted = words.map((word) => `'${word}'`);
-  return quoted.length <= 1 ? (quoted[0] ?? "") : `${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)!}`;
-}
-
-/** A key the options' type does not have: a misspelling, most often. */
-export function unknownOption(callee: string, tool: string | undefined, key: string, nearest: string | undefined, known: readonly string[]): string {
-  const guess = nearest === undefined ? "." : `: did you mean '${nearest}'?`;
-  const whose = tool === undefined ? callee : `${callee} for ${quoteTool(tool)}`;
-  return `${whose} has no option '${key.length > 80 ? `${key.slice(0, 80)}…` : key}'${guess} It takes ${quotedList(known)}; the registry refuses any other key when the server starts.`;
-}
-
-/** A value the option's type does not take. */
-export function wrongOptionValue(callee: string, tool: string | undefined, key: string, takes: string, given: string): string {
-  const whose = tool === undefined ? callee : `${callee} for ${quoteTool(tool)}`;
-  return `Option '${key}' of ${whose} takes '${takes}', not '${given}'; the registry refuses it when the server starts.`;
-}
-
-/**
- * An `output` whose schema describes no object (an array, as the MCP quickstart's `outputSchema:
- * z.array(…)`): the registry refuses it in these words when the server starts, since the keys it
- * declares sit in structuredContent beside `sources`.
- */
-export function outputNotAnObject(callee: string, tool: string | undefined, described: string): string {
-  const whose = tool === undefined ? callee : `${callee} for ${quoteTool(tool)}`;
-  return `Option 'output' of ${whose}: output describes ${JSON.stringify(described)}, not an object: it declares the keys structuredContent carries beside sources. Wrap it: z.object({ entities: … }). The registry refuses it when the server starts.`;
 }

@@ -220,3 +220,15 @@ function fromType(context: Context, type: ts.Type): ServedName {
 function either(alternatives: readonly ServedName[]): ServedName {
   return { kind: "either", alternatives };
 }
+
+/** The static name of an applied function, for a registration that cannot be judged. */
+export function appliedName(context: Context, applied: ts.Node | undefined): string | undefined {
+  const { ts } = context;
+  if (applied === undefined) return undefined;
+  const node = skipOuterExpressions(ts, applied);
+  if (ts.isFunctionExpression(node) || ts.isMethodDeclaration(node) || ts.isFunctionDeclaration(node)) {
+    return node.name !== undefined && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name)) ? node.name.text : undefined;
+  }
+  if (ts.isIdentifier(node)) return node.text;
+  return undefined;
+}

@@ -1,20 +1,44 @@
 import type * as ts from "typescript";
-import { type Context, isMarked, type LiteralOptions, printType } from "./context.js";
-import { literalCallOf, markedTypeAt, typeOfSymbol } from "./marked.js";
-import * as messages from "./messages.js";
-import { isRegistryType } from "./registry-escape.js";
-import { propertyKey } from "./served.js";
-import { closestMatch } from "./suggest.js";
-import { unionMembers } from "./syntax.js";
+import type { Finding } from "../api.js";
+import { type Context, isMarked, type LiteralOptions, printType } from "../context.js";
+import { literalCallOf, markedTypeAt, typeOfSymbol } from "../marked.js";
+import { quoteTool } from "../messages.js";
+import { isRegistryType } from "../registry-escape.js";
+import { appliedName, propertyKey, servedNameOf, toolNameOf } from "../served.js";
+import { closestMatch } from "../suggest.js";
+import { unionMembers } from "../syntax.js";
+import { findingOf, NO_FINDINGS, type SiteFamily } from "./family.js";
 
 /*
- * The options object written as a literal in a call that makes a registry (`createRegistry({…})`)
+ * `invalid-option`: the options object written as a literal in a call that makes a registry (`createRegistry({…})`)
  * or a tool decorator (`registry.tool({…})`): a key its parameter's type does not have (a
  * misspelling: `requireVerifed`, `descripton`), or a value its type does not take. A type check
  * reports both; ESLint, `sourced check` and a bundler run none, and the registry would refuse the
  * options only when the server starts. The known keys come from the parameter's own type, so a
  * new option of the registry (or of a platform's wrapper) is known here without a word.
  */
+
+/** The `invalid-option` findings of a call's literal options, under the tool's name when it registers one. */
+export const invalidOption: SiteFamily = {
+  name: "invalid-option",
+  kinds: ["invalid-option"],
+  phase: "site",
+  at: "call",
+  detect(context, node): readonly Finding[] {
+    const call = node as ts.CallExpression;
+    const checked = optionProblemsAt(context, call);
+    if (checked === undefined || checked.problems.length === 0) return NO_FINDINGS;
+    const { ts } = context;
+    let tool: string | undefined;
+    if (checked.configures === "tool") {
+      let outer: ts.Node = call;
+      while (ts.isParenthesizedExpression(outer.parent)) outer = outer.parent;
+      const applied = ts.isCallExpression(outer.parent) && outer.parent.expression === outer ? outer.parent.arguments[0] : ts.isDecorator(outer.parent) ? outer.parent.parent : undefined;
+      tool = toolNameOf(servedNameOf(context, call), appliedName(context, applied));
+    }
+    return checked.problems.map((problem) => findingOf("invalid-option", problem.node, call, tool, problem.message(tool)));
+  },
+};
 
 /** One problem of an options literal: the node to underline and the message, which quotes the tool when it is known. */
 export interface OptionProblem {
@@ -84,19 +108,19 @@ function checkOptions(
     if (key === undefined) continue; // a computed key: TypeScript does not know it either
     if (!known.includes(key)) {
       const nearest = closestMatch(key, known);
-      problems.push({ node: property.name ?? property, message: (tool) => messages.unknownOption(callee, tool, key, nearest, known) });
+      problems.push({ node: property.name ?? property, message: (tool) => unknownOptionMessage(callee, tool, key, nearest, known) });
       continue;
     }
     if (!ts.isPropertyAssignment(property)) continue;
     if (key === "output" && configures === "tool") {
       const described = outputNotAnObject(context, property.initializer);
       if (described !== undefined) {
-        problems.push({ node: property.initializer, message: (tool) => messages.outputNotAnObject(callee, tool, described) });
+        problems.push({ node: property.initializer, message: (tool) => outputNotAnObjectMessage(callee, tool, described) });
         continue;
       }
     }
     const wrong = wrongValue(context, members, key, property.initializer);
-    if (wrong !== undefined) problems.push({ node: property.initializer, message: (tool) => messages.wrongOptionValue(callee, tool, key, wrong.takes, wrong.given) });
+    if (wrong !== undefined) problems.push({ node: property.initializer, message: (tool) => wrongOptionValueMessage(callee, tool, key, wrong.takes, wrong.given) });
   }
   return { configures, problems };
 }
@@ -174,4 +198,33 @@ function outputNotAnObject(context: Context, value: ts.Expression): string | und
 function calleeText(call: ts.CallExpression): string {
   const text = call.expression.getText().replace(/\s+/gu, "");
   return text.length <= 40 ? `${text}()` : "this call";
+}
+
+/** "a, b and c", each quoted. */
+function quotedList(words: readonly string[]): string {
+  const quoted = words.map((word) => `'${word}'`);
+  return quoted.length <= 1 ? (quoted[0] ?? "") : `${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)!}`;
+}
+
+/** A key the options' type does not have: a misspelling, most often. */
+export function unknownOptionMessage(callee: string, tool: string | undefined, key: string, nearest: string | undefined, known: readonly string[]): string {
+  const guess = nearest === undefined ? "." : `: did you mean '${nearest}'?`;
+  const whose = tool === undefined ? callee : `${callee} for ${quoteTool(tool)}`;
+  return `${whose} has no option '${key.length > 80 ? `${key.slice(0, 80)}…` : key}'${guess} It takes ${quotedList(known)}; the registry refuses any other key when the server starts.`;
+}
+
+/** A value the option's type does not take. */
+export function wrongOptionValueMessage(callee: string, tool: string | undefined, key: string, takes: string, given: string): string {
+  const whose = tool === undefined ? callee : `${callee} for ${quoteTool(tool)}`;
+  return `Option '${key}' of ${whose} takes '${takes}', not '${given}'; the registry refuses it when the server starts.`;
+}
+
+/**
+ * An `output` whose schema describes no object (an array, as the MCP quickstart's `outputSchema:
+ * z.array(…)`): the registry refuses it in these words when the server starts, since the keys it
+ * declares sit in structuredContent beside `sources`.
+ */
+export function outputNotAnObjectMessage(callee: string, tool: string | undefined, described: string): string {
+  const whose = tool === undefined ? callee : `${callee} for ${quoteTool(tool)}`;
+  return `Option 'output' of ${whose}: output describes ${JSON.stringify(described)}, not an object: it declares the keys structuredContent carries beside sources. Wrap it: z.object({ entities: … }). The registry refuses it when the server starts.`;
 }

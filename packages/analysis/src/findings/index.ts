@@ -1,0 +1,29 @@
+import { duplicateToolName } from "./duplicate-tool-name.js";
+import { escapes } from "./escapes.js";
+import type { Family } from "./family.js";
+import { internalError } from "./internal-error.js";
+import { invalidOption } from "./invalid-option.js";
+import { invalidSource } from "./invalid-source.js";
+import { invalidToolName } from "./invalid-tool-name.js";
+import { registration } from "./registration.js";
+import { strictNullChecksOff } from "./strict-null-checks-off.js";
+import { undeclaredOutputKey } from "./undeclared-output-key.js";
+import { unnamedTool } from "./unnamed-tool.js";
+
+/**
+ * Every finding family, one file each (family.ts says what a family is). analyze.ts reads this
+ * list alone: within a phase, the order here is the order of the findings at a site, which every
+ * front-end and backend reports as it is.
+ */
+export const FAMILIES: readonly Family[] = [
+  registration,
+  unnamedTool,
+  invalidToolName,
+  invalidSource,
+  undeclaredOutputKey,
+  invalidOption,
+  escapes,
+  duplicateToolName,
+  strictNullChecksOff,
+  internalError,
+];
