@@ -89,3 +89,9 @@ export function locate(node: ts.Node, siteFile: ts.SourceFile): string {
   const relative = posix.relative(posix.dirname(siteFile.fileName), sourceFile.fileName);
   return `${relative.startsWith("../") ? relative : `./${relative}`}:${line + 1}:${character + 1}`;
 }
+
+/** Whether `node` has a modifier of `kind` (`async`, `static`…). */
+export function hasModifier(ts: TypeScript, node: ts.Node, kind: ts.SyntaxKind): boolean {
+  const modifiers = ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined;
+  return modifiers?.some((modifier) => modifier.kind === kind) ?? false;
+}
