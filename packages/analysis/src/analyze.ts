@@ -4,10 +4,10 @@ import { type Context, contextOf, isProjectSource, moduleSpecifiersOf } from "./
 import { type FileFamily, type FileScope, type Judgement, NO_FINDINGS, type RegisteredFamily, type RegistrationFamily, type SiteFamily } from "./findings/family.js";
 import { FAMILIES } from "./findings/index.js";
 import { internalErrorAt } from "./findings/internal-error.js";
-import { ReferenceScan } from "./marked.js";
 import { REGISTRY_MODULE } from "./messages.js";
 import type { ProgramPort } from "./ports.js";
 import { mayRegister } from "./reach.js";
+import { ReferenceScan } from "./reference-scan.js";
 import { escapePlacementOf, type Placement } from "./sites.js";
 
 export interface AnalyzeProgramOptions {

@@ -1,6 +1,6 @@
 import type * as ts from "typescript";
 import { type Context, isMarked, printType } from "./context.js";
-import { cachedVerdict, referencedSymbol, typeOfSymbol } from "./marked.js";
+import { cachedVerdict, referencedSymbol, typeOfSymbol } from "./symbols.js";
 import type { Placement } from "./sites.js";
 import { declaredTypeNode, isJavaScript, typeOfProperty, unionMembers } from "./syntax.js";
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { CASES_DIR, CASES_TSCONFIG, EXPECTED_IDS } from "../../../fixtures/harness";
 import fc from "fast-check";
 import { analyzeSourceFile, FINDING_KINDS, type AnalysisResult, type Finding } from "../src/index";
-import { referenceFactsOf } from "../src/marked";
+import { referenceFactsOf } from "../src/reference-scan";
 import { toolNameProblem } from "../src/tool-name";
 import { canNeverBeSource, describeSourceUrlProblem, isSourceUrl, SOURCE_URL_PATTERN } from "../src/url-rule";
 // The registry's own rules, from its sources: the analysis depends on no package of ours at run time.

@@ -2,11 +2,12 @@ import type * as ts from "typescript";
 import type { AnnotationFix, FindingId, Registration, TypeScript } from "../api.js";
 import { type Context, contractFor, hasUnresolvedImports, isErrorType, isMarked, markOf, resolveAlias, unresolvedImportsOf } from "../context.js";
 import { judgeRegistered } from "../judge.js";
-import { exactMarkedType, hasAnyType, markedTypeAt, referencedSymbol } from "../marked.js";
+import { exactMarkedType, markedTypeAt } from "../marked.js";
 import { capitalize, quoteTool, REGISTER_INSTEAD_SENTENCE, REGISTRY_MODULE, unverifiable } from "../messages.js";
 import { nameNodeOf } from "../names.js";
 import { outputKeysTypeOf } from "../output-keys.js";
 import { appliedName, servedNameOf, takesFunctionName, toolNameOf } from "../served.js";
+import { hasAnyType, referencedSymbol } from "../symbols.js";
 import { isConstDeclaration, MAX_HOPS, skipOuterExpressions } from "../syntax.js";
 import { findingOf, type Judgement, NO_FINDINGS, type RegistrationFamily } from "./family.js";
 
