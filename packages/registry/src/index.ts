@@ -17,3 +17,4 @@ export { ToolError } from "./tool-error.js";
 export { TOOL_NAME_PATTERN } from "./tool-name.js";
 export { isSourceUrl, SOURCE_URL_PATTERN, toSourceUrl } from "./url-rule.js";
 export { WIRE_LIMITS } from "./wire.js";
+export { completable, ResourceTemplate } from "@modelcontextprotocol/server";

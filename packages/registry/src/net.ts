@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
+import { thrownInputRequest } from "./client-requests.js";
 import { z } from "zod";
 import { DEFAULT_CONTRACT, hasVisibleText, type ResultContract } from "./contract.js";
 import { stderrLogger, type Logger } from "./logger.js";
@@ -224,6 +225,9 @@ export function thrownUnlessUnanswered(tool: NamedTool, error: unknown, logger: 
 }
 
 function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallToolResult {
+  // `throw inputRequired(…)`: the tool asks the client for input; the SDK sends or fulfils it (client-requests.ts).
+  const asked = thrownInputRequest(error);
+  if (asked !== undefined) return asked as unknown as CallToolResult;
   if (isToolError(error)) return expectedFailure(tool, thrownText(error), logger);
   const { message, detail } = describeThrown(error);
   const result = errorResult(`${toolLabel(tool, "result")} failed: ${message}`);

@@ -1,4 +1,5 @@
 import { McpServer, type Icon, type PromptCallback, type ReadResourceCallback, type ReadResourceTemplateCallback, type ResourceMetadata, type ResourceTemplate, type ServerContext, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import { Audience } from "./audience.js";
 import { CONTRACT_KEYS, declaredKeys } from "./contract.js";
 import { gatewayView } from "./gateway.js";
 import { compileInput, InputRefusal, type CompiledInput } from "./input.js";
@@ -63,6 +64,13 @@ export interface RegistryOptions {
   icons?: Icon[];
   /** The server's website, for clients' UIs. */
   websiteUrl?: string;
+  /**
+   * Announce `listChanged` on the tools, resources and prompts, and tell every client that can be
+   * told when they change while serving (a tool registered late, enabled, disabled or removed).
+   * Default `false`: a v2 host holds a `subscriptions/listen` stream open for each list announced,
+   * so a server whose lists never change announces none.
+   */
+  listChanged?: boolean;
 }
 
 export type { ToolCallExtra } from "./types.js";
@@ -115,6 +123,13 @@ export interface Registry {
   serveStdio(options?: StdioServeOptions): Promise<StdioServing>;
   /** Serves every tool over Streamable HTTP, on 127.0.0.1 and an ephemeral port unless told otherwise. */
   serveHttp(options?: HttpServeOptions): Promise<HttpServing>;
+  /**
+   * Tells every client subscribed to the resource `uri` that it changed
+   * (`notifications/resources/updated`): 2025-era clients that sent `resources/subscribe` over stdio
+   * or in a session of the sessionful HTTP mode, 2026-07-28 clients whose `subscriptions/listen`
+   * filter names it. The client reads it again when it wants the new contents.
+   */
+  resourceUpdated(uri: string): void;
 }
 
 /** The SDK's prompt configuration (`registerPrompt`'s second argument). */
@@ -273,6 +288,10 @@ export function createRegistry(options: RegistryOptions): Registry {
   let table: ToolTable | undefined;
   const view = gatewayView(options.ui, logger);
   const checkMode: StartupCheckMode = options.startupCheck ?? "auto";
+  /** The resources served, whose URIs the tools may cite as sources. */
+  const resources = new ServedResources();
+  /** Who hears of changes while serving: the servers that stay connected, the 2026-07-28 HTTP handlers. */
+  const changes = { audience: new Audience((uri) => resources.accepts(uri)), listChanged: options.listChanged === true };
   /** Unstamped registrations the start-up check has not been asked about yet. */
   const unjudged: Entry[] = [];
   /**
@@ -367,10 +386,20 @@ export function createRegistry(options: RegistryOptions): Registry {
     }
     table = undefined;
     if (!served && entries.size === 1) hintAtExit(exitHint);
+    if (served) toolsChanged();
   }
 
-  /** The resources served, whose URIs the tools may cite as sources. */
-  const resources = new ServedResources();
+  /**
+   * The tools changed while serving: once the start-up check has judged what is new (a tool it
+   * refuses is never announced), every client that can be told is.
+   */
+  function toolsChanged(): void {
+    if (!changes.listChanged) return;
+    const pending = check();
+    if (pending === undefined) changes.audience.listChanged("tools");
+    else void pending.then(() => changes.audience.listChanged("tools"));
+  }
+
   /** Resources and prompts, registered on every server built; `probe` hears the SDK's refusals at the registration. */
   const offerings: Offering[] = [];
   let probe: McpServer | undefined;
@@ -503,7 +532,8 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
   };
 
-  const registry: Registry = {
+  // The audience is for the serving layers (serve.ts), not part of the public type.
+  const registry: Registry & { readonly audience: Audience } = {
     name: options.name,
     version: options.version,
 
@@ -586,7 +616,16 @@ export function createRegistry(options: RegistryOptions): Registry {
     createServer(serving?: ServingContext): McpServer {
       markServed();
       void check();
-      return buildServer(identity, tables, logger, serving, offerings);
+      return buildServer(identity, tables, logger, serving, offerings, changes);
+    },
+
+    resourceUpdated(uri: string): void {
+      if (typeof uri !== "string") throw new TypeError(`registry.resourceUpdated() expects the resource's URI, a string, not ${describeGiven(uri)}`);
+      changes.audience.resourceUpdated(uri);
+    },
+
+    get audience(): Audience {
+      return changes.audience;
     },
 
     // The check starts with serving, before any client asks: only the first tools/list waits for it.

@@ -1,19 +1,24 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname as machineName, networkInterfaces } from "node:os";
-import { createMcpHandler, type AuthInfo, type McpHandlerRequestOptions, type McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHandlerRequestOptions, type McpServer } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { ListenStreams, withSerialisedTools } from "./http-answers.js";
+import type { Audience } from "./audience.js";
 import type { Logger } from "./logger.js";
 import { HttpErrorLog } from "./refusal-log.js";
+import { HttpSessions, type HttpSessionOptions } from "./sessions.js";
 import type { ServingContext } from "./server.js";
 import { serveStdioLines, type StdioServeOptions, type StdioServing } from "./stdio.js";
 
 export type { StdioServeOptions, StdioServing } from "./stdio.js";
+export type { HttpSessionOptions } from "./sessions.js";
 
 /** What serves a registry: anything that can build an `McpServer` with its tools (for a serving layer, as it asks). */
 export interface ServerFactory {
   createServer(serving?: ServingContext): McpServer;
+  /** Who hears of changes while serving: the HTTP handler's notifier joins it. */
+  readonly audience?: Audience;
 }
 
 /** What `authenticate` is given: the request's method, URL and headers. */
@@ -83,6 +88,15 @@ export interface HttpServeOptions {
    */
   authenticate?: (request: AuthenticationRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
   limits?: HttpLimits;
+  /**
+   * Serve 2025-era clients in sessions (`Mcp-Session-Id`), through the SDK's session transport,
+   * instead of statelessly: what needs a session works then — a tool's sampling and elicitation
+   * requests, resource subscriptions and list changes on the GET stream, resumption of a lost
+   * stream from an event store (priming events, `retry`, `Last-Event-ID`). `true`, or the sessions'
+   * options. 2026-07-28 clients are served as ever (that revision has no sessions). Behind a
+   * balancer, route each session to its instance: sticky on `Mcp-Session-Id`.
+   */
+  sessions?: boolean | HttpSessionOptions;
 }
 
 export interface HttpServing {
@@ -294,17 +308,28 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
   // A client's refused requests in one line each, and no more than a few a minute; failures with their stack.
   const errors = new HttpErrorLog(logger);
   const serving: ServingContext = { shutdown: shutdown.signal, serialisedLists: true };
-  const mcp = createMcpHandler(() => registry.createServer(serving), {
+  // 2025-era requests reach this handler only without sessions: its stateless fallback.
+  const mcp = createMcpHandler(({ era }) => registry.createServer({ ...serving, era, stateless: era === "legacy" }), {
     maxRequestBodySize: limits.maxBodyBytes,
     maxSubscriptions: limits.maxListenStreams,
     onerror: errors.report,
   });
+  // Resource updates and list changes reach the 2026-07-28 clients' listen streams.
+  const leaveAudience = registry.audience?.addNotifier(mcp.notify);
+  const sessionOptions = options.sessions === true ? {} : options.sessions === false ? undefined : options.sessions;
+  // A session's server stays: its tools/list answers are written as they are (its event store keeps them).
+  const sessions =
+    sessionOptions === undefined ? undefined : new HttpSessions(() => registry.createServer({ shutdown: shutdown.signal, era: "legacy", stays: true }), sessionOptions, errors.report);
   const listens = new ListenStreams(limits.listenIdleTimeoutMs);
   /** The request each body parsed here belongs to (the SDK hands the body back to `fetch`). */
   const requests = new WeakMap<object, { method: string; id: string | number | null }>();
   const toSdk = toNodeHandler(
     {
       fetch: async (request: Request, requestOptions?: McpHandlerRequestOptions) => {
+        if (sessions !== undefined && (await isLegacyRequest(request, requestOptions?.parsedBody, { maxRequestBodySize: limits.maxBodyBytes }))) {
+          const answer = await sessions.handle(request, requestOptions ?? {});
+          return closing ? withConnectionClose(answer) : answer;
+        }
         const response = await mcp.fetch(request, requestOptions);
         const body = requestOptions?.parsedBody;
         const exchange = typeof body === "object" && body !== null ? requests.get(body) : undefined;
@@ -346,8 +371,13 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
       sendError(res, 403, -32000, `Forbidden: origin ${JSON.stringify(origin)} is not allowed (allowedOrigins)`);
       return;
     }
-    if (req.method !== "POST") {
-      sendError(res, 405, -32000, "Method not allowed: this server is stateless and answers POST only", { allow: "POST" });
+    const sessionStream = sessions !== undefined && (req.method === "GET" || req.method === "DELETE");
+    if (req.method !== "POST" && !sessionStream) {
+      const message =
+        sessions === undefined
+          ? "Method not allowed: this server serves 2025-era clients statelessly and answers POST only (a GET stream needs a session: serveHttp({ sessions: true }))"
+          : "Method not allowed: POST, GET and DELETE only";
+      sendError(res, 405, -32000, message, { allow: sessions === undefined ? "POST" : "POST, GET, DELETE" });
       return;
     }
     if (options.authenticate) {
@@ -362,6 +392,24 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
         return;
       }
       req.auth = auth;
+    }
+    if (sessionStream) {
+      if (req.method === "GET") {
+        // A session's GET stream may stay open for long: it gives back its request slot and takes a stream slot.
+        release(res);
+        if (closing || streams.size >= limits.maxListenStreams) {
+          const why = closing ? "the server is shutting down" : `${limits.maxListenStreams} streams are open`;
+          sendError(res, 503, -32000, `Service unavailable: ${why}; retry shortly`, { "retry-after": "1", connection: "close" });
+          return;
+        }
+        streams.add(res);
+        res.once("close", () => {
+          streams.delete(res);
+          if (closing && inFlight.size === 0 && streams.size === 0) drained?.();
+        });
+      }
+      await toSdk(req, res);
+      return;
     }
     const declaredLength = Number(req.headers["content-length"] ?? 0);
     if (declaredLength > limits.maxBodyBytes) {
@@ -504,6 +552,8 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
       (closed ??= (async () => {
         closing = true;
         listens.endAll();
+        leaveAudience?.();
+        sessions?.endStreams();
         // Answers still to be sent end their connection: a client does not reuse a closing server's socket.
         // (The SDK's answers are given the header as they leave it, in `fetch` above.)
         for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
@@ -520,6 +570,7 @@ export async function serveHttp(registry: ServerFactory, logger: Logger, options
         clearInterval(sweep);
         httpServer.closeAllConnections();
         await stopped;
+        await sessions?.closeAll();
         await mcp.close();
         errors.flush();
       })()),

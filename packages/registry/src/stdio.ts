@@ -277,8 +277,9 @@ export async function serveStdioLines(createServer: (serving: ServingContext) =>
     resolveClosed();
   };
   const handle = sdkServeStdio(
-    () => {
-      server = createServer({ serialisedLists: true });
+    ({ era }) => {
+      // The connection's server stays with its client: it is told of resource updates and list changes.
+      server = createServer({ serialisedLists: true, stays: true, era });
       return server;
     },
     {
