@@ -1,5 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerNotifier } from "@modelcontextprotocol/server";
 
+/** The serving context a server was built for (server.ts `ServingContext`, which this layer below it does not import). */
+type ServingLike = object;
+
 /** The lists a client may be told have changed. */
 export type ListKind = "tools" | "resources" | "prompts";
 
@@ -16,6 +19,8 @@ export function statelessRefusal(what: string): string {
 }
 
 interface Member {
+  /** What it was built for: a resource or prompt registered later is registered on it the same way. */
+  readonly serving: ServingLike;
   /** Resources the client subscribed to (2025-era `resources/subscribe`). */
   readonly subscriptions: Set<string>;
   /**
@@ -43,8 +48,8 @@ export class Audience {
    * `resources/unsubscribe` (a 2025-era connection: a 2026-07-28 one subscribes through its listen
    * filter, which its entry holds).
    */
-  join(server: McpServer, modern: boolean): void {
-    const member: Member = { subscriptions: new Set(), modern };
+  join(server: McpServer, modern: boolean, serving: ServingLike): void {
+    const member: Member = { subscriptions: new Set(), modern, serving };
     this.members.set(server, member);
     const low = server.server;
     const closed = low.onclose;
@@ -82,10 +87,35 @@ export class Audience {
     for (const notifier of this.notifiers) notifier.resourceUpdated(uri);
   }
 
-  /** `notifications/<kind>/list_changed` to every client that stays connected or listens. */
-  listChanged(kind: ListKind): void {
-    for (const server of this.members.keys()) {
-      send(server, () => (kind === "tools" ? server.server.sendToolListChanged() : kind === "resources" ? server.server.sendResourceListChanged() : server.server.sendPromptListChanged()));
+  /**
+   * Registers a resource or prompt registered while serving on every server that stays connected
+   * and already offers that kind (the SDK then tells its client); returns how many could not take it.
+   */
+  offerToMembers(kind: "resources" | "prompts", register: (server: McpServer, serving: never) => void): number {
+    let unreached = 0;
+    for (const [server, member] of this.members) {
+      if (server.server.getCapabilities()[kind] === undefined) {
+        unreached++;
+        continue;
+      }
+      try {
+        register(server, member.serving as never);
+      } catch {
+        unreached++;
+      }
+    }
+    return unreached;
+  }
+
+  /**
+   * `notifications/<kind>/list_changed` to every client that stays connected or listens; `"notifiers"`:
+   * to the listen streams only (the SDK told the connected ones itself).
+   */
+  listChanged(kind: ListKind, only?: "notifiers"): void {
+    if (only === undefined) {
+      for (const server of this.members.keys()) {
+        send(server, () => (kind === "tools" ? server.server.sendToolListChanged() : kind === "resources" ? server.server.sendResourceListChanged() : server.server.sendPromptListChanged()));
+      }
     }
     for (const notifier of this.notifiers) {
       if (kind === "tools") notifier.toolsChanged();

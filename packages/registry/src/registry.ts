@@ -85,6 +85,14 @@ export interface RegisteredTool {
   readonly site: string;
   /** The verifier named by its stamp, or `@sourced/project@<version>` once the start-up check verified it; `undefined` otherwise. */
   readonly verifiedBy: string | undefined;
+  /** Whether it is served: a disabled tool is absent from `tools/list`, and a call to it is answered as to an unknown tool. */
+  readonly enabled: boolean;
+  /** Serves it again (the SDK's `RegisteredTool.enable()`); clients are told when `listChanged` is on. */
+  enable(): void;
+  /** Stops serving it, keeping its registration (the SDK's `disable()`). */
+  disable(): void;
+  /** Removes it: its name is free for another registration (the SDK's `remove()`). */
+  remove(): void;
 }
 
 export interface Registry {
@@ -187,7 +195,7 @@ const STARTUP_CHECK_FRAMES = 6;
  * A tool as the registry holds it. `label` and `site` are read only by messages: computing them
  * for every tool would cost more than the registration itself, so they are prototype getters.
  */
-class Entry implements RegisteredTool {
+class Entry {
   constructor(
     readonly name: string,
     readonly options: Readonly<ToolOptions>,
@@ -201,6 +209,9 @@ class Entry implements RegisteredTool {
 
   /** Registered unstamped, the start-up check not asked yet: under requireVerified it is not a tool until the check verifies it. */
   awaitingVerdict = false;
+
+  /** `RegisteredTool.disable()` turns it off: still registered, not served. */
+  enabled = true;
 
   /** How errors name it: `function list_cities`, `static method Weather.forecast`. */
   get label(): string {
@@ -314,6 +325,8 @@ export function createRegistry(options: RegistryOptions): Registry {
 
   /** Whether a server has been asked for (served, or built for a transport of the caller's own). */
   let served = false;
+  /** Whether a change while serving was left unannounced (listChanged off): said once. */
+  let unannounced = false;
   const exitHint = {
     logger,
     describe: (): string | undefined => {
@@ -394,7 +407,11 @@ export function createRegistry(options: RegistryOptions): Registry {
    * refuses is never announced), every client that can be told is.
    */
   function toolsChanged(): void {
-    if (!changes.listChanged) return;
+    if (!changes.listChanged) {
+      if (!unannounced) logger.warn(`registry "${options.name}": its tools changed while serving, and its clients are not told (listChanged is off): they see the change when they list the tools again. Pass createRegistry({ listChanged: true }) to announce it.`);
+      unannounced = true;
+      return;
+    }
     const pending = check();
     if (pending === undefined) changes.audience.listChanged("tools");
     else void pending.then(() => changes.audience.listChanged("tools"));
@@ -405,15 +422,22 @@ export function createRegistry(options: RegistryOptions): Registry {
   let probe: McpServer | undefined;
   /** `site`: captured in the registry's entry method, as every site is (site.ts). */
   function offer(what: string, site: LazySite, kind: Offering["kind"], register: Offering["register"]): void {
-    if (served) {
-      throw new Error(`${what} at ${formatSite(site.get())}: the registry is already serving, and servers already built would not offer it; register resources and prompts before serving.`);
-    }
     try {
       register((probe ??= new McpServer({ name, version })), {});
     } catch (error) {
       throw new TypeError(`${what} at ${formatSite(site.get())}: ${error instanceof Error ? error.message : String(error)}`);
     }
     offerings.push({ kind, register });
+    if (!served) return;
+    // Registered while serving: every server built from now on offers it; a server that stays
+    // connected offers it too when it already offers that kind (its capabilities are fixed at its
+    // handshake), and the SDK tells its client.
+    const unreached = changes.audience.offerToMembers(kind, register);
+    if (!changes.listChanged) {
+      if (!unannounced) logger.warn(`registry "${options.name}": its ${kind} changed while serving, and its clients are not told (listChanged is off): they see the change when they list them again. Pass createRegistry({ listChanged: true }) to announce it.`);
+      unannounced = true;
+    } else changes.audience.listChanged(kind, "notifiers");
+    if (unreached > 0) logger.warn(`${what} at ${formatSite(site.get())}: registered while serving; ${unreached} connected client${unreached === 1 ? "" : "s"} whose server offered no ${kind} at its handshake will see it once ${unreached === 1 ? "it reconnects" : "they reconnect"}.`);
   }
 
   /** Asked for a server: no hint at exit, and the registry is no longer held for one. */
@@ -519,14 +543,30 @@ export function createRegistry(options: RegistryOptions): Registry {
     return options.requireVerified ? "requireVerified is on." : 'startupCheck is "require".';
   }
 
+  /** The tools served: the registered ones not disabled. */
+  function servedEntries(): Entry[] {
+    return [...entries.values()].filter((entry) => entry.enabled);
+  }
+
+  /** `RegisteredTool.enable()`, `disable()`, `remove()`: a change of what is served. */
+  function changeTool(entry: Entry, change: "enable" | "disable" | "remove"): void {
+    // A handle of a registration replaced since (removed, its name taken again) changes nothing.
+    if (entries.get(entry.name) !== entry) return;
+    if (change === "remove") entries.delete(entry.name);
+    else if (entry.enabled === (change === "enable")) return;
+    else entry.enabled = change === "enable";
+    table = undefined;
+    if (served) toolsChanged();
+  }
+
   /** The tools as served: at once, or once the check in flight has settled. */
   const tables: TableSource = {
     table(): ToolTable | Promise<ToolTable> {
       const pending = check();
-      return pending === undefined ? (table ??= new ToolTable(entries.values(), view, callTimeoutMs, resources)) : pending.then(() => tables.table());
+      return pending === undefined ? (table ??= new ToolTable(servedEntries(), view, callTimeoutMs, resources)) : pending.then(() => tables.table());
     },
     get view() {
-      if (checking === undefined) return (table ??= new ToolTable(entries.values(), view, callTimeoutMs, resources)).view;
+      if (checking === undefined) return (table ??= new ToolTable(servedEntries(), view, callTimeoutMs, resources)).view;
       // Before the verdicts: served when any tool may declare it.
       return [...entries.values()].some((entry) => view?.toolMeta(entry.options.ui) !== undefined) ? view : undefined;
     },
@@ -591,7 +631,20 @@ export function createRegistry(options: RegistryOptions): Registry {
       // Under requireVerified, an unstamped registration is a tool once the start-up check verified it.
       return [...entries.values()]
         .filter((entry) => !(options.requireVerified && entry.awaitingVerdict))
-        .map(({ name, options, fn, site, verifiedBy }) => ({ name, options, fn, site, verifiedBy }));
+        .map((entry) => {
+          const { name, options, fn, site, verifiedBy, enabled } = entry;
+          return {
+            name,
+            options,
+            fn,
+            site,
+            verifiedBy,
+            enabled,
+            enable: () => changeTool(entry, "enable"),
+            disable: () => changeTool(entry, "disable"),
+            remove: () => changeTool(entry, "remove"),
+          };
+        });
     },
 
     resource(...args: unknown[]): void {
@@ -616,7 +669,8 @@ export function createRegistry(options: RegistryOptions): Registry {
     createServer(serving?: ServingContext): McpServer {
       markServed();
       void check();
-      return buildServer(identity, tables, logger, serving, offerings, changes);
+      // A server for a transport of the caller's own stays connected to its client, as a stdio one does.
+      return buildServer(identity, tables, logger, serving ?? { stays: true }, offerings, changes);
     },
 
     resourceUpdated(uri: string): void {

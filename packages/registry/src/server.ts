@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { CallToolRequest, CallToolResult, Icon, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { statelessRefusal, type Audience } from "./audience.js";
@@ -134,7 +134,7 @@ export class ToolTable {
     if (callable === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
     const { tool, timeoutMs, contract } = callable;
     const { input } = tool;
-    return callWithinBounds(tool, ctx.mcpReq.signal, { timeoutMs, shutdown }, logger, (signal) => {
+    const answer = callWithinBounds(tool, ctx.mcpReq.signal, { timeoutMs, shutdown }, logger, (signal) => {
       // The SDK's own idiom for a derived context (its buildContext spreads `mcpReq` the same way).
       const own: ServerContext = { ...ctx, mcpReq: { ...ctx.mcpReq, signal } };
       // A stateless 2025-era request cannot reach its client: what would is refused with the reason.
@@ -154,6 +154,11 @@ export class ToolTable {
       // An async refinement may settle after the call was cancelled (or stopped): not logged then.
       return parsed instanceof Promise ? parsed.then(proceed, (error: unknown) => thrownUnlessUnanswered(tool, error, logger, signal)) : proceed(parsed);
     });
+    if (!stateless) return answer;
+    // `throw inputRequired(…)` on a stateless 2025-era request: no later request could bring the answers to it.
+    const refused = (result: CallToolResult): CallToolResult =>
+      isInputRequiredResult(result) ? thrownAnswer(tool, new Error(statelessRefusal("Asking the client for input (inputRequired)")), logger) : result;
+    return answer instanceof Promise ? answer.then(refused) : refused(answer);
   }
 }
 
@@ -278,7 +283,7 @@ export function buildServer(
     lowLevel.setRequestHandler("resources/subscribe", refuse);
     lowLevel.setRequestHandler("resources/unsubscribe", refuse);
   }
-  if (changes !== undefined && serving.stays === true) changes.audience.join(server, serving.era === "modern");
+  if (changes !== undefined && serving.stays === true) changes.audience.join(server, serving.era === "modern", serving);
   return server;
 }
 

@@ -129,6 +129,12 @@ function notPassing(checks: readonly Check[] | undefined, allowed: readonly stri
   return checks.some((check) => check.status === "SUCCESS") ? undefined : "no SUCCESS check";
 }
 
+test("the everything-server type-checks: tsc, as its author would run it", async () => {
+  const tsc = join(PACKAGE_DIR, "..", "..", "node_modules", "typescript", "bin", "tsc");
+  const output = await new Promise<string>((resolve) => execFile(process.execPath, [tsc, "-p", FIXTURE, "--noEmit"], (_error, stdout, stderr) => resolve(`${stdout}${stderr}`)));
+  expect(output).toBe("");
+});
+
 afterAll(() => {
   for (const child of servers) child.kill("SIGTERM");
   for (const out of outputs) rmSync(out, { recursive: true, force: true });

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { firstText, PACKAGE_DIR } from "./helpers.js";
 
@@ -28,8 +28,11 @@ interface Connection {
   setLoggingLevel(level: "debug" | "info" | "warning"): Promise<unknown>;
   subscribe(uri: string): Promise<unknown>;
   unsubscribe(uri: string): Promise<unknown>;
+  listTools(): Promise<string[]>;
   readonly logs: Array<{ level: string; data: unknown }>;
   readonly updated: string[];
+  /** The lists the server said changed. */
+  readonly changed: string[];
   /** The sampling and elicitation requests the client answered. */
   readonly asked: string[];
   close(): Promise<void>;
@@ -42,13 +45,16 @@ function legacyConnection(client: LegacyClient): Connection {
   const connection = {
     logs: [] as Connection["logs"],
     updated: [] as string[],
+    changed: [] as string[],
     asked: [] as string[],
     call: (name: string, args?: Record<string, unknown>) => client.callTool({ name, arguments: args ?? {} }) as Promise<CallResult>,
     setLoggingLevel: (level: "debug" | "info" | "warning") => client.setLoggingLevel(level),
     subscribe: (uri: string) => client.subscribeResource({ uri }),
     unsubscribe: (uri: string) => client.unsubscribeResource({ uri }),
+    listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
     close: () => client.close(),
   };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void connection.changed.push("tools"));
   client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => void connection.logs.push({ level: params.level, data: params.data }));
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => void connection.updated.push(params.uri));
   client.setRequestHandler(CreateMessageRequestSchema, () => {
@@ -66,13 +72,16 @@ function modernConnection(client: Client): Connection {
   const connection = {
     logs: [] as Connection["logs"],
     updated: [] as string[],
+    changed: [] as string[],
     asked: [] as string[],
     call: (name: string, args?: Record<string, unknown>) => client.callTool({ name, arguments: args ?? {} }) as Promise<CallResult>,
     setLoggingLevel: (level: "debug" | "info" | "warning") => client.setLoggingLevel(level),
     subscribe: (uri: string) => client.subscribeResource({ uri }),
     unsubscribe: (uri: string) => client.unsubscribeResource({ uri }),
+    listTools: async () => (await client.listTools(undefined, { cacheMode: "refresh" })).tools.map((tool) => tool.name),
     close: () => client.close(),
   };
+  client.setNotificationHandler("notifications/tools/list_changed", () => void connection.changed.push("tools"));
   client.setNotificationHandler("notifications/message", ({ params }) => void connection.logs.push({ level: params.level, data: params.data }));
   client.setNotificationHandler("notifications/resources/updated", ({ params }) => void connection.updated.push(params.uri));
   client.setRequestHandler("sampling/createMessage", () => {
@@ -194,6 +203,101 @@ describe.each(Object.entries(CONNECTIONS))("%s", (_name, connect) => {
     expect(firstText(result)).toBe(`User response: action=accept, content=${JSON.stringify(ELICITED)}`);
     expect(connection.asked).toContain("elicitation/create");
   });
+
+  test("a tool that throws inputRequired(…): the SDK asks the client and calls it again with the answers", async () => {
+    const result = await connection.call("test_ask_any_era");
+    expect(firstText(result)).toBe(`model: ${SAMPLED}; user: accept ${JSON.stringify(ELICITED)}`);
+  });
+
+  test("list changes: a tool registered, disabled, enabled and removed while serving; the client is told each time, and the late tool is checked as every tool is", async () => {
+    const before = connection.changed.length;
+    await connection.call("test_change_tools", { action: "add" });
+    await until(() => connection.changed.length > before);
+    expect(await connection.listTools()).toContain("test_dynamic_tool");
+    const dynamic = await connection.call("test_dynamic_tool");
+    expect([dynamic.isError, firstText(dynamic)]).toEqual([undefined, "Registered while serving, checked as every tool is."]);
+    await connection.call("test_change_tools", { action: "disable" });
+    await until(() => connection.changed.length > before + 1);
+    expect(await connection.listTools()).not.toContain("test_dynamic_tool");
+    await connection.call("test_change_tools", { action: "enable" });
+    await until(() => connection.changed.length > before + 2);
+    expect(await connection.listTools()).toContain("test_dynamic_tool");
+    await connection.call("test_change_tools", { action: "remove" });
+    await until(() => connection.changed.length > before + 3);
+    expect(await connection.listTools()).not.toContain("test_dynamic_tool");
+    expect(connection.changed.slice(before)).toEqual(["tools", "tools", "tools", "tools"]);
+  });
+});
+
+/** The v2 Client on 2026-07-28: no sessions, no requests to the client; the level in each request, changes on a listen stream. */
+const MODERN: Record<string, () => Promise<{ client: Client; connection: Connection }>> = {
+  "2026-07-28, Streamable HTTP": async () => {
+    const client = new Client({ name: "features", version: "1.0.0" }, { ...CAPABILITIES, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const connection = modernConnection(client);
+    await client.connect(new StreamableHTTPClientTransport(stateless));
+    return { client, connection };
+  },
+  "2026-07-28, stdio": async () => {
+    const client = new Client({ name: "features", version: "1.0.0" }, { ...CAPABILITIES, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const connection = modernConnection(client);
+    await client.connect(new StdioClientTransport(stdio));
+    return { client, connection };
+  },
+};
+
+describe.each(Object.entries(MODERN))("v2 Client, %s", (_name, connect) => {
+  let client: Client;
+  let connection: Connection;
+  beforeAll(async () => {
+    ({ client, connection } = await connect());
+  });
+  afterAll(async () => {
+    await connection.close();
+  });
+
+  test("logging: messages come at the level the client asks for in each request (no level: none)", async () => {
+    const call = (level?: string) => client.callTool({ name: "test_tool_with_logging", arguments: {}, ...(level ? { _meta: { [LOG_LEVEL_META_KEY]: level } } : {}) });
+    await call();
+    await call("warning");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(connection.logs).toEqual([]);
+    await call("info");
+    await until(() => connection.logs.length >= 3);
+    expect(connection.logs.map((log) => log.data)).toEqual(["Tool execution started", "Tool processing data", "Tool execution completed"]);
+  });
+
+  test("subscriptions/listen: a resource update and a tool list change reach the listen stream that asked for them; none after it closed", async () => {
+    const subscription = await client.listen({ resourceSubscriptions: ["test://watched-resource"], toolsListChanged: true });
+    try {
+      await connection.call("test_update_watched_resource", { text: "modern" });
+      await until(() => connection.updated.length >= 1);
+      expect(connection.updated).toEqual(["test://watched-resource"]);
+      await connection.call("test_change_tools", { action: "add" });
+      await until(() => connection.changed.length >= 1);
+      expect(connection.changed).toEqual(["tools"]);
+      expect(await connection.listTools()).toContain("test_dynamic_tool");
+      expect(firstText(await connection.call("test_dynamic_tool"))).toBe("Registered while serving, checked as every tool is.");
+      await connection.call("test_change_tools", { action: "remove" });
+      await until(() => connection.changed.length >= 2);
+    } finally {
+      await subscription.close();
+    }
+    await connection.call("test_update_watched_resource", { text: "unheard" });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(connection.updated).toEqual(["test://watched-resource"]);
+  });
+
+  test("a tool that throws inputRequired(…): the client answers the input_required result and calls again", async () => {
+    const result = await connection.call("test_ask_any_era");
+    expect(firstText(result)).toBe(`model: ${SAMPLED}; user: accept ${JSON.stringify(ELICITED)}`);
+    expect(connection.asked.sort()).toEqual(["elicitation/create", "sampling/createMessage"]);
+  });
+
+  test("a push-style request (requestSampling) is refused in the tool, pointing to inputRequired", async () => {
+    const result = await connection.call("test_sampling", { prompt: "Say something" });
+    expect(result.isError).toBe(true);
+    expect(firstText(result)).toContain("inputRequired");
+  });
 });
 
 describe("the stateless mode, to a 2025-era client: what needs a session is refused with the reason and the way out", () => {
@@ -221,6 +325,9 @@ describe("the stateless mode, to a 2025-era client: what needs a session is refu
         expect(firstText(result)).toMatch(refusal);
         expect(firstText(result)).not.toContain("does not support");
       }
+      const asked = await connection.call("test_ask_any_era");
+      expect(asked.isError).toBe(true);
+      expect(firstText(asked)).toMatch(refusal);
       expect(connection.asked).toEqual([]);
       await expect(connection.subscribe("test://watched-resource")).rejects.toThrow(refusal);
 
