@@ -21,7 +21,7 @@ export function statelessContext(ctx: ServerContext): ServerContext {
       ...ctx.mcpReq,
       requestSampling: refuse("Sampling (sampling/createMessage)"),
       elicitInput: refuse("Elicitation (elicitation/create)"),
-      send: send as ServerContext["mcpReq"]["send"],
+      send: send,
     },
   };
 }

@@ -1,7 +1,10 @@
 import { ProtocolError, ProtocolErrorCode, type ReadResourceResult, type ServerContext } from "@modelcontextprotocol/server";
 import { readResourceResultSchema } from "./contract.js";
 import type { Logger } from "./logger.js";
-import { answerText, deadlineText, describeProblems, describeThrown, inPlainWords, isToolError, warn, withinBounds, type CallBounds } from "./net.js";
+import { answerText, describeThrown, warn } from "./answers.js";
+import { deadlineText, withinBounds, type CallBounds } from "./bounds.js";
+import { isToolError } from "./net.js";
+import { describeProblems, inPlainWords } from "./problems.js";
 import { thrownText, toWire } from "./wire.js";
 
 /*

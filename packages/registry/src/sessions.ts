@@ -108,16 +108,16 @@ export class HttpSessions {
   /** A session not yet initialised: it joins the map when the SDK gives it its id. */
   private async open(): Promise<Session> {
     const { eventStore, retryMs } = this.options;
-    let session: Session | undefined;
+    // The callbacks run once the transport serves the initialize, after `session` below exists.
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: eventStore?.() ?? new MemoryEventStore(),
       retryInterval: retryMs,
-      onsessioninitialized: (id) => void this.sessions.set(id, session!),
+      onsessioninitialized: (id) => void this.sessions.set(id, session),
       onsessionclosed: (id) => void this.sessions.delete(id),
     });
     const server = this.createServer();
-    session = { transport, server, lastSeen: Date.now(), open: 0 };
+    const session: Session = { transport, server, lastSeen: Date.now(), open: 0 };
     transport.onerror = this.onerror;
     const closed = transport.onclose;
     transport.onclose = () => {

@@ -96,8 +96,8 @@ async function startFixture(args: string[]): Promise<{ url: string; stderr: () =
   const child = spawn(process.execPath, ["src/everything-server.ts", "--http", ...args], { cwd: FIXTURE, stdio: ["ignore", "pipe", "pipe"] });
   servers.push(child);
   let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
   if (first.done) throw new Error(`the fixture exited before serving:\n${stderr}`);
   return { url: String(first.value), stderr: () => stderr };
 }

@@ -15,7 +15,10 @@ import {
   verifiedBy,
   type DataToolOutput,
 } from "../dist/index.js";
-import { callThroughNet, callWithinBounds, capText, describeProblems, ERROR_TEXT_LIMIT, LOG_TEXT_LIMIT, withinBounds } from "../dist/net.js";
+import { capText, ERROR_TEXT_LIMIT, LOG_TEXT_LIMIT } from "../dist/answers.js";
+import { callWithinBounds, withinBounds } from "../dist/bounds.js";
+import { callThroughNet } from "../dist/net.js";
+import { describeProblems } from "../dist/problems.js";
 import { compileServers, connectInMemory, firstText, recordingLogger, seedResult } from "./helpers.js";
 
 // The registries of this file test the run time (their tools break the contract on purpose, or sit

@@ -40,7 +40,7 @@ async function freePort(): Promise<number> {
 async function startInstance(): Promise<number> {
   const child = spawn(process.execPath, ["src/everything-server.ts", "--http", "--sessions"], { cwd: FIXTURE, stdio: ["ignore", "pipe", "inherit"] });
   children.push(child);
-  const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
+  const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
   return Number(new URL(String(first.value)).port);
 }
 
@@ -86,13 +86,13 @@ ${servers}
   );
   const haproxy = spawn(haproxyBinary(), ["-db", "-f", file], { stdio: ["ignore", "inherit", "inherit"] });
   children.push(haproxy);
-  let exited: number | null = null;
-  haproxy.once("exit", (code) => (exited = code ?? -1));
+  const exit: { code?: number } = {};
+  haproxy.once("exit", (code) => (exit.code = code ?? -1));
   sticky = new URL(`http://127.0.0.1:${stickyPort}/mcp`);
   roundRobin = new URL(`http://127.0.0.1:${roundRobinPort}/mcp`);
   // haproxy is ready once it accepts a connection.
   for (let attempt = 0; attempt < 100; attempt++) {
-    if (exited !== null) throw new Error(`haproxy exited (${exited}) with the configuration:\n${readFileSync(file, "utf8")}`);
+    if (exit.code !== undefined) throw new Error(`haproxy exited (${exit.code}) with the configuration:\n${readFileSync(file, "utf8")}`);
     const ok = await fetch(sticky, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }).then(
       () => true,
       () => false,

@@ -104,7 +104,7 @@ const servers: ChildProcess[] = [];
 async function startHttp(args: string[]): Promise<URL> {
   const child = spawn(process.execPath, [...SERVER, "--http", ...args], { cwd: FIXTURE, stdio: ["ignore", "pipe", "inherit"] });
   servers.push(child);
-  const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
+  const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
   return new URL(String(first.value));
 }
 
