@@ -3,7 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configCoverage, stripJsonComments } from "../src/config-files";
-import { sameCode } from "../src/startup/outputs";
+import { sameCode, traceOutputs } from "../src/startup/outputs";
 import { emittingConfig } from "../src/startup/sources";
 
 /*
@@ -100,5 +100,25 @@ describe("sameCode: whether the running file is what the config emits now", () =
     expect(sameCode("export const a = 1;\n//# sourceMappingURL=data:application/json;base64,e30=\n", "export const a = 1;\n")).toBe(true);
     expect(sameCode("export const a = 2;\n", "export const a = 1;\n")).toBe(false);
     expect(sameCode("export const a = 1; // sourceMappingURL=x\n", "export const a = 1;\n")).toBe(false);
+  });
+});
+
+describe("traceOutputs: each running file of tsc's output against the config's emit now", () => {
+  it("traced when it is that emit; otherwise why not: changed sources, a checking build's output, a file the config does not emit", () => {
+    const root = tree({
+      "dist/same.js": "export const a = 1;\n",
+      "dist/edited.js": "export const a = 2;\n",
+      "dist/stamped.js": 'export const a = Object.defineProperties(f, { [Symbol.for("@sourced/registry:verified")]: { value: "@sourced/cli@0.1.0" } });\n',
+      "dist/stray.js": "",
+    });
+    const emitted = (name: string) => ({ source: path.join(root, "src", `${name}.ts`), text: "export const a = 1;\n//# sourceMappingURL=x.js.map", mappings: "AAAA" });
+    const emission = new Map(["same", "edited", "stamped"].map((name) => [path.join(root, "dist", `${name}.js`), emitted(name)]));
+    const files = ["same", "edited", "stamped", "stray"].map((name) => path.join(root, "dist", `${name}.js`));
+    const display = (file: string) => path.relative(root, file);
+    const [same, edited, stamped, stray] = traceOutputs(files, path.join(root, "tsconfig.json"), emission, () => "print", display);
+    expect(same).toEqual({ file: files[0], fingerprint: "print", source: path.join(root, "src", "same.ts"), mappings: "AAAA" });
+    expect(edited).toMatchObject({ failure: "dist/edited.js is not what tsconfig.json emits from src/edited.ts now: the sources changed after the build (or it was built with other options), so they are not what runs; rebuild and restart" });
+    expect(stamped).toMatchObject({ failure: expect.stringMatching(/^dist\/stamped\.js comes from a build that checked it \(it carries verified stamps: tspc or sourced build\)/) });
+    expect(stray).toMatchObject({ failure: expect.stringMatching(/^tsconfig\.json emits no dist\/stray\.js from its sources as they are now/) });
   });
 });
