@@ -196,6 +196,30 @@ export class NativeCheckerPort {
     return type;
   }
 
+  /*
+   * The types of a type's symbol-keyed properties (`[Symbol.iterator]`, the registration mark), in
+   * one batched request: the mark is looked for among them on every distinct type the analysis
+   * meets (an array type of each module's records, each registration's decorator type), one
+   * `getTypeOfSymbolAtLocation` each at their declarations (614 requests on the mid-size tool-heavy
+   * project, docs/performance.md). At a declaration (not an identifier) that answer is the
+   * property's type without the missing type of an optional property under
+   * `exactOptionalPropertyTypes` (see `locationMatters`): the same as `getTypeOfSymbol` for a
+   * property that is not optional, the only ones prefetched.
+   */
+  prefetchSymbolKeyedTypes(properties: readonly PortSymbol[]): void {
+    const { SymbolFlags } = this.sync;
+    const wanted = properties.filter((property) => property.escapedName.startsWith("__@") && !(property.flags & SymbolFlags.Optional!) && !this.typesOfSymbolsAt.get(property)?.has(ANY_LOCATION));
+    if (wanted.length === 0) return;
+    const types = this.native.getTypeOfSymbol(wanted.map((property) => property[NATIVE]));
+    wanted.forEach((property, index) => {
+      const type = this.type(types[index]);
+      if (type === undefined) return;
+      let byLocation = this.typesOfSymbolsAt.get(property);
+      if (byLocation === undefined) this.typesOfSymbolsAt.set(property, (byLocation = new Map()));
+      byLocation.set(ANY_LOCATION, type);
+    });
+  }
+
   getTypeOfSymbolAtLocation(symbol: PortSymbol, location: ts.Node): PortType {
     let byLocation = this.typesOfSymbolsAt.get(symbol);
     if (byLocation === undefined) this.typesOfSymbolsAt.set(symbol, (byLocation = new Map()));
@@ -513,14 +537,31 @@ export class PortType implements Wrapped<NativeType> {
   getProperty(name: string): PortSymbol | undefined {
     let property = this.propertyByName.get(name);
     if (property === undefined) {
-      property = this.checker.symbol(this.checker.native.getPropertyOfType(this[NATIVE], name)) ?? null;
+      property = this.listedProperty(name) ?? this.checker.symbol(this.checker.native.getPropertyOfType(this[NATIVE], name)) ?? null;
       this.propertyByName.set(name, property);
     }
     return property ?? undefined;
   }
 
+  /*
+   * A property of an object type whose properties were already fetched, found in that list:
+   * `getPropertyOfType` of an object type answers a property of its own by name before anything
+   * else (the global `Object` and `Function` members come after, so a name not listed is still
+   * asked). The options check lists an options type's properties, then asks for each given key
+   * (554 requests on the mid-size tool-heavy project, docs/performance.md). Unions and
+   * intersections, whose properties the checker makes, are always asked.
+   */
+  private listedProperty(name: string): PortSymbol | undefined {
+    const { TypeFlags } = this.checker.sync;
+    if (this.propertiesCache === undefined || !(this.flags & TypeFlags.Object!) || this.flags & (TypeFlags.Union! | TypeFlags.Intersection!)) return undefined;
+    return this.propertiesCache.find((property) => property.escapedName === name && property.name === name);
+  }
+
   properties(): PortSymbol[] {
-    this.propertiesCache ??= this.checker.native.getPropertiesOfType(this[NATIVE]).map((property) => this.checker.symbol(property));
+    if (this.propertiesCache === undefined) {
+      this.propertiesCache = this.checker.native.getPropertiesOfType(this[NATIVE]).map((property) => this.checker.symbol(property));
+      this.checker.prefetchSymbolKeyedTypes(this.propertiesCache);
+    }
     return this.propertiesCache;
   }
 }
