@@ -292,7 +292,7 @@ export class Registrations {
     if (this.policy.requireVerified && stamp === undefined && !awaitsCheck) {
       this.policy.logger.warn(
         `tool "${name}" (${formatSite(lazySite.get())}) was not registered: requireVerified is on and the function carries no verified stamp, ` +
-          "so no compile step has checked that it returns DataToolOutput. Build it with @sourced/transformer (tspc) or bundle it with @sourced/unplugin.",
+          "so no compile step has checked that it returns DataToolOutput. Build it with @sourced/transformer (tspc) or `sourced build` (plain tsc), or bundle it with @sourced/unplugin.",
       );
       return;
     }

@@ -340,7 +340,7 @@ describe("every way a project can be set up", () => {
     expect(run.tools).toEqual([...COMPLIANT, ...REFUSED].sort());
     expect(run.warnings).toEqual([
       expect.stringMatching(
-        /^the start-up check could not judge 7 tools: "list_cities" \(\/.*\/src\/tools\.ts:8:\d+\), .* and 2 more: @sourced\/project, which runs it, is not installed\. Served unchecked \(the net still checks every result\)\. To check them: install @sourced\/project beside the server as a development dependency \('npm install --save-dev @sourced\/project'\), with the TypeScript the project builds with \(5\.0 to 6\.0, or 7\), .*; or build with @sourced\/transformer \(tspc\) or bundle with @sourced\/unplugin, .*; or turn the start-up check off with createRegistry\(\{ startupCheck: false \}\)\.$/,
+        /^the start-up check could not judge 7 tools: "list_cities" \(\/.*\/src\/tools\.ts:8:\d+\), .* and 2 more: @sourced\/project, which runs it, is not installed\. Served unchecked \(the net still checks every result\)\. To check them: install @sourced\/project beside the server as a development dependency \('npm install --save-dev @sourced\/project'\), with the TypeScript the project builds with \(5\.0 to 6\.0, or 7\), .*; or build with @sourced\/transformer \(tspc\) or `sourced build` \(plain tsc\), or bundle with @sourced\/unplugin, .*; or turn the start-up check off with createRegistry\(\{ startupCheck: false \}\)\.$/,
       ),
     ]);
     const required = await serve(project, process.execPath, ["src/server.ts"], { SERVER_STARTUP_CHECK: "require" });
