@@ -255,6 +255,13 @@ export interface RegistryOptions {
   icons?: Icon[];
   /** The server's website, for clients' UIs. */
   websiteUrl?: string;
+  /**
+   * Announce `listChanged` on the tools, resources and prompts, and tell every client that can be
+   * told when they change while serving (a tool registered late, enabled, disabled or removed; a
+   * resource or prompt registered late). Default `false`: a v2 host holds a `subscriptions/listen`
+   * stream open for each list announced, so a server whose lists never change announces none.
+   */
+  listChanged?: boolean;
 }
 
 /** A tool as the registry holds it. */
@@ -267,4 +274,12 @@ export interface RegisteredTool {
   readonly site: string;
   /** The verifier named by its stamp, or `@sourced/project@<version>` once the start-up check verified it; `undefined` otherwise. */
   readonly verifiedBy: string | undefined;
+  /** Whether it is served: a disabled tool is absent from `tools/list`, and a call to it is answered as to an unknown tool. */
+  readonly enabled: boolean;
+  /** Serves it again (the SDK's `RegisteredTool.enable()`); clients are told when `listChanged` is on. */
+  enable(): void;
+  /** Stops serving it, keeping its registration (the SDK's `disable()`). */
+  disable(): void;
+  /** Removes it: its name is free for another registration (the SDK's `remove()`). */
+  remove(): void;
 }
