@@ -1,14 +1,15 @@
 import { McpServer, type Icon, type PromptCallback, type ReadResourceCallback, type ReadResourceTemplateCallback, type ResourceMetadata, type ResourceTemplate, type ServerContext, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import { Audience, type ListKind } from "./audience.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "./bounds.js";
 import { gatewayView } from "./gateway.js";
 import { InputRefusal } from "./input.js";
-import { stderrLogger } from "./logger.js";
+import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, optionsError, REGISTRY_OPTIONS, TOOL_OPTIONS, toolOptionProblems } from "./options.js";
 import { compileSchemas, Registrations, type CompiledSchemas, type RegistrationPolicy } from "./registration.js";
 import { checkedRead } from "./resource-net.js";
 import { ServedResources } from "./resource-sources.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
-import { buildServer, ToolTable, type Offering, type ServingContext, type TableSource } from "./server.js";
+import { buildServer, ToolTable, type Offering, type OfferingHandle, type ServingContext, type TableSource } from "./server.js";
 import { formatSite, LazySite } from "./site.js";
 import type { RegisteredTool, RegistryOptions, ToolArgs, ToolDecorator, ToolDecoratorFor, ToolInput, ToolOptions, ToolOutput } from "./types.js";
 import { StartupVerdicts } from "./verdicts.js";
@@ -38,15 +39,16 @@ export interface Registry {
    * Serves a resource beside the tools, on every server the registry builds (stdio, HTTP,
    * `createServer()`): the SDK's `registerResource`, with its arguments. Its reads go through the
    * net as a tool's calls do: only a checked `ReadResourceResult` is sent, else an error naming
-   * it. Register it before serving; a mistake the SDK refuses (a URI taken twice) throws here. Its URI (a template's: each instance) may then stand as a source of
+   * it. One registered while serving is offered by every server built afterwards, and announced
+   * with `listChanged`; a mistake the SDK refuses (a URI taken twice) throws here. Its URI (a template's: each instance) may then stand as a source of
    * any tool — `sources: ["memory://graph"]` — for data with no http(s) URL: a local file, a
    * database, memory. The net accepts it, and the data view opens it with `resources/read`.
    */
-  resource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): void;
-  resource(name: string, template: ResourceTemplate, metadata: ResourceMetadata, read: ReadResourceTemplateCallback): void;
+  resource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): RegisteredOffering;
+  resource(name: string, template: ResourceTemplate, metadata: ResourceMetadata, read: ReadResourceTemplateCallback): RegisteredOffering;
   /** Serves a prompt beside the tools, as `resource` does: the SDK's `registerPrompt`, with its arguments. */
-  prompt(name: string, config: PromptConfig<undefined>, get: PromptCallback): void;
-  prompt<Args extends StandardSchemaWithJSON>(name: string, config: PromptConfig<Args>, get: PromptCallback<Args>): void;
+  prompt(name: string, config: PromptConfig<undefined>, get: PromptCallback): RegisteredOffering;
+  prompt<Args extends StandardSchemaWithJSON>(name: string, config: PromptConfig<Args>, get: PromptCallback<Args>): RegisteredOffering;
   /**
    * A new SDK `McpServer` offering every tool registered so far, each call going through the net:
    * for a transport of your own (`await registry.createServer().connect(transport)`). The tool
@@ -58,6 +60,27 @@ export interface Registry {
   serveStdio(options?: StdioServeOptions): Promise<StdioServing>;
   /** Serves every tool over Streamable HTTP, on 127.0.0.1 and an ephemeral port unless told otherwise. */
   serveHttp(options?: HttpServeOptions): Promise<HttpServing>;
+  /**
+   * Tells every client subscribed to the resource `uri` that it changed
+   * (`notifications/resources/updated`): 2025-era clients that sent `resources/subscribe` over stdio
+   * or in a session of the sessionful HTTP mode, 2026-07-28 clients whose `subscriptions/listen`
+   * filter names it. The client reads it again when it wants the new contents.
+   */
+  resourceUpdated(uri: string): void;
+}
+
+/**
+ * A resource or prompt as the registry holds it: the SDK's `enable()`, `disable()` and `remove()`,
+ * applied to every server that offers it (the SDK tells each connected client; `listChanged`
+ * tells the 2026-07-28 listen streams) and to every server built afterwards.
+ */
+export interface RegisteredOffering {
+  /** Whether it is offered: a disabled one is absent from its list, and a request for it is answered as for an unknown one. */
+  readonly enabled: boolean;
+  enable(): void;
+  disable(): void;
+  /** Removes it for good (its name or URI is free again). */
+  remove(): void;
 }
 
 /** The SDK's prompt configuration (`registerPrompt`'s second argument). */
@@ -88,7 +111,17 @@ export function createRegistry(options: RegistryOptions): Registry {
   const registrations = new Registrations(policy, changed);
   const verdicts = new StartupVerdicts(registrations, policy, changed);
   const tables = new ServedTables(registrations, verdicts, view, callTimeoutMs);
-  const offerings = new Offerings(name, version, registrations);
+  /** Who hears of changes while serving: the servers that stay connected, the 2026-07-28 HTTP handlers. */
+  const changes = { audience: new Audience((uri) => tables.resources.accepts(uri)), listChanged: options.listChanged === true };
+  const announcer = new Announcer(name, logger, changes);
+  const offerings = new Offerings(name, version, registrations, changes, announcer);
+  // A tool registered, enabled, disabled or removed while serving: announced once the start-up
+  // check has judged what is new (a tool it refuses is never announced).
+  registrations.whileServing = () => {
+    const pending = verdicts.check();
+    if (pending === undefined) announcer.changed("tools");
+    else void pending.then(() => announcer.changed("tools"));
+  };
 
   /** Asked for a server: no hint at exit, and the start-up check starts, before any client asks (only the first tools/list waits for it). */
   const startServing = (): void => {
@@ -96,7 +129,8 @@ export function createRegistry(options: RegistryOptions): Registry {
     void verdicts.check();
   };
 
-  const registry: Registry = {
+  // The audience is for the serving layers (serve.ts), not part of the public type.
+  const registry: Registry & { readonly audience: Audience } = {
     name: options.name,
     version: options.version,
 
@@ -117,28 +151,39 @@ export function createRegistry(options: RegistryOptions): Registry {
       return registrations.tools;
     },
 
-    resource(...args: unknown[]): void {
+    resource(...args: unknown[]): RegisteredOffering {
       // Its reads go through the net (resource-net.ts), within the calls' deadline and each serving's
       // shutdown; a read that is no function is the SDK's to refuse.
       const [resourceName, uri, metadata, read] = args;
-      offerings.offer("registry.resource()", new LazySite(new Error()), "resources", (server, serving) => {
+      const handle = offerings.offer("registry.resource()", new LazySite(new Error()), "resources", (server, serving) => {
         const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown };
         const checked = typeof read === "function" ? checkedRead(String(resourceName), read as (...given: [...unknown[], ServerContext]) => unknown, logger, bounds) : read;
-        (server.registerResource as (...given: unknown[]) => unknown)(resourceName, uri, metadata, checked, ...args.slice(4));
+        return (server.registerResource as (...given: unknown[]) => OfferingHandle)(resourceName, uri, metadata, checked, ...args.slice(4));
       });
       // Registered (the SDK took it): its URI, or its template's instances, may stand as sources.
       tables.resources.add(args[1] as string | ResourceTemplate);
       tables.changed();
+      return handle;
     },
 
-    prompt(...args: unknown[]): void {
-      offerings.offer("registry.prompt()", new LazySite(new Error()), "prompts", (server) => (server.registerPrompt as (...given: unknown[]) => unknown)(...args));
+    prompt(...args: unknown[]): RegisteredOffering {
+      return offerings.offer("registry.prompt()", new LazySite(new Error()), "prompts", (server) => (server.registerPrompt as (...given: unknown[]) => OfferingHandle)(...args));
     },
 
-    // A serving layer passes what it asks of its servers; the public signature takes nothing.
+    // A serving layer passes what it asks of its servers; the public signature takes nothing. A
+    // server for a transport of the caller's own stays connected to its client, as a stdio one does.
     createServer(serving?: ServingContext): McpServer {
       startServing();
-      return buildServer(identity, tables, logger, serving, offerings.list);
+      return buildServer(identity, tables, logger, serving ?? { stays: true }, offerings.list, changes);
+    },
+
+    resourceUpdated(uri: string): void {
+      if (typeof uri !== "string") throw new TypeError(`registry.resourceUpdated() expects the resource's URI, a string, not ${describeGiven(uri)}`);
+      changes.audience.resourceUpdated(uri);
+    },
+
+    get audience(): Audience {
+      return changes.audience;
     },
 
     serveStdio: (stdioOptions) => {
@@ -187,7 +232,32 @@ class ServedTables implements TableSource {
   }
 
   private built(): ToolTable {
-    return (this.current ??= new ToolTable(this.registrations.entries.values(), this.gateway, this.callTimeoutMs, this.resources));
+    return (this.current ??= new ToolTable(this.registrations.enabledEntries(), this.gateway, this.callTimeoutMs, this.resources));
+  }
+}
+
+/** What tells the clients of a change while serving, or says once that they are not told (`listChanged` off). */
+class Announcer {
+  private unannounced = false;
+
+  constructor(
+    private readonly registryName: string,
+    readonly logger: Logger,
+    private readonly changes: { readonly audience: Audience; readonly listChanged: boolean },
+  ) {}
+
+  /** `only`: `"notifiers"` when the SDK told the connected clients itself (a resource or prompt registered on their servers). */
+  changed(kind: ListKind, only?: "notifiers"): void {
+    if (this.changes.listChanged) {
+      this.changes.audience.listChanged(kind, only);
+      return;
+    }
+    if (this.unannounced) return;
+    this.unannounced = true;
+    this.logger.warn(
+      `registry "${this.registryName}": its ${kind} changed while serving, and its clients are not told (listChanged is off): they see the change when they list them again. ` +
+        "Pass createRegistry({ listChanged: true }) to announce changes.",
+    );
   }
 }
 
@@ -200,18 +270,60 @@ class Offerings {
     private readonly name: string,
     private readonly version: string,
     private readonly registrations: Registrations,
+    private readonly changes: { readonly audience: Audience },
+    private readonly announcer: Announcer,
   ) {}
 
   /** `site`: captured in the registry's entry method, as every site is (site.ts). */
-  offer(what: string, site: LazySite, kind: Offering["kind"], register: Offering["register"]): void {
-    if (this.registrations.isServed) {
-      throw new Error(`${what} at ${formatSite(site.get())}: the registry is already serving, and servers already built would not offer it; register resources and prompts before serving.`);
-    }
+  offer(what: string, site: LazySite, kind: Offering["kind"], register: Offering["register"]): RegisteredOffering {
     try {
       register((this.probe ??= new McpServer({ name: this.name, version: this.version })), {});
     } catch (error) {
       throw new TypeError(`${what} at ${formatSite(site.get())}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    this.list.push({ kind, register });
+    const offering: Offering = { kind, register, state: { enabled: true, removed: false }, handles: new WeakMap() };
+    this.list.push(offering);
+    const handle: RegisteredOffering = {
+      get enabled() {
+        return offering.state.enabled && !offering.state.removed;
+      },
+      enable: () => this.change(offering, "enable"),
+      disable: () => this.change(offering, "disable"),
+      remove: () => this.change(offering, "remove"),
+    };
+    if (!this.registrations.isServed) return handle;
+    // Registered while serving: every server built from now on offers it; a server that stays
+    // connected offers it too when it already offers that kind (its capabilities were fixed at its
+    // handshake), and the SDK tells its client.
+    const unreached = this.changes.audience.offerToMembers(kind, (server: McpServer, serving: ServingContext) => {
+      const registered = register(server, serving);
+      if (registered !== undefined) offering.handles.set(server, registered);
+    });
+    this.announcer.changed(kind, "notifiers");
+    if (unreached > 0) {
+      this.announcer.logger.warn(
+        `${what} at ${formatSite(site.get())}: registered while serving; ${unreached} connected client${unreached === 1 ? "" : "s"} whose server offered no ${kind} at its handshake will see it once ${unreached === 1 ? "it reconnects" : "they reconnect"}.`,
+      );
+    }
+    return handle;
+  }
+
+  /** The registry's `enable()`, `disable()`, `remove()`: on each connected server's SDK handle (the SDK tells its client), and for every server built afterwards. */
+  private change(offering: Offering, change: "enable" | "disable" | "remove"): void {
+    const { state } = offering;
+    if (state.removed) return;
+    if (change === "remove") {
+      state.removed = true;
+      this.list.splice(this.list.indexOf(offering), 1);
+    } else if (state.enabled === (change === "enable")) return;
+    else state.enabled = change === "enable";
+    for (const server of this.changes.audience.servers()) {
+      try {
+        offering.handles.get(server)?.[change]();
+      } catch {
+        // A server whose connection is closing: nothing to change there.
+      }
+    }
+    if (this.registrations.isServed) this.announcer.changed(offering.kind, "notifiers");
   }
 }
