@@ -335,21 +335,22 @@ export type StructuredData<Extra extends object = NoExtra> = Omit<z.infer<typeof
 
 /**
  * What every registered tool returns: an MCP `CallToolResult` whose `structuredContent` says where
- * its data came from, exactly as the net accepts it. The seed's class, as an interface: a tool's own
- * result type extends it (`interface RichOut extends DataToolOutput { … }`), indexes it
- * (`DataToolOutput["structuredContent"]["sources"]`) and is judged as the seed judges a subclass.
- * Assignable to the SDK's `CallToolResult`. An error result, which cites nothing, is an
+ * its data came from, exactly as the net accepts it. The seed's class, as one object type (no
+ * union: an interface can extend it; no interface: it stays assignable to the SDK's index-signed
+ * `CallToolResult`): a tool's own result type extends it (`interface RichOut extends
+ * DataToolOutput { … }`), indexes it (`DataToolOutput["structuredContent"]["sources"]`) and is
+ * judged as the seed judges a subclass. An error result, which cites nothing, is an
  * `ErrorResult`: a tool that may fail declares `DataToolOutput | ErrorResult` (the analysis accepts
  * both, and the net).
  */
-export interface DataToolOutput {
+export type DataToolOutput = {
   /** For the LLM: at least one `text` block that repeats the facts of `structuredContent`. */
   content: ContentBlock[];
   /** For the gateway: sources (required), table, charts, force. */
   structuredContent: StructuredData;
   isError?: boolean;
   _meta?: CallToolResult["_meta"];
-}
+};
 
 /**
  * A result with data whose `structuredContent` also carries the keys `Extra` that the tool's
@@ -367,10 +368,10 @@ export type DataResult<Extra extends object = NoExtra> = DataToolOutput & {
  * nothing needs citing. `structuredContent`, when present, is checked all the same. Declared beside
  * the data it would have returned: `DataToolOutput | ErrorResult`.
  */
-export interface ErrorResult {
+export type ErrorResult = {
   /** For the LLM: at least one `text` block that says what went wrong. */
   content: ContentBlock[];
   structuredContent?: StructuredData;
   isError: true;
   _meta?: CallToolResult["_meta"];
-}
+};
