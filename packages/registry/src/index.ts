@@ -14,6 +14,5 @@ export { VERIFIED_STAMP, isVerified, markVerified, verifiedBy } from "./verified
 export type { VerifiedFunction } from "./verified.js";
 export { ERROR_TEXT_LIMIT } from "./answers.js";
 export { ToolError } from "./tool-error.js";
-export { TOOL_NAME_PATTERN } from "./tool-name.js";
-export { isSourceUrl, SOURCE_URL_PATTERN, toSourceUrl } from "./url-rule.js";
+export { isSourceUrl, SOURCE_URL_PATTERN, TOOL_NAME_PATTERN, toSourceUrl } from "@sourced/contract-rules";
 export { WIRE_LIMITS } from "./wire.js";
