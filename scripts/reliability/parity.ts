@@ -49,6 +49,19 @@ export const FRONT_ENDS: readonly FrontEnd[] = ["transformer", "transformer (TS 
 
 /** TypeScript 7.0.2 (fixtures/ts7): the batch project's `tsc`, so `sourced check` runs it on the native backend. */
 const TS7_TSC = path.join(ROOT, "fixtures/ts7/node_modules/typescript/bin/tsc");
+/** TypeScript 6.0.3, the workspace's own. */
+const TS6_TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
+
+/**
+ * Plain tsc builds of the batch (no transformer), each run with the start-up check: the project's
+ * `tsc` is the one that builds it (the check judges on its backend and emits with it).
+ */
+export const PLAIN_TSC = [
+  { name: "plain tsc 7.0.2, source maps", tsc: TS7_TSC, sourceMap: true },
+  { name: "plain tsc 7.0.2, no source maps", tsc: TS7_TSC, sourceMap: false },
+  { name: "plain tsc 6.0.3, source maps", tsc: TS6_TSC, sourceMap: true },
+  { name: "plain tsc 6.0.3, no source maps", tsc: TS6_TSC, sourceMap: false },
+] as const;
 
 
 const TS5_MODULES = path.join(ROOT, "fixtures/ts5/node_modules");
@@ -238,6 +251,8 @@ export interface BatchReports {
   readonly load: LoadReport | undefined;
   /** The same sources run as they are (tsx), every registry served: what the start-up check serves and warns. */
   readonly startup: LoadReport | undefined;
+  /** Plain tsc's output of the same sources (see `PLAIN_TSC`), run with the start-up check, by build. */
+  readonly plainTsc: ReadonlyMap<string, LoadReport>;
 }
 
 /** Writes the batch as one project and runs every front-end over it, the three processes side by side. */
@@ -385,7 +400,27 @@ export async function collectBatch(programs: readonly GeneratedProgram[]): Promi
   } catch (error) {
     batchProblems.set("start-up check", `running the sources with the start-up check ${(error as Error).message}:\n${fromSource.stderr.slice(0, 4000)}`);
   }
-  return { directory, timings, batchProblems, reported, crashedFiles, foreign, load, startup };
+  // After the stamped build was loaded: plain tsc writes to the same `outDir`, one build after the other.
+  const plainTsc = new Map<string, LoadReport>();
+  const bin = path.join(directory, "node_modules/.bin/tsc");
+  for (const build of PLAIN_TSC) {
+    fs.rmSync(path.join(directory, "out"), { recursive: true, force: true });
+    fs.rmSync(bin);
+    fs.symlinkSync(build.tsc, bin);
+    const compiled = await run([build.tsc, "-p", ".", "--pretty", "false", "--sourceMap", String(build.sourceMap)], directory);
+    const served = await run([STARTUP, path.join(directory, "out"), ...programs.map((p) => p.id)], directory);
+    timings[`start-up check (${build.name})`] = served.ms;
+    try {
+      if (!fs.existsSync(path.join(directory, "out", "lib", "registry.js"))) throw new Error(`tsc wrote no lib/registry.js (exit ${compiled.status ?? compiled.signal}):\n${(compiled.stdout + compiled.stderr).slice(0, 4000)}`);
+      if (served.status !== 0) throw new Error(`exited with ${served.status ?? served.signal}:\n${served.stderr.slice(0, 4000)}`);
+      plainTsc.set(build.name, JSON.parse(served.stdout) as LoadReport);
+    } catch (error) {
+      batchProblems.set("start-up check", `running ${build.name}'s output with the start-up check: ${(error as Error).message}`);
+    }
+  }
+  fs.rmSync(bin);
+  fs.symlinkSync(TS7_TSC, bin);
+  return { directory, timings, batchProblems, reported, crashedFiles, foreign, load, startup, plainTsc };
 }
 
 /** Judges each program of a batch against its construction and the front-ends against each other. */
@@ -454,11 +489,15 @@ export function judgeBatch(programs: readonly GeneratedProgram[], reports: Batch
       }
     }
     if (startup) reasons.push(...startupDisagreements(program, startup, reported.get("transformer") ?? [], files));
+    for (const [build, report] of reports.plainTsc) reasons.push(...startupDisagreements(program, report, reported.get("transformer") ?? [], files).map((reason) => `${build}: ${reason}`));
     if (reasons.length === 0) agree++;
     else failures.push({ program: program.id, crash, reasons });
     if (crash) crashes++;
   }
   for (const tool of servedBy.get("(unattributed)") ?? []) failures.push({ program: "(batch)", crash: false, reasons: [`unexpected tool served: ${tool.name}`] });
+  for (const [build, report] of reports.plainTsc) {
+    for (const tool of report.tools) if (programOfName(tool.name) === undefined) failures.push({ program: "(batch)", crash: false, reasons: [`${build}: unexpected tool served: ${tool.name}`] });
+  }
   for (const tool of startup?.tools ?? []) {
     if (programOfName(tool.name) === undefined) failures.push({ program: "(batch)", crash: false, reasons: [`unexpected tool served from source: ${tool.name}`] });
   }
