@@ -4,6 +4,7 @@
 //   node bench/run.mjs [--files 2000] [--tools 10000] [--seed 1] [--reps 5] [--warmup 1]
 //                      [--scaling 10000,20000,40000] [--calls 2000] [--register 10000] [--concurrent 5000]
 //                      [--startup 300,1500] [--only 1,2,3,4,5,6,7,8,9,10] [--json bench/out/results.json] [--smoke] [--quiet]
+//                      [--compare <git ref> [--rounds 2]]
 //
 // Exit code 1 when a front-end did not report exactly the findings the generator planted (the
 // figures would then time the wrong work); a missed target is printed, not an error.
@@ -11,6 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_OUT, ROOT, SHAPES, generateProject } from "./generate.mjs";
+import { compare } from "./compare.mjs";
 import { checkVsNoEmit, eslintTyped, nativeCheck, pluginVsCheck, pluginWatch, runTime, startupFromPlainTsc, startupFromSource, transformerScaling, transformerVsTsc } from "./lib/measures.mjs";
 import { round } from "./lib/stats.mjs";
 
@@ -24,7 +26,8 @@ const SMOKE = { files: 12, tools: 60, reps: 2, warmup: 0, scaling: [60, 120, 240
 
 const USAGE = `usage: node bench/run.mjs [--files N] [--tools M] [--seed S] [--reps R] [--warmup W]
        [--scaling T1,T2,...] [--calls C] [--register T] [--concurrent N] [--startup FILES,TOOLS] [--only 1,2,3,4,5,6,7,8,9,10]
-       [--shape tools|realistic|both] [--json FILE] [--smoke] [--quiet]`;
+       [--shape tools|realistic|both] [--json FILE] [--smoke] [--quiet]
+       [--compare REF [--rounds N]]   the same measures on REF and on the working tree, each figure's change`;
 
 function parseFlags(argv) {
   const flags = { ...DEFAULTS, json: path.join(DEFAULT_OUT, "results.json"), quiet: false };
@@ -273,6 +276,10 @@ function printMeasures(measures, out) {
 // -------------------------------------------------------------------------------------------
 
 async function main() {
+  if (process.argv.slice(2).some((arg) => arg === "--compare" || arg.startsWith("--compare="))) {
+    process.exitCode = compare(process.argv.slice(2));
+    return;
+  }
   const flags = parseFlags(process.argv.slice(2));
   const log = flags.quiet ? undefined : (line) => process.stderr.write(`  ${line}\n`);
   const started = Date.now();

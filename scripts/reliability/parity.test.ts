@@ -72,7 +72,7 @@ describe.skipIf(SOAK_PROGRAMS > 0)(`fuzzed parity: ${PROGRAMS} generated program
     expect(reports.foreign).toEqual([]);
   });
 
-  it("tspc, ESLint, `sourced check`, esbuild with the bundler plugin and the analysis report exactly the constructed findings; the stripped JS loads and serves exactly the verified tools; run from source, and from plain tsc 7.0.2 and 6.0.3 output with and without source maps, the start-up check serves the same and refuses the rest with tspc's findings", () => {
+  it("tspc, ESLint, `sourced check`, esbuild with the bundler plugin and the analysis report exactly the constructed findings; the stripped JS loads and serves exactly the verified tools; run from source, and from plain tsc 7.0.2 and 6.0.3 output with and without source maps, the start-up check serves the same and refuses the rest with tspc's findings; `sourced build`'s output serves the same, stamped", () => {
     expect(outcome.failures.length, describeFailures(outcome, programs)).toBe(0);
     expect(outcome.agree).toBe(PROGRAMS);
   });
