@@ -5,7 +5,7 @@ export { stderrLogger } from "./logger.js";
 export type { Logger } from "./logger.js";
 export { DATA_VIEW_URI, MCP_APP_MIME_TYPE } from "./gateway.js";
 export { createRegistry } from "./registry.js";
-export type { PromptConfig, RegisteredTool, Registry, RegistryOptions, ToolCallExtra } from "./registry.js";
+export type { PromptConfig, RegisteredOffering, RegisteredTool, Registry, RegistryOptions, ToolCallExtra } from "./registry.js";
 export type { StartupCheckMode } from "./startup.js";
 export type { AuthenticationRequest, HttpLimits, HttpServeOptions, HttpServing, HttpSessionOptions, StdioServeOptions, StdioServing } from "./serve.js";
 export { VERIFIED_STAMP_KEY } from "./stamp.js";
