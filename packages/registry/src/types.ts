@@ -96,6 +96,19 @@ export type OutputKeys<O> = O extends StandardSchemaWithJSON
         : never;
 
 /**
+ * What a function registered with an `output` whose schema describes no object must return: the
+ * registry's refusal, in its words (`z.array(Alert)`, the MCP quickstart's `outputSchema`, is refused
+ * at start-up: its keys sit in structuredContent beside `sources`), so no function compiles there.
+ */
+export type OutputNotAnObject<O> = [OutputKeys<O>] extends [never]
+  ? never
+  : OutputKeys<O> extends readonly unknown[]
+    ? 'output describes "array", not an object: it declares the keys structuredContent carries beside sources. Wrap it: z.object({ entities: … })'
+    : OutputKeys<O> extends object
+      ? never
+      : "output describes no object: it declares the keys structuredContent carries beside sources. Wrap it: z.object({ entities: … })";
+
+/**
  * What a function registered with `output` must return: a result whose `structuredContent`
  * carries the declared keys, or an error result; or a promise of one.
  */
@@ -115,7 +128,9 @@ export type ToolDecoratorFor<Args, O> = 0 extends 1 & O
     ? ToolDecorator<Args, NoOutputKeys>
     : [ToolOutput] extends [NonNullable<O>]
       ? ToolDecorator<Args>
-      : TypedToolDecorator<Args, ToolResult<O>, OutputKeys<O>>;
+      : [OutputNotAnObject<O>] extends [never]
+        ? TypedToolDecorator<Args, ToolResult<O>, OutputKeys<O>>
+        : TypedToolDecorator<Args, OutputNotAnObject<O>>;
 
 /**
  * The output keys of a tool without `output`: none beside the contract's. A platform's wrapper

@@ -4,7 +4,8 @@
  * next to `format: "uri"`, and it is what the server checks — nothing else. The pattern accepts a
  * strict subset of what ajv-formats' `uri` accepts (the format every SDK client checks), so the
  * published schema accepts exactly what the pattern accepts, and the server and every client that
- * validates with the published schema never disagree.
+ * validates with the published schema never disagree. The analysis reads the same rule at build
+ * time (`canNeverBeSource`): what it refuses, no registry accepts at run time.
  *
  * Accepted: `http://` or `https://` (lowercase), a host that is a domain name or a dotted IPv4
  * address, an optional port up to 65535, then path, query and fragment of RFC 3986 characters with
@@ -120,11 +121,21 @@ const BROWSER_SCHEME = /^(?:javascript|vbscript|data|blob|about):/iu;
  * Whether `value` may stand as a source as the URI of a resource the registry serves: an absolute
  * URI of a scheme other than http(s) and the browser's own (`memory://graph`, `urn:…`,
  * `file:///…`), of RFC 3986 characters only. An http(s) URL is the URL rule's alone, so a misspelt one is never taken for a
- * resource. The analysis keeps the negation (`canNeverBeSource`), pinned equal by a test: what it
- * refuses at build time, no registry accepts at run time.
+ * resource.
  */
 export function isResourceUriForm(value: string): boolean {
   return SCHEME.test(value) && !/^https?:/iu.test(value) && !BROWSER_SCHEME.test(value) && URI_CHARACTERS.test(value);
+}
+
+/**
+ * Whether no rule can accept `value` as a source, now or when a source may also be the URI of a
+ * resource the registry serves: it fails the URL rule, and it is no absolute URI of another
+ * scheme (`file:`, `memory:`, `urn:` are left to the net, which knows the resources). Relative
+ * paths, bare hosts, a misspelt `http(s)` URL, a space or a backslash anywhere are never sources.
+ * The analysis reports these at build time.
+ */
+export function canNeverBeSource(value: string): boolean {
+  return !isSourceUrl(value) && !isResourceUriForm(value);
 }
 
 /** A bare file name of a common data format (`cities.csv`); a bare host (`example.org`) is none. */
@@ -142,12 +153,42 @@ export function localDataAdvice(value: string): string {
   if (!fileUrl && !path) return "";
   const name = (value.split(/[\\/]/u).pop() ?? "").replace(/[^A-Za-z0-9._~-]/gu, "") || "data.json";
   const uri = `local://${name}`;
+  // A database, a spreadsheet, an image: its bytes are no UTF-8 text, so it is served as a blob.
+  const binary = BINARY_DATA.exec(name);
+  const read =
+    binary === null
+      ? `{}, () => ({ contents: [{ uri: ${JSON.stringify(uri)}, text: readFileSync(file, "utf8") }] })`
+      : ((mimeType: string) => `{ mimeType: ${JSON.stringify(mimeType)} }, () => ({ contents: [{ uri: ${JSON.stringify(uri)}, mimeType: ${JSON.stringify(mimeType)}, blob: readFileSync(file).toString("base64") }] })`)(
+          BINARY_MIME_TYPES[binary[1]!.toLowerCase()] ?? "application/octet-stream",
+        );
   return (
     `. A path or a file: URL is no link a client can open: for local data, serve the file as a resource and cite the resource's URI, ` +
-    `registry.resource(${JSON.stringify(name)}, ${JSON.stringify(uri)}, {}, () => ({ contents: [{ uri: ${JSON.stringify(uri)}, text: readFileSync(file, "utf8") }] })) ` +
+    `registry.resource(${JSON.stringify(name)}, ${JSON.stringify(uri)}, ${read}) ` +
     `and sources: [${JSON.stringify(uri)}] (docs/registry.md, "Local data")`
   );
 }
+
+/** A file name of binary data (a SQLite database, a spreadsheet, a PDF, an image, an archive): served as a base64 blob, not as text. */
+const BINARY_DATA = /\.(sqlite3?|db3?|duckdb|parquet|arrow|feather|avro|xlsx?|ods|pdf|png|jpe?g|gif|webp|zip|gz|tgz)$/iu;
+const BINARY_MIME_TYPES: Readonly<Record<string, string>> = {
+  sqlite: "application/vnd.sqlite3",
+  sqlite3: "application/vnd.sqlite3",
+  db: "application/vnd.sqlite3",
+  db3: "application/vnd.sqlite3",
+  parquet: "application/vnd.apache.parquet",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  xls: "application/vnd.ms-excel",
+  ods: "application/vnd.oasis.opendocument.spreadsheet",
+  pdf: "application/pdf",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  zip: "application/zip",
+  gz: "application/gzip",
+  tgz: "application/gzip",
+};
 
 /** What the rule accepts after the host: RFC 3986 characters, `/`, `?`, the first `#`, and well-formed escapes. */
 const AFTER_HOST_CHAR = /[A-Za-z0-9._~!$&'()*+,;=:@/?-]/u;
