@@ -1,3 +1,4 @@
+import { closestMatch } from "@sourced/contract-rules";
 import type * as ts from "typescript";
 import type { Finding } from "../api.js";
 import { type Context, isMarked, type LiteralOptions, printType } from "../context.js";
@@ -5,7 +6,6 @@ import { literalCallOf, markedTypeAt } from "../marked.js";
 import { quoteTool } from "../messages.js";
 import { isRegistryType } from "../registry-escape.js";
 import { appliedName, propertyKey, servedNameOf, toolNameOf } from "../served.js";
-import { closestMatch } from "../suggest.js";
 import { typeOfSymbol } from "../symbols.js";
 import { unionMembers } from "../syntax.js";
 import { findingOf, NO_FINDINGS, type SiteFamily } from "./family.js";

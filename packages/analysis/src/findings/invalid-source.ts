@@ -1,13 +1,13 @@
+import { describeSourceUrlProblem } from "@sourced/contract-rules";
 import type { Finding } from "../api.js";
 import { capitalize, quoteTool } from "../messages.js";
 import { refusedSourcesOf } from "../sources.js";
 import { locate } from "../syntax.js";
-import { describeSourceUrlProblem } from "../url-rule.js";
 import { findingOf, NO_FINDINGS, type RegisteredFamily, underlined } from "./family.js";
 
 /**
  * `invalid-source`: a source written as a literal in what the tool returns that the net's URL
- * rule refuses (url-rule.ts): every call of the tool would fail.
+ * rule refuses (@sourced/contract-rules): every call of the tool would fail.
  */
 export const invalidSource: RegisteredFamily = {
   name: "invalid-source",
@@ -25,7 +25,7 @@ export const invalidSource: RegisteredFamily = {
   },
 };
 
-/** `rule`: the net's own words for the refused source (see url-rule.ts), with its fix when it has one. */
+/** `rule`: the net's own words for the refused source (@sourced/contract-rules' URL rule), with its fix when it has one. */
 export function refusedSourceMessage(tool: string | undefined, source: string, where: string | undefined, rule: string): string {
   const quoted = JSON.stringify(source.length > 120 ? `${source.slice(0, 120)}…` : source);
   return (

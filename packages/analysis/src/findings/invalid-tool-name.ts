@@ -1,11 +1,11 @@
+import { toolNameProblem } from "@sourced/contract-rules";
 import type { Finding } from "../api.js";
 import { capitalize, quoteTool } from "../messages.js";
-import { toolNameProblem } from "../tool-name.js";
 import { findingOf, NO_FINDINGS, type RegisteredFamily } from "./family.js";
 
 /**
  * `invalid-tool-name`: a served name the registry refuses at start-up (the MCP tool-name rule, or
- * a name every object inherits), in the registry's own words (tool-name.ts).
+ * a name every object inherits), in the registry's own words (@sourced/contract-rules' tool-name rule).
  */
 export const invalidToolName: RegisteredFamily = {
   name: "invalid-tool-name",
@@ -18,7 +18,7 @@ export const invalidToolName: RegisteredFamily = {
   },
 };
 
-/** `problem`: the registry's own words (see tool-name.ts), ending with the name to pass instead. */
+/** `problem`: the registry's own words (@sourced/contract-rules' tool-name rule), ending with the name to pass instead. */
 export function invalidToolNameMessage(tool: string, problem: string): string {
   return `${capitalize(quoteTool(tool))} has a name the registry refuses at start-up: ${problem}.`;
 }
