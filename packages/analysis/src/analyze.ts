@@ -16,7 +16,7 @@ import {
   resolveAlias,
   unresolvedImportsOf,
 } from "./context.js";
-import { judgeRegistered } from "./judge.js";
+import { judgeRegistered, undeclaredErrorResultsOf } from "./judge.js";
 import { FINDING_KINDS } from "./kinds.js";
 import { exactMarkedType, hasAnyType, markedTypeAt, ReferenceScan, referencedSymbol } from "./marked.js";
 import * as messages from "./messages.js";
@@ -399,7 +399,7 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
   const nameNode = nameNodeOf(context, site, producer);
   return {
     registration,
-    startup: startupFindings(context, site, value, served, tool, nameNode, verdict.implementation, keysBeyondOutputOf(context, contract, () => exactMarkedType(context, producer, producerType), mark, verdict.implementation)),
+    startup: startupFindings(context, site, value, served, tool, nameNode, verdict.implementation, keysBeyondOutputOf(context, contract, () => exactMarkedType(context, producer, producerType), mark, verdict.implementation), verdict.id === undefined ? undeclaredErrorResultsOf(context, contract, verdict.implementation) : undefined),
     contract,
     producer,
     nameNode,
@@ -420,6 +420,7 @@ function startupFindings(
   nameNode: ts.Node,
   implementation: ts.SignatureDeclaration | undefined,
   beyondOutput: KeysBeyondOutput | undefined,
+  errorResults: ReturnType<typeof undeclaredErrorResultsOf>,
 ): readonly Finding[] {
   const { ts } = context;
   let findings: Finding[] | undefined;
@@ -449,6 +450,12 @@ function startupFindings(
     const here = declaredType.getSourceFile() === siteFile;
     const node = here ? declaredType : ts.isDecorator(site) ? site : value;
     (findings ??= []).push(makeFinding("undeclared-output-key", node, site, tool, messages.keysBeyondOutput(tool, keys, output, here ? undefined : locate(declaredType, siteFile))));
+  }
+  for (const object of errorResults?.nodes ?? []) {
+    const siteFile = site.getSourceFile();
+    const here = object.getSourceFile() === siteFile;
+    const node = here ? object : ts.isDecorator(site) ? site : value;
+    (findings ??= []).push(makeFinding("not-data-tool-output", node, site, tool, messages.errorResultNotDeclared(tool, errorResults!.declared.getText(), here ? undefined : locate(object, siteFile))));
   }
   return findings ?? NO_FINDINGS;
 }

@@ -388,3 +388,16 @@ export function outputNotAnObject(callee: string, tool: string | undefined, desc
   const whose = tool === undefined ? callee : `${callee} for ${quoteTool(tool)}`;
   return `Option 'output' of ${whose}: output describes ${JSON.stringify(described)}, not an object: it declares the keys structuredContent carries beside sources. Wrap it: z.object({ entities: … }). The registry refuses it when the server starts.`;
 }
+
+/**
+ * An error result returned where the declared return type admits none: `DataToolOutput` is the
+ * seed's class, a result with data; the error result is declared beside it.
+ */
+export function errorResultNotDeclared(tool: string | undefined, declared: string, at: string | undefined): string {
+  const where = at === undefined ? "" : ` at ${at}`;
+  const instead = declared.startsWith("Promise<") || declared.startsWith("PromiseLike<") ? `Promise<${DATA_TOOL_OUTPUT} | ErrorResult>` : `${DATA_TOOL_OUTPUT} | ErrorResult`;
+  return (
+    `${subject(tool, "")} returns an error result (isError: true, no sources)${where}, which its declared return type '${declared}' does not admit: ` +
+    `${DATA_TOOL_OUTPUT} is a result with data. Declare ': ${instead}' (import type { ErrorResult } from "${REGISTRY_MODULE}"), or throw a ToolError.`
+  );
+}
