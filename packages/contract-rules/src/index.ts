@@ -1,0 +1,13 @@
+export { closestMatch } from "./suggest.js";
+export { suggestToolName, TOOL_NAME_PATTERN, toolNameProblem } from "./tool-name.js";
+export {
+  canNeverBeSource,
+  describeSourceUrlProblem,
+  isResourceUriForm,
+  isSourceUrl,
+  localDataAdvice,
+  SOURCE_URL_PATTERN,
+  SOURCE_URL_REGEX,
+  toSourceUrl,
+  urlRuleProblem,
+} from "./url-rule.js";
