@@ -73,9 +73,25 @@ export function capText(text: string, limit: number, where: string): string {
   return `${text.slice(0, end)}${note}`;
 }
 
-/** Logs once; a logger that throws falls back to stderr, so a warning is never lost nor doubled. */
+/**
+ * Control characters but the line break and the tab (C0, DEL, C1: an ANSI escape sequence, a bell,
+ * a carriage return) and the bidi controls: what a tool's text carries of them would act on the
+ * terminal or the log viewer that shows a warning — recolour it, retitle the window, hide a line,
+ * reorder it.
+ */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** `text` with its control characters escaped (`\x1b`, `\u202e`), as the log shows it. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROL, (char) => {
+    const code = char.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
+
+/** Logs once, its control characters escaped; a logger that throws falls back to stderr, so a warning is never lost nor doubled. */
 export function warn(logger: Logger, message: string): void {
-  const text = capText(message, LOG_TEXT_LIMIT, "not logged");
+  const text = escapeControls(capText(message, LOG_TEXT_LIMIT, "not logged"));
   try {
     logger.warn(text);
   } catch (error) {
@@ -224,7 +240,7 @@ export function thrownUnlessUnanswered(tool: NamedTool, error: unknown, logger: 
 }
 
 function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallToolResult {
-  if (isToolError(error)) return expectedFailure(tool, thrownText(error), logger);
+  if (isToolError(error)) return expectedFailure(tool, expectedFailureText(error), logger);
   const { message, detail } = describeThrown(error);
   const result = errorResult(`${toolLabel(tool, "result")} failed: ${message}`);
   warn(logger, `${toolLabel(tool, "log")} threw: ${detail}`);
@@ -232,11 +248,26 @@ function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallTool
 }
 
 /**
- * A `ToolError`: its message is the answer, as the tool wrote it for the LLM (one naming the tool
- * stands in for a message without visible text); the log gets one line without a stack.
+ * The text of a `ToolError`, as its author wrote it for the LLM: `undefined` when it has none to
+ * give — a message without visible text, not a string, or a `message` getter that throws — and
+ * the answer names what failed instead.
  */
-function expectedFailure(tool: NamedTool, message: string, logger: Logger): CallToolResult {
-  const text = hasVisibleText(message) ? message : `${toolLabel(tool, "result")} failed.`;
+export function expectedFailureText(error: ToolError): string | undefined {
+  let message: unknown;
+  try {
+    message = error.message;
+  } catch {
+    return undefined;
+  }
+  return typeof message === "string" && hasVisibleText(message) ? message : undefined;
+}
+
+/**
+ * A `ToolError`: its message is the answer, as the tool wrote it for the LLM (one naming the tool
+ * stands in for a message it cannot give); the log gets one line without a stack.
+ */
+function expectedFailure(tool: NamedTool, message: string | undefined, logger: Logger): CallToolResult {
+  const text = message ?? `${toolLabel(tool, "result")} failed.`;
   warn(logger, `${toolLabel(tool, "log")} answered with an error: ${text.replace(/\s*[\r\n\u2028\u2029]+\s*/gu, " ")}`);
   return errorResult(text);
 }
@@ -355,8 +386,11 @@ export interface CallBounds {
   readonly shutdown: AbortSignal | undefined;
 }
 
-/** Why a call or a read was stopped before it settled: its deadline passed, or the serving shut down past its grace. */
-export type StopCause = "deadline" | "shutdown";
+/**
+ * Why a call or a read was stopped before it settled: its deadline passed, the serving shut down
+ * past its grace, or its client cancelled it (or went away: its answer is never sent, nor warned).
+ */
+export type StopCause = "deadline" | "shutdown" | "cancelled";
 
 /** How a stopped call or read is answered: the reason its signal is aborted with, the warning, the answer (which may throw: an MCP error). */
 export interface StoppedAnswer<T> {
@@ -394,6 +428,7 @@ export function withinBounds<T>(
       answered = true;
       clearTimeout(timer);
       shutdown?.removeEventListener("abort", onShutdown);
+      requestSignal.removeEventListener("abort", onCancelled);
       try {
         resolve(answer());
       } catch (error) {
@@ -409,9 +444,19 @@ export function withinBounds<T>(
       stop.abort(reason);
     };
     const onShutdown = (): void => stopFor("shutdown");
+    // Cancelled by its client, or its connection closed (stdin's end, a client gone): the SDK sends
+    // nothing for it and has aborted its signal; the bounds end with it, so no timer of a call
+    // that will never be answered keeps the process alive until its deadline.
+    const onCancelled = (): void => {
+      if (answered) return;
+      const { answer } = stopped("cancelled");
+      settle(answer);
+    };
     if (timeoutMs !== Infinity) timer = setTimeout(() => stopFor("deadline"), Math.min(timeoutMs, MAX_TIMER_MS));
     if (shutdown?.aborted) onShutdown();
     else shutdown?.addEventListener("abort", onShutdown, { once: true });
+    if (requestSignal.aborted) onCancelled();
+    else requestSignal.addEventListener("abort", onCancelled, { once: true });
     outcome.then(
       (value) => settle(() => value),
       (error: unknown) => settle(() => failed(error)),

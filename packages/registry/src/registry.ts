@@ -6,10 +6,10 @@ import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, REGISTRY_OPTIONS, TOOL_ANNOTATIONS, TOOL_OPTIONS } from "./options.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "./net.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
-import { checkedRead } from "./resource-net.js";
+import { checkedPrompt, checkedRead } from "./resource-net.js";
 import { ServedResources } from "./resource-sources.js";
 import { buildServer, ToolTable, type Offering, type ServingContext, type TableSource } from "./server.js";
-import { hintAtDecoratorSyntaxErrors, isCheckableFile, judge, unjudgedWarning, type StartupCheckMode, type Verdict } from "./startup.js";
+import { DEFAULT_STARTUP_CHECK_TIMEOUT_MS, hintAtDecoratorSyntaxErrors, isCheckableFile, judge, unjudgedWarning, type StartupCheckMode, type Verdict } from "./startup.js";
 import { assertToolName } from "./tool-name.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
 import type { ToolArgs, ToolDecorator, ToolDecoratorFor, ToolFunction, ToolInput, ToolOptions, ToolOutput } from "./types.js";
@@ -41,6 +41,14 @@ export interface RegistryOptions {
    * instead. `false`: no check.
    */
   startupCheck?: StartupCheckMode;
+  /**
+   * How long the start-up check may take, in ms (`Infinity` for no limit): the tools it has not
+   * judged by then are treated as ones it could not judge — served unchecked with one warning under
+   * `"auto"`, refused under `"require"` — and the warning says why. `tools/list` and `tools/call`
+   * wait for the check, so a check that blocks (a tsconfig `extends` naming a FIFO, a network mount
+   * that does not answer) would hold them forever. Default 120 s.
+   */
+  startupCheckTimeoutMs?: number;
   /**
    * Declare the data view (MCP Apps) on every tool and serve it, so hosts that render MCP Apps
    * show each result's sources, table, charts and force. Default `true`; a tool opts out alone
@@ -138,6 +146,12 @@ interface CompiledSchemas {
  */
 function compileOutput(output: unknown): CompiledInput {
   const compiled = compileInput(output, "output");
+  // Every result carrying it would be refused by the net (wire.ts): refused here, once, as a tool named so is.
+  if (declaredKeys(compiled).includes("__proto__") || ownsProto(output) || ownsProto((output as { shape?: unknown }).shape)) {
+    throw new InputRefusal(
+      'output declares "__proto__", which JSON readers may take for the prototype: no result could carry it (the net refuses such a key). Give the key another name (output: { proto: z.string() }).',
+    );
+  }
   const taken = declaredKeys(compiled).filter((key) => (CONTRACT_KEYS as readonly string[]).includes(key));
   if (taken.length > 0) {
     throw new InputRefusal(
@@ -146,6 +160,15 @@ function compileOutput(output: unknown): CompiledInput {
     );
   }
   return compiled;
+}
+
+/** Whether `shape` (a raw shape, a zod object's `shape`) has an own `__proto__` key, which its JSON Schema would lose. */
+function ownsProto(shape: unknown): boolean {
+  try {
+    return typeof shape === "object" && shape !== null && Object.hasOwn(shape, "__proto__");
+  } catch {
+    return false;
+  }
 }
 
 /** A decorated static method: its name, and its class once the class exists. */
@@ -411,7 +434,7 @@ export function createRegistry(options: RegistryOptions): Registry {
       });
       if (batch.length === 0 && pending.length === 0) return;
       const asked = [...batch.map((entry) => ({ tool: entry.name, frames: entry.lazySite.frames() })), ...pending.map(({ name, lazySite }) => ({ tool: name, frames: lazySite.frames() }))];
-      const { verifier, verdicts } = await judge(asked);
+      const { verifier, verdicts } = await judge(asked, options.startupCheckTimeoutMs ?? DEFAULT_STARTUP_CHECK_TIMEOUT_MS);
       applyVerdicts(batch, verdicts.slice(0, batch.length), verifier);
       pending.forEach(({ name, error, entry }, index) => {
         const verdict = verdicts[batch.length + index]!;
@@ -579,7 +602,14 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
 
     prompt(...args: unknown[]): void {
-      offer("registry.prompt()", new LazySite(new Error()), "prompts", (server) => (server.registerPrompt as (...given: unknown[]) => unknown)(...args));
+      // Its answers go through the net as a resource's reads do (resource-net.ts); a `get` that is
+      // no function is the SDK's to refuse.
+      const [promptName, config, get] = args;
+      offer("registry.prompt()", new LazySite(new Error()), "prompts", (server, serving) => {
+        const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown };
+        const checked = typeof get === "function" ? checkedPrompt(String(promptName), get as (...given: [...unknown[], ServerContext]) => unknown, logger, bounds) : get;
+        (server.registerPrompt as (...given: unknown[]) => unknown)(promptName, config, checked, ...args.slice(3));
+      });
     },
 
     // A serving layer passes what it asks of its servers; the public signature takes nothing.

@@ -2,11 +2,13 @@ import { randomUUID } from "node:crypto";
 import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { CallToolRequest, CallToolResult, Icon, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { answerClientMistakes } from "./client-mistakes.js";
 import { contractFor, type ResultContract } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
 import { JSON_SCHEMA_TARGET, type CompiledInput, type ParsedArguments } from "./input.js";
 import type { Logger } from "./logger.js";
 import { callThroughNet, callWithinBounds, capText, ERROR_TEXT_LIMIT, STOPPED, thrownAnswer, thrownUnlessUnanswered, type NetTool } from "./net.js";
+import { publishedContract } from "./published-schema.js";
 import type { ServedResources } from "./resource-sources.js";
 import type { ToolOptions } from "./types.js";
 
@@ -177,7 +179,8 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSch
  * `output` declares, as that schema states them (its properties, its required keys, its `$defs`).
  */
 function publishedOutputSchema(contract: ResultContract): Tool["outputSchema"] {
-  const json = toJsonSchema(contract.structuredContent, "output") as Record<string, unknown> & { properties: Record<string, unknown>; required?: string[] };
+  // Smaller than the contract's whole schema, never stricter (published-schema.ts).
+  const json = publishedContract(toJsonSchema(contract.structuredContent, "output")) as Record<string, unknown> & { properties: Record<string, unknown>; required?: string[] };
   if (contract.output === undefined) return json;
   const declared = contract.output.json as { properties?: Record<string, unknown>; required?: unknown; $defs?: Record<string, unknown> };
   const required = Array.isArray(declared.required) ? (declared.required as string[]) : [];
@@ -235,6 +238,8 @@ export function buildServer(
     { name, version, ...defined({ title, icons, websiteUrl }) },
     { ...defined({ instructions }), cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE }, enforceStrictCapabilities: true },
   );
+  // A request whose params break the method's schema is the client's mistake: -32602 in plain words.
+  answerClientMistakes(server);
   const lowLevel = server.server;
   // Nothing changes while serving: no list_changed, so hosts open no subscriptions/listen
   // stream that would never carry a notification.

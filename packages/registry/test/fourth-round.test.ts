@@ -128,7 +128,7 @@ describe("prompts through the net", () => {
       expect((await client.getPrompt({ name: "greet", arguments: { who: "Ada" } })).messages, label).toEqual([{ role: "user", content: { type: "text", text: "Hello Ada" } }]);
       for (const [name, expected] of Object.entries(PROMPTS)) {
         if ("answer" in expected) {
-          expect(await client.getPrompt({ name }), `${label}: ${name}`).toEqual(expected.answer);
+          expect((await client.getPrompt({ name })).messages, `${label}: ${name}`).toEqual(expected.answer.messages);
           continue;
         }
         const { code, message } = await failure(client.getPrompt({ name }));

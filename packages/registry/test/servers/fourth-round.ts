@@ -8,7 +8,7 @@ import { z } from "zod";
 const text = (value: string) => ({ type: "text" as const, text: value });
 const message = (value: string) => ({ role: "user" as const, content: text(value) });
 
-/** How often the toJSON of the `to_json_once` prompt's answer ran (in this process). */
+/** How often the toJSON of a `to_json_once` prompt's answer ran (in this process): once per answer. */
 export const toJsonCalls = { count: 0 };
 
 function cycle(): Record<string, unknown> {
@@ -52,9 +52,15 @@ export const PROMPTS = {
   },
   to_json_once: {
     // Checked the first time; what a second toJSON would give is never sent.
-    get: () => ({
-      toJSON: () => (++toJsonCalls.count === 1 ? { messages: [message("checked")] } : { messages: [message("swapped")], leak: true }),
-    }),
+    get: () => {
+      let calls = 0;
+      return {
+        toJSON: () => {
+          toJsonCalls.count++;
+          return ++calls === 1 ? { messages: [message("checked")] } : { messages: [message("swapped")], leak: true };
+        },
+      };
+    },
     answer: { messages: [message("checked")] },
   },
   throws: {
