@@ -18,6 +18,11 @@ export default defineConfig(
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
   },
   {
+    // The import rules' configuration, CommonJS as dependency-cruiser reads it.
+    files: [".dependency-cruiser.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly", __dirname: "readonly" } },
+  },
+  {
     // The code of the repository is linted with type information; the fixtures are inputs of the
     // tests (deliberately non-compliant programs among them), linted without it.
     files: ["packages/*/src/**/*.ts", "packages/*/test/**/*.{ts,mts,cts}", "scripts/**/*.ts", "fixtures/harness.ts", "vitest.config.mts"],

@@ -113,10 +113,9 @@ interface Served {
 }
 
 /** Starts the server with `command` (a README line) in `directory`, lists its tools and calls the quick start's one. */
-async function serve(directory: string, command: string): Promise<Served> {
+async function serve(directory: string, command: string, stderr: string[] = []): Promise<Served> {
   const [program, ...args] = command.split(" ");
   const client = new Client({ name: "quickstart", version: "1.0.0" });
-  const stderr: string[] = [];
   const transport = new StdioClientTransport({ command: program!, args, cwd: directory, env: env() as Record<string, string>, stderr: "pipe" });
   transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
   try {
@@ -173,7 +172,7 @@ function addUndeclaredTool(directory: string): number {
 describe(`the README's quick start, in fresh projects on ${describeNode(NODE)}`, { timeout: 600_000 }, () => {
   it("shows the sources, the tsconfig and the registry's install line", () => {
     expect(Object.keys(filesOf(part("")))).toEqual(["src/tools.ts", "src/server.ts", "tsconfig.json"]);
-    expect(commandsOf(part(""))).toEqual(["npm install @sourced/registry"]);
+    expect(commandsOf(part(""))).toEqual(["npm install @sourced/registry", "npm install --save-dev @sourced/project typescript@6.0"]);
   });
 
   it("runs from source: `node src/server.ts`, and tsx", async () => {
@@ -181,6 +180,12 @@ describe(`the README's quick start, in fresh projects on ${describeNode(NODE)}`,
     const commands = commandsOf(part("Run it from source"));
     expect(commands.filter((command) => SERVER_COMMAND.test(command))).toEqual(["node src/server.ts", "npx tsx src/server.ts"]);
     await follow(directory, commands);
+
+    // What the quick start installed runs the start-up check: a tool without DataToolOutput is not served.
+    const line = addUndeclaredTool(directory);
+    const stderr: string[] = [];
+    expect(await serve(directory, "node src/server.ts", stderr)).toEqual({ tools: ["largest_city"], sources: ["https://population.un.org/wup/"] });
+    expect(stderr.join("")).toMatch(new RegExp(`\\[sourced\\] warning: tool "population" \\(src/tools\\.ts:${line}:\\d+\\) was not registered: Tool 'population' has no return type annotation`));
   });
 
   it("editor and ESLint: the rule passes the quick start's tool and reports one without DataToolOutput", () => {
@@ -247,5 +252,11 @@ describe(`the README's quick start, in fresh projects on ${describeNode(NODE)}`,
     const finding = shell(directory, "npx sourced check");
     expect(finding.status, describeRun("npx sourced check", finding)).toBe(1);
     expect(finding.stdout).toMatch(new RegExp(`^src/tools\\.ts\\(${line},\\d+\\): error SRC92001: Tool 'population' `, "m"));
+    // Built by plain tsc 7 anyway: the start-up check traces dist/ back to the sources, on TypeScript 7's checker, and refuses it too.
+    expect(shell(directory, "npx tsc").status).toBe(0);
+    const stderr: string[] = [];
+    expect(await serve(directory, "node dist/server.js", stderr)).toEqual({ tools: ["largest_city"], sources: ["https://population.un.org/wup/"] });
+    expect(stderr.join("")).toMatch(new RegExp(`\\[sourced\\] warning: tool "population" \\(src/tools\\.ts:${line}:\\d+\\) was not registered: Tool 'population' has no return type annotation`));
+    expect(stderr.join("")).not.toMatch(/typescript@[56]/);
   });
 });

@@ -267,7 +267,7 @@ describe("a production install of the registry alone, with npm, without TypeScri
     const warnings = stderr.split("\n").filter((line) => line.startsWith("[sourced] "));
     expect(warnings).toEqual([
       expect.stringMatching(
-        /^\[sourced\] warning: the start-up check could not judge 2 tools: "list_cities" \(.*server\.ts:5:16\), "greet" \(.*server\.ts:8:16\): @sourced\/project, which runs it, is not installed\. Served unchecked \(the net still checks every result\)\. To check them: install @sourced\/project and TypeScript beside the server/,
+        /^\[sourced\] warning: the start-up check could not judge 2 tools: "list_cities" \(.*server\.ts:5:16\), "greet" \(.*server\.ts:8:16\): @sourced\/project, which runs it, is not installed\. Served unchecked \(the net still checks every result\)\. To check them: install @sourced\/project beside the server as a development dependency/,
       ),
     ]);
   });

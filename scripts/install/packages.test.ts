@@ -7,7 +7,8 @@ import { spawnSync } from "node:child_process";
 /*
  * What a publisher checks before a release, on the packed tarballs themselves: the licence and a
  * README in each, links that work outside the repository, the repository fields, and dependency
- * ranges that de-duplicate with a user's install.
+ * ranges that de-duplicate with a user's install; and the links in code (a rule's docs URL) name this
+ * repository and a file of it, as the READMEs' do.
  */
 
 /** The repository every package, README and doc link names (a placeholder until the project is published). */
@@ -117,5 +118,46 @@ describe("the documented install lines", () => {
     expect(lines.length).toBeGreaterThan(0);
     const unpinned = lines.filter(({ line }) => line.split(/\s+/).some((word) => word === "typescript" || word === "ts-patch" || word === "typescript@latest"));
     expect(unpinned).toEqual([]);
+  });
+});
+
+describe("links in code", () => {
+  /** Every source file a package ships or builds from: its src/ and the pages' sources, not its tests. */
+  const sources = workspacePackages().flatMap((pkg) =>
+    ["src", "bin", "view", "preview-page"].flatMap((folder) => {
+      const directory = path.join(pkg.directory, folder);
+      if (!fs.existsSync(directory)) return [];
+      return fs
+        .readdirSync(directory, { recursive: true, encoding: "utf8" })
+        .filter((file) => /\.(?:[cm]?[jt]s|tsx)$/.test(file))
+        .map((file) => path.join(directory, file));
+    }),
+  );
+
+  /** Where a link into the repository points, or why it points nowhere. */
+  function brokenLink(link: string): string | undefined {
+    if (!link.startsWith(`${REPOSITORY}/`)) return `names another repository than ${REPOSITORY}`;
+    const blob = /^\/(?:blob|tree)\/main\/([^#?]*)/.exec(link.slice(REPOSITORY.length));
+    if (blob === null) return undefined;
+    return fs.existsSync(path.join(REPO, blob[1]!)) ? undefined : `${blob[1]!} is no file or folder of the repository`;
+  }
+
+  it("name this repository, and a file or folder of it that exists", () => {
+    expect(sources.length).toBeGreaterThan(50);
+    const links = sources.flatMap((file) =>
+      [...fs.readFileSync(file, "utf8").matchAll(/https:\/\/github\.com\/[^\s"'`)<>\]]+/g)].map((match) => ({ at: path.relative(REPO, file), link: match[0] })),
+    );
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.flatMap(({ at, link }) => (brokenLink(link) === undefined ? [] : [`${at}: ${link}: ${brokenLink(link)!}`]))).toEqual([]);
+  });
+
+  it("each ESLint rule's docs URL (meta.docs.url, built from a base) names its page in docs/rules/", async () => {
+    const plugin = (await import(path.join(REPO, "packages/eslint-plugin/dist/index.js"))) as { default?: { rules: Record<string, { meta: { docs?: { url?: string } } }> }; rules?: Record<string, { meta: { docs?: { url?: string } } }> };
+    const rules = Object.entries((plugin.rules ?? plugin.default?.rules)!);
+    expect(rules.length).toBeGreaterThan(0);
+    for (const [name, rule] of rules) {
+      expect(rule.meta.docs?.url, name).toBe(`${REPOSITORY}/blob/main/docs/rules/${name}.md`);
+      expect(brokenLink(rule.meta.docs!.url!), name).toBeUndefined();
+    }
   });
 });

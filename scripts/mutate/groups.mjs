@@ -27,7 +27,7 @@ const analysisTests = (...names) => names.map((name) => `packages/analysis/test/
 /** @type {Record<string, MutationGroup>} */
 export const MUTATION_GROUPS = {
   registry: {
-    mutate: ["packages/registry/src/{wire,contract,url-rule,tool-name,net,stdio,serve}.ts"],
+    mutate: ["packages/registry/src/{wire,contract,url-rule,tool-name,problems,answers,net,bounds,stdio,tools-list,http,http-requests}.ts"],
     tests: registryTests("net", "wire", "contract", "url-rule", "tool-name", "stdio-lines", "http-answers", "http-safety", "http-input", "listen-streams", "tools-list"),
   },
   // The corpus through the classic backend on TypeScript 6 and 5, and the judgement's own cases.
@@ -51,11 +51,12 @@ export const MUTATION_GROUPS = {
   "url-rule": { mutate: ["packages/registry/src/url-rule.ts"], tests: registryTests("url-rule", "contract", "resource-sources", "to-source-url") },
   "tool-name": { mutate: ["packages/registry/src/tool-name.ts"], tests: registryTests("tool-name") },
   // The net's answers to what the author's code throws (a ToolError, a stopped call) and its bounds
-  // (deadlines, shutdown, a cancelled call) are pinned by their own tests, in process.
-  net: { mutate: ["packages/registry/src/net.ts"], tests: registryTests("net", "wire", "error-results", "deadlines", "cancellation") },
-  stdio: { mutate: ["packages/registry/src/stdio.ts"], tests: registryTests("stdio-lines", "tools-list") },
+  // (deadlines, shutdown, a cancelled call) are pinned by their own tests, in process. The net is
+  // four files: the result check, the words of its problems, its error answers, its deadlines.
+  net: { mutate: ["packages/registry/src/{net,problems,answers,bounds}.ts"], tests: registryTests("net", "wire", "error-results", "deadlines", "cancellation") },
+  stdio: { mutate: ["packages/registry/src/{stdio,tools-list}.ts"], tests: registryTests("stdio-lines", "tools-list") },
   serve: {
-    mutate: ["packages/registry/src/serve.ts"],
+    mutate: ["packages/registry/src/{http,http-requests}.ts"],
     tests: registryTests("http-answers", "http-safety", "http-input", "listen-streams", "tools-list"),
   },
 

@@ -68,6 +68,10 @@ export interface ConfigCoverage {
   readonly searched: readonly string[];
   /** Directories that hold no sources: output directories, which builds write into. */
   readonly skipped: readonly string[];
+  /** Where tsc writes the JavaScript (`outDir`, the extending config's first); `undefined`: beside each source. */
+  readonly outDir: string | undefined;
+  /** The tsconfig files its own `references` name (a directory stands for its tsconfig.json). */
+  readonly references: readonly string[];
 }
 
 /**
@@ -80,6 +84,8 @@ export function configCoverage(configPath: string): ConfigCoverage {
   let include: { readonly patterns: readonly unknown[]; readonly base: string } | undefined;
   let hasFiles = false;
   const skipped: string[] = [];
+  let outDir: string | undefined;
+  const references: string[] = [];
   const visit = (file: string, depth: number): void => {
     if (configFiles.includes(file) || depth > 16) return;
     configFiles.push(file);
@@ -93,6 +99,16 @@ export function configCoverage(configPath: string): ConfigCoverage {
     for (const key of ["outDir", "declarationDir"]) {
       const value = options?.[key];
       if (typeof value === "string") skipped.push(path.resolve(directory, value));
+    }
+    if (typeof options?.["outDir"] === "string") outDir ??= path.resolve(directory, options["outDir"]);
+    // `references` is never inherited through `extends`: only the config's own count.
+    if (depth === 0 && Array.isArray(json["references"])) {
+      for (const reference of json["references"] as unknown[]) {
+        const target = (reference as Json | null)?.["path"];
+        if (typeof target !== "string") continue;
+        const resolved = path.resolve(directory, target);
+        references.push(fs.existsSync(resolved) && fs.statSync(resolved).isDirectory() ? path.join(resolved, "tsconfig.json") : resolved);
+      }
     }
     const extended = json["extends"];
     for (const specifier of typeof extended === "string" ? [extended] : Array.isArray(extended) ? extended : []) {
@@ -111,7 +127,7 @@ export function configCoverage(configPath: string): ConfigCoverage {
     const fixed = wildcard < 0 ? segments : segments.slice(0, wildcard);
     searched.add(path.resolve(patterns.base, ...fixed));
   }
-  return { configFiles, searched: [...searched], skipped };
+  return { configFiles, searched: [...searched], skipped, outDir, references };
 }
 
 /** Sources TypeScript would pick up in a searched directory. */

@@ -1,5 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type McpServer } from "@modelcontextprotocol/server";
-import { answerText, describeProblems, inPlainWords, type Issue } from "./net.js";
+import { answerText } from "./answers.js";
+import { describeProblems, inPlainWords, type Issue } from "./problems.js";
 
 /*
  * A client's mistake answered as one. The SDK checks every request's params against the method's

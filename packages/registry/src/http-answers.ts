@@ -1,5 +1,5 @@
 import { SUBSCRIPTION_ID_META_KEY } from "@modelcontextprotocol/server";
-import { spliceToolsList } from "./server.js";
+import type { SerialisedLists } from "./tools-list.js";
 
 /*
  * What serveHttp does to the SDK's answers on their way to the client: a `tools/list` answer gets
@@ -9,13 +9,13 @@ import { spliceToolsList } from "./server.js";
 
 /**
  * A `tools/list` answer as the SDK wrote it — with the table's placeholder in place of the tools
- * — and the serialised tools put back (`spliceToolsList`). Any other answer (an error, say)
+ * — and the serialised tools put back (`lists.splice`). Any other answer (an error, say)
  * passes unchanged.
  */
-export async function withSerialisedTools(response: Response): Promise<Response> {
+export async function withSerialisedTools(response: Response, lists: SerialisedLists): Promise<Response> {
   if (response.body === null) return response;
   const text = await response.text();
-  const chunks = spliceToolsList(text);
+  const chunks = lists.splice(text);
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   const body =

@@ -12,7 +12,7 @@ export { VERIFIED_STAMP_KEY } from "./stamp.js";
 export type { NoOutputKeys, OutputKeys, ToolDecorator, ToolDecoratorFor, ToolFunction, ToolOptions, ToolOutput, ToolResult, TypedToolDecorator } from "./types.js";
 export { VERIFIED_STAMP, isVerified, markVerified, verifiedBy } from "./verified.js";
 export type { VerifiedFunction } from "./verified.js";
-export { ERROR_TEXT_LIMIT } from "./net.js";
+export { ERROR_TEXT_LIMIT } from "./answers.js";
 export { ToolError } from "./tool-error.js";
 export { TOOL_NAME_PATTERN } from "./tool-name.js";
 export { isSourceUrl, SOURCE_URL_PATTERN, toSourceUrl } from "./url-rule.js";

@@ -1,6 +1,6 @@
 import type { Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { describeProblems, type Issue } from "./net.js";
+import { describeProblems, type Issue } from "./problems.js";
 
 /*
  * A tool's input, as the SDK's `registerTool` takes it: a zod raw shape (wrapped in `z.object()`),

@@ -1,7 +1,10 @@
 import { ProtocolError, ProtocolErrorCode, type ServerContext } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { Logger } from "./logger.js";
-import { answerText, deadlineText, describeProblems, describeThrown, expectedFailureText, inPlainWords, isToolError, warn, withinBounds, type CallBounds } from "./net.js";
+import { answerText, describeThrown, warn } from "./answers.js";
+import { deadlineText, withinBounds, type CallBounds } from "./bounds.js";
+import { expectedFailureText, isToolError } from "./net.js";
+import { describeProblems, inPlainWords } from "./problems.js";
 import { toWire } from "./wire.js";
 
 /*

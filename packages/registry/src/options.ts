@@ -1,6 +1,7 @@
-import type { RegistryOptions } from "./registry.js";
-import type { ToolOptions } from "./types.js";
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
+import { formatSite, type LazySite } from "./site.js";
+import { closestKey } from "./suggest.js";
+import type { RegistryOptions, ToolOptions } from "./types.js";
 
 /*
  * The options of createRegistry() and registry.tool(), checked when they are given. A misspelt key
@@ -137,29 +138,24 @@ export function describeGiven(value: unknown): string {
 }
 
 /**
- * The known key nearest to a misspelt one, when it is near enough to be a typo: at most a third
- * of the key's letters differ (at least one), compared without case. The registry depends on no
- * other package of ours, so it keeps this small copy of the CLI's suggestion rule.
+ * The error for options that break their table (options.ts), naming the call and its site:
+ * `createRegistry() at src/registry.ts:3:25: unknown option "requireVerifed": did you mean …`.
  */
-export function closestKey(key: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of known) {
-    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-  }
-  return bestDistance <= Math.max(1, Math.floor(key.length / 3)) ? best : undefined;
+export function optionsError(call: string, site: LazySite, problems: readonly string[], known: string): TypeError {
+  const where = `${call} at ${formatSite(site.get())}`;
+  const sentence = (problem: string): string => (problem.endsWith("?") ? problem : `${problem}.`);
+  const list = problems.length === 1 ? `: ${sentence(problems[0]!)}` : `:\n${problems.map((problem) => `- ${problem}`).join("\n")}\n`;
+  const unknown = problems.some((problem) => problem.startsWith("unknown "));
+  return new TypeError(`${where}${list}${unknown ? `${problems.length === 1 ? " " : ""}${call} takes ${known}.` : ""}`);
 }
 
-/** Levenshtein distance, one row at a time. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
+/** The problems of `registry.tool()` options, its annotations' keys included. */
+export function toolOptionProblems(options: unknown): string[] {
+  if (typeof options !== "object" || options === null) {
+    return [`expects an options object, not ${describeGiven(options)}; write registry.tool({ name: "population", description: "…" })`];
   }
-  return previous[b.length]!;
+  const problems = optionProblems(options, TOOL_OPTIONS, "option");
+  const annotations = (options as ToolOptions).annotations;
+  if (typeof annotations === "object" && annotations !== null) problems.push(...optionProblems(annotations, TOOL_ANNOTATIONS, "annotation"));
+  return problems;
 }

@@ -1,7 +1,7 @@
 import type { ReadResourceResult, ServerContext } from "@modelcontextprotocol/server";
 import { getPromptResultSchema, readResourceResultSchema } from "./contract.js";
 import type { Logger } from "./logger.js";
-import type { CallBounds } from "./net.js";
+import type { CallBounds } from "./bounds.js";
 import { checkedCallback } from "./offering-net.js";
 
 /*

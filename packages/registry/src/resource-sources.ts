@@ -1,5 +1,5 @@
 import type { ResourceTemplate } from "@modelcontextprotocol/server";
-import { closestKey } from "./options.js";
+import { closestKey } from "./suggest.js";
 import { isResourceUriForm, localDataAdvice, SOURCE_URL_PATTERN, urlRuleProblem } from "./url-rule.js";
 
 /*

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { CallToolRequest, CallToolResult, Icon, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
@@ -7,9 +6,12 @@ import { contractFor, type ResultContract } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
 import { JSON_SCHEMA_TARGET, type CompiledInput, type ParsedArguments } from "./input.js";
 import type { Logger } from "./logger.js";
-import { callThroughNet, callWithinBounds, capText, ERROR_TEXT_LIMIT, STOPPED, thrownAnswer, thrownUnlessUnanswered, type NetTool } from "./net.js";
+import { capText, ERROR_TEXT_LIMIT, STOPPED } from "./answers.js";
+import { callWithinBounds } from "./bounds.js";
+import { callThroughNet, thrownAnswer, thrownUnlessUnanswered, type NetTool } from "./net.js";
 import { publishedContract } from "./published-schema.js";
 import type { ServedResources } from "./resource-sources.js";
+import type { SerialisedLists } from "./tools-list.js";
 import type { ToolOptions } from "./types.js";
 
 /** What the server needs of a registered tool: the net's view of it, its options, and its input compiled at registration. */
@@ -32,16 +34,11 @@ export interface ServingContext {
   /** Aborted when the serving shuts down past its grace: calls still running are answered then. */
   readonly shutdown?: AbortSignal;
   /**
-   * The serving layer writes each `tools/list` answer itself, through `spliceToolsList`: the
-   * server answers with the table's placeholder, and the tools are sent as serialised once.
+   * The serving layer writes each `tools/list` answer itself (tools-list.ts): the server answers
+   * with a placeholder these lists hold, and the serving layer sends the tools as serialised once.
    */
-  readonly serialisedLists?: boolean;
+  readonly lists?: SerialisedLists;
 }
-
-/** How a placeholder starts; the rest is random, so no tool or client can forge one. */
-const PLACEHOLDER_PREFIX = "sourced:tools-list:";
-/** The tables whose placeholders a serving layer may meet, by placeholder (kept only while a table lives). */
-const tablesByPlaceholder = new Map<string, WeakRef<ToolTable>>();
 
 /**
  * Every tool's definition, computed once per set of registrations: the `tools/list` answer (JSON
@@ -54,7 +51,6 @@ export class ToolTable {
   /** The data view, when at least one tool declares it: every server built from the table serves it. */
   readonly view: GatewayView | undefined;
   private readonly byName = new Map<string, CallableTool>();
-  private placeholder: string | undefined;
   private serialised: Buffer | undefined;
 
   /**
@@ -88,20 +84,6 @@ export class ToolTable {
       });
     }
     this.list = { tools: definitions };
-  }
-
-  /**
-   * What a server built for a serving layer answers `tools/list` with: the list with a placeholder
-   * in place of its tools, which the serving layer replaces with `serialisedTools` as it writes
-   * the answer (`spliceToolsList`). A placeholder left in an answer is no list a client accepts.
-   */
-  listPlaceholder(): ListToolsResult {
-    if (this.placeholder === undefined) {
-      this.placeholder = `${PLACEHOLDER_PREFIX}${randomUUID()}`;
-      for (const [key, table] of tablesByPlaceholder) if (table.deref() === undefined) tablesByPlaceholder.delete(key);
-      tablesByPlaceholder.set(this.placeholder, new WeakRef(this));
-    }
-    return { tools: this.placeholder as unknown as Tool[] };
   }
 
   /** The list's tools as JSON, serialised once per table (the first time a serving layer sends them). */
@@ -141,23 +123,6 @@ export class ToolTable {
       return parsed instanceof Promise ? parsed.then(proceed, (error: unknown) => thrownUnlessUnanswered(tool, error, logger, signal)) : proceed(parsed);
     });
   }
-}
-
-/**
- * A serialised JSON-RPC message (a `tools/list` answer) with the serialised tools put in place
- * of its table's placeholder, as the chunks to write in order (the tools' chunk is the table's
- * own, never copied); `undefined` when it carries none. Only the start of the message is
- * searched (the result comes first, its tools first in it), so any other message costs nothing.
- */
-export function spliceToolsList(message: string): Buffer[] | undefined {
-  const head = message.slice(0, 256);
-  const start = head.indexOf(`"tools":"${PLACEHOLDER_PREFIX}`);
-  if (start === -1) return undefined;
-  const valueStart = start + '"tools":'.length;
-  const valueEnd = head.indexOf('"', valueStart + 1) + 1;
-  const table = valueEnd === 0 ? undefined : tablesByPlaceholder.get(head.slice(valueStart + 1, valueEnd - 1))?.deref();
-  if (table === undefined) return undefined;
-  return [Buffer.from(message.slice(0, valueStart)), table.serialisedTools, Buffer.from(message.slice(valueEnd))];
 }
 
 /** The error result of arguments that do not match the input schema; capped like every error text. */
@@ -244,7 +209,7 @@ export function buildServer(
   // Nothing changes while serving: no list_changed, so hosts open no subscriptions/listen
   // stream that would never carry a notification.
   lowLevel.registerCapabilities({ tools: { listChanged: false } });
-  lowLevel.setRequestHandler("tools/list", () => withTable(tools.table(), (table) => (serving.serialisedLists ? table.listPlaceholder() : table.list)));
+  lowLevel.setRequestHandler("tools/list", () => withTable(tools.table(), (table) => (serving.lists === undefined ? table.list : serving.lists.placeholder(table))));
   lowLevel.setRequestHandler("tools/call", (request, ctx) => withTable(tools.table(), (table) => table.call(request, ctx, logger, serving.shutdown)));
   const view = tools.view;
   if (view !== undefined) {

@@ -107,7 +107,10 @@ export interface Verdicts {
  * saying what to install or report.
  */
 export async function judge(registrations: readonly Judged[], timeoutMs: number = DEFAULT_STARTUP_CHECK_TIMEOUT_MS): Promise<Verdicts> {
-  const unjudged = (reason: string): Verdicts => ({ verifier: LAYER, verdicts: registrations.map(() => ({ kind: "unjudged", reason })) });
+  const unjudged = (reason: string): Verdicts => {
+    layerReasons.add(reason);
+    return { verifier: LAYER, verdicts: registrations.map(() => ({ kind: "unjudged", reason })) };
+  };
   const bases = [process.cwd(), ...new Set(registrations.flatMap((registration) => registration.frames.slice(0, 1).map((frame) => dirname(frame.file))))];
   let entry: string | undefined;
   for (const base of bases) {
@@ -131,10 +134,11 @@ export async function judge(registrations: readonly Judged[], timeoutMs: number 
     // it stops its worker just after (its own words would call the stop a failure of the check).
     const outcome = await withinDeadline(layer.checkRegistrations(registrations, timeoutMs === Infinity ? {} : { timeoutMs: timeoutMs + LAYER_GRACE_MS }), timeoutMs);
     if (outcome === undefined) {
-      return unjudged(
+      // Not the layer's absence: the ways out are the build's and the deadline's, not an install.
+      const reason =
         `the start-up check did not finish within ${timeoutMs.toLocaleString("en-US")} ms (createRegistry({ startupCheckTimeoutMs }) sets it): ` +
-          "a file it reads may block (a FIFO, a network mount that does not answer), or the project takes longer to judge",
-      );
+        "a file it reads may block (a FIFO, a network mount that does not answer), or the project takes longer to judge";
+      return { verifier: LAYER, verdicts: registrations.map(() => ({ kind: "unjudged", reason })) };
     }
     return outcome.verdicts.length === registrations.length ? outcome : unjudged(`${LAYER} answered ${outcome.verdicts.length} verdicts for ${registrations.length} registrations. Please report it`);
   } catch (error) {
@@ -162,10 +166,15 @@ function withinDeadline<T>(promise: Promise<T>, timeoutMs: number): Promise<T | 
   });
 }
 
+/** The reasons `judge` gives itself: the project layer is missing or unusable, so the ways out begin with installing it. */
+const layerReasons = new Set<string>();
+
 /** How the check's warnings say what can be done when it could not judge. */
-const WAYS_OUT =
-  `To check them: install ${LAYER} and TypeScript beside the server ('npm install --save-dev ${LAYER} typescript@6.0') and keep its tsconfig and sources next to it; ` +
-  "or build with @sourced/transformer (tspc) or bundle with @sourced/unplugin, which check at build time and stamp what they verified; " +
+const INSTALL =
+  `To check them: install ${LAYER} beside the server as a development dependency ('npm install --save-dev ${LAYER}'), with the TypeScript the project builds with (5.0 to 6.0, or 7), ` +
+  "and keep its tsconfig and sources next to it; or ";
+const OTHER_WAYS =
+  "build with @sourced/transformer (tspc) or bundle with @sourced/unplugin, which check at build time and stamp what they verified; " +
   "or turn the start-up check off with createRegistry({ startupCheck: false }).";
 
 /** One warning for every registration left unjudged for one reason: which tools, where, why, and what to do. */
@@ -174,7 +183,8 @@ export function unjudgedWarning(tools: readonly { readonly name: string; readonl
   const list = tools.length > 5 ? `${named.join(", ")} and ${tools.length - 5} more` : named.join(", ");
   const what = tools.length === 1 ? `tool ${list}` : `${tools.length} tools: ${list}`;
   const outcome = served ? "Served unchecked (the net still checks every result)." : "Not registered: the check is required.";
-  return `the start-up check could not judge ${what}: ${reason}. ${outcome} ${WAYS_OUT}`;
+  const ways = layerReasons.has(reason) ? `${INSTALL}${OTHER_WAYS}` : `Or ${OTHER_WAYS}`;
+  return `the start-up check could not judge ${what}: ${reason}. ${outcome} ${ways}`;
 }
 
 function messageOf(error: unknown): string {

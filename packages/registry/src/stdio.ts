@@ -2,7 +2,8 @@ import { PassThrough, Writable, type Readable } from "node:stream";
 import { parseJSONRPCMessage, type McpServer } from "@modelcontextprotocol/server";
 import { serveStdio as sdkServeStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { Logger } from "./logger.js";
-import { spliceToolsList, type ServingContext } from "./server.js";
+import type { ServingContext } from "./server.js";
+import { SerialisedLists } from "./tools-list.js";
 
 export interface StdioServeOptions {
   /** Longest message line, in bytes: a longer one is discarded and answered with a JSON-RPC error. Default 4 MiB. */
@@ -210,20 +211,21 @@ function routeStdoutToStderr(): { protocolWrite: Writable["write"]; release(): v
 /**
  * What the transport writes to: the real stdout, through the `write` given (stdout's own while
  * console output is routed away from it). A `tools/list` answer gets its serialised tools here,
- * in place of the table's placeholder (see `spliceToolsList`): the list is serialised once, not
+ * in place of the table's placeholder (tools-list.ts): the list is serialised once, not
  * per request.
  */
 class ProtocolOutput extends Writable {
   constructor(
     private readonly target: Writable,
     private readonly targetWrite: Writable["write"],
+    private readonly lists: SerialisedLists,
   ) {
     super({ decodeStrings: false });
   }
 
   override _write(chunk: unknown, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     const write = this.targetWrite as (chunk: unknown, encoding: BufferEncoding, callback?: (error?: Error | null) => void) => boolean;
-    const chunks = typeof chunk === "string" ? spliceToolsList(chunk) : undefined;
+    const chunks = typeof chunk === "string" ? this.lists.splice(chunk) : undefined;
     if (chunks === undefined) {
       write.call(this.target, chunk, encoding, callback);
       return;
@@ -244,8 +246,9 @@ export async function serveStdioLines(createServer: (serving: ServingContext) =>
   const stdout = options.stdout ?? process.stdout;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const routing = stdout === process.stdout ? routeStdoutToStderr() : undefined;
+  const lists = new SerialisedLists();
   // eslint-disable-next-line @typescript-eslint/unbound-method -- ProtocolOutput calls it on stdout
-  const output = new ProtocolOutput(stdout, routing?.protocolWrite ?? stdout.write);
+  const output = new ProtocolOutput(stdout, routing?.protocolWrite ?? stdout.write, lists);
   const lines = new PassThrough();
   let server: McpServer | undefined;
   let resolveClosed!: () => void;
@@ -278,7 +281,7 @@ export async function serveStdioLines(createServer: (serving: ServingContext) =>
   };
   const handle = sdkServeStdio(
     () => {
-      server = createServer({ serialisedLists: true });
+      server = createServer({ lists });
       return server;
     },
     {

@@ -1,6 +1,8 @@
 import type { Icon, ServerContext, StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { RegistersTool } from "./brand.js";
 import type { DataResult, ErrorResult } from "./contract.js";
+import type { Logger } from "./logger.js";
+import type { StartupCheckMode } from "./startup.js";
 
 /** The second argument of every tool call: the SDK's request context (`mcpReq.signal`, `http.authInfo`, …). */
 export type ToolCallExtra = ServerContext;
@@ -189,3 +191,74 @@ export type TypedToolDecorator<Args, Result, Output = unknown> = RegistersTool<
   },
   Output
 >;
+
+export interface RegistryOptions {
+  /** The server's name, announced in the MCP `initialize` handshake. */
+  name: string;
+  version: string;
+  /** Receives refusals and failed results. Defaults to stderr (stdout carries the stdio transport). */
+  logger?: Logger;
+  /**
+   * Refuse every registration that is not verified (see `VERIFIED_STAMP`): one warning, the
+   * function returned unchanged, the tool absent from `tools/list`. Verified means stamped by a
+   * build step (`@sourced/transformer`, `@sourced/unplugin`) or, run from source, judged
+   * compliant by the start-up check. Turn it on for production builds.
+   */
+  requireVerified?: boolean;
+  /**
+   * The start-up check, for servers run from their TypeScript sources (`node src/server.ts`,
+   * tsx, vitest), where no build step checked and stamped the tools: when serving starts, every
+   * registration without a verified stamp made from a TypeScript source (or checked JavaScript, or
+   * JavaScript whose source map leads to one) is judged by `@sourced/analysis`, through
+   * `@sourced/project` resolved from your project, off the main thread: a tool the build would
+   * strip is not served (one warning each, with the build's message and file:line:col), and
+   * `tools/list` waits for the verdicts. Default `"auto"`: when it cannot run (no
+   * `@sourced/project` or `typescript` installed, no tsconfig holds the file, no sources), one
+   * warning says so and those tools are served unchecked. `"require"`: they are refused
+   * instead. `false`: no check.
+   */
+  startupCheck?: StartupCheckMode;
+  /**
+   * How long the start-up check may take, in ms (`Infinity` for no limit): the tools it has not
+   * judged by then are treated as ones it could not judge — served unchecked with one warning under
+   * `"auto"`, refused under `"require"` — and the warning says why. `tools/list` and `tools/call`
+   * wait for the check, so a check that blocks (a tsconfig `extends` naming a FIFO, a network mount
+   * that does not answer) would hold them forever. Default 120 s: a cold check of a large project
+   * on a loaded machine takes a minute.
+   */
+  startupCheckTimeoutMs?: number;
+  /**
+   * Declare the data view (MCP Apps) on every tool and serve it, so hosts that render MCP Apps
+   * show each result's sources, table, charts and force. Default `true`; a tool opts out alone
+   * with `registry.tool({ ui: false })`.
+   */
+  ui?: boolean;
+  /**
+   * Every call's deadline, in ms (`Infinity` for none), unless its tool sets `timeoutMs`: a call
+   * still running then is answered with an error result naming the tool, and its signal
+   * (`extra.mcpReq.signal`) aborted. Every resource read's too (`registry.resource()`): one still
+   * running then is answered with an MCP error naming the resource, and its `ctx.mcpReq.signal`
+   * aborted. Default 50 s, under the 60 s after which the MCP SDK's clients give up waiting.
+   */
+  callTimeoutMs?: number;
+  /** A human-readable name for clients' UIs ("City data"); `name` stays the server's identifier. */
+  title?: string;
+  /** How to use the server and its tools, for the LLM: clients may add it to the system prompt. */
+  instructions?: string;
+  /** Icons clients may show for the server: `{ src, mimeType?, sizes?, theme? }` (MCP `Icon`). */
+  icons?: Icon[];
+  /** The server's website, for clients' UIs. */
+  websiteUrl?: string;
+}
+
+/** A tool as the registry holds it. */
+export interface RegisteredTool {
+  readonly name: string;
+  readonly options: Readonly<ToolOptions>;
+  /** The registered function, exactly as given. */
+  readonly fn: ToolFunction;
+  /** Where it was registered. */
+  readonly site: string;
+  /** The verifier named by its stamp, or `@sourced/project@<version>` once the start-up check verified it; `undefined` otherwise. */
+  readonly verifiedBy: string | undefined;
+}

@@ -5,7 +5,7 @@ import { UnsupportedProtocolVersionError } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { createRegistry, type HttpServeOptions, type HttpServing } from "../dist/index.js";
 import { HttpErrorLog, isClientRefusal } from "../dist/refusal-log.js";
-import { hostsOfBindAddress } from "../dist/serve.js";
+import { hostsOfBindAddress } from "../dist/http-requests.js";
 import { recordingLogger, seedResult } from "./helpers.js";
 
 /*

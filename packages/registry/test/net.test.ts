@@ -14,7 +14,10 @@ import {
   verifiedBy,
   type DataToolOutput,
 } from "../dist/index.js";
-import { callThroughNet, callWithinBounds, capText, describeProblems, ERROR_TEXT_LIMIT, LOG_TEXT_LIMIT, withinBounds } from "../dist/net.js";
+import { capText, ERROR_TEXT_LIMIT, LOG_TEXT_LIMIT } from "../dist/answers.js";
+import { callWithinBounds, withinBounds } from "../dist/bounds.js";
+import { callThroughNet } from "../dist/net.js";
+import { describeProblems } from "../dist/problems.js";
 import { PUBLISHED_SOURCE_URL_PATTERN } from "../dist/url-rule.js";
 import { compileServers, connectInMemory, firstText, recordingLogger, seedResult } from "./helpers.js";
 

@@ -202,19 +202,12 @@ describe("run from source, a server serves exactly its compliant tools and warns
     expect(run.warnings, run.stderr).toEqual(expected);
   });
 
-  test("plain tsc's output with source maps: judged through them, warned at the TypeScript source", async () => {
-    execFileSync(process.execPath, [TSC, "-p", "."], { cwd: project });
-    const run = await serve(project, process.execPath, ["dist/server.js"]);
-    expect(run.tools).toEqual(COMPLIANT);
-    expect(run.warnings, run.stderr).toEqual(expected);
-  });
-
   test("a registration in a file the tsconfig does not include: one warning saying so; served unchecked, or refused under requireVerified", async () => {
     const unchecked = await serve(project, process.execPath, ["scripts/extra.ts"]);
     expect(unchecked.tools).toEqual(["extra"]);
     expect(unchecked.warnings).toEqual([
       expect.stringMatching(
-        /^the start-up check could not judge tool "extra" \(\/.*\/scripts\/extra\.ts:6:16\): no tsconfig includes scripts\/extra\.ts \(looked in tsconfig\.json\)\. Served unchecked \(the net still checks every result\)\. To check them: /,
+        /^the start-up check could not judge tool "extra" \(\/.*\/scripts\/extra\.ts:6:16\): no tsconfig includes scripts\/extra\.ts \(looked in tsconfig\.json\)\. Served unchecked \(the net still checks every result\)\. Or build with @sourced\/transformer /,
       ),
     ]);
     const required = await serve(project, process.execPath, ["scripts/extra.ts"], { SERVER_REQUIRE_VERIFIED: "1" });
@@ -284,23 +277,13 @@ describe("every way a project can be set up", () => {
     expect(await serve(project, process.execPath, ["src/server.ts"])).toEqual(run);
   });
 
-  test("plain tsc's output without source maps: one warning that it cannot lead back to the sources; served unchecked", async () => {
-    const project = serverProject();
-    execFileSync(process.execPath, [TSC, "-p", ".", "--sourceMap", "false"], { cwd: project });
-    const run = await serve(project, process.execPath, ["dist/server.js"]);
-    expect(run.tools).toEqual([...COMPLIANT, ...REFUSED].sort());
-    expect(run.warnings).toEqual([
-      expect.stringMatching(/^the start-up check could not judge 7 tools: .*: dist holds the output of a TypeScript build without source maps, which would lead back to its sources \("sourceMap": true in tsconfig\.json gives them\)\. Served unchecked/),
-    ]);
-  });
-
   test('without @sourced/project and TypeScript: one warning saying what to install and the ways out; served unchecked, or refused with startupCheck: "require"', async () => {
     const project = serverProject("none", { layer: false });
     const run = await serve(project, process.execPath, ["src/server.ts"]);
     expect(run.tools).toEqual([...COMPLIANT, ...REFUSED].sort());
     expect(run.warnings).toEqual([
       expect.stringMatching(
-        /^the start-up check could not judge 7 tools: "list_cities" \(\/.*\/src\/tools\.ts:8:\d+\), .* and 2 more: @sourced\/project, which runs it, is not installed\. Served unchecked \(the net still checks every result\)\. To check them: install @sourced\/project and TypeScript beside the server \('npm install --save-dev @sourced\/project typescript@6\.0'\) .*; or build with @sourced\/transformer \(tspc\) or bundle with @sourced\/unplugin, .*; or turn the start-up check off with createRegistry\(\{ startupCheck: false \}\)\.$/,
+        /^the start-up check could not judge 7 tools: "list_cities" \(\/.*\/src\/tools\.ts:8:\d+\), .* and 2 more: @sourced\/project, which runs it, is not installed\. Served unchecked \(the net still checks every result\)\. To check them: install @sourced\/project beside the server as a development dependency \('npm install --save-dev @sourced\/project'\), with the TypeScript the project builds with \(5\.0 to 6\.0, or 7\), .*; or build with @sourced\/transformer \(tspc\) or bundle with @sourced\/unplugin, .*; or turn the start-up check off with createRegistry\(\{ startupCheck: false \}\)\.$/,
       ),
     ]);
     const required = await serve(project, process.execPath, ["src/server.ts"], { SERVER_STARTUP_CHECK: "require" });
@@ -308,6 +291,59 @@ describe("every way a project can be set up", () => {
     expect(required.warnings).toEqual([expect.stringMatching(/is not installed\. Not registered: the check is required\./)]);
     const off = await serve(project, process.execPath, ["src/server.ts"], { SERVER_STARTUP_CHECK: "false" });
     expect(off).toEqual({ ...run, warnings: [], stderr: "" });
+  });
+});
+
+describe("plain tsc's output, traced back to its sources through the tsconfig that emitted it", () => {
+  const TSC7 = join(ROOT, "fixtures", "ts7", "node_modules", "typescript", "bin", "tsc");
+  for (const [typescript, version, tsc] of [["typescript 6", "6.0.3", TSC], ["typescript 7", "7.0.2", TSC7]] as const) {
+    for (const sourceMap of [true, false]) {
+      test(`TypeScript ${version}'s tsc, ${sourceMap ? "with" : "without"} source maps: node dist/server.js serves exactly the compliant tools and warns as sourced check does; with requireVerified too`, async () => {
+        const project = serverProject(typescript);
+        execFileSync(process.execPath, [tsc, "-p", ".", "--sourceMap", String(sourceMap)], { cwd: project });
+        expect(readdirSync(join(project, "dist")).some((name) => name.endsWith(".map"))).toBe(sourceMap);
+        const expected = refusals(project, REFUSED);
+        expect(expected).toHaveLength(3);
+        const run = await serve(project, process.execPath, ["dist/server.js"]);
+        expect(run.tools).toEqual(COMPLIANT);
+        expect(run.warnings, run.stderr).toEqual(expected);
+        if (typescript === "typescript 7") expect(recordOf(project).record.stamp).toMatch(/\|native:7\.0\.2:/);
+        // A restart answers from the record, traced output included.
+        const required = await serve(project, process.execPath, ["dist/server.js"], { SERVER_REQUIRE_VERIFIED: "1" });
+        expect(required.tools).toEqual(COMPLIANT);
+        expect(required.warnings, required.stderr).toEqual(expected);
+      }, 120_000);
+    }
+  }
+
+  test("sources changed after the build are not judged for the running code: one warning saying why, served unchecked or refused under requireVerified; a rebuild judges again", async () => {
+    const project = serverProject();
+    execFileSync(process.execPath, [TSC, "-p", ".", "--sourceMap", "false"], { cwd: project });
+    // greet is fixed in the sources only: the running JavaScript still registers the old greet.
+    edit(join(project, "src/tools.ts"), 'function greet(): string {\n  return "Hello!";', 'function greet(): DataToolOutput {\n  return answer("Hello!");');
+    const stale = await serve(project, process.execPath, ["dist/server.js"]);
+    expect(stale.tools).toEqual([...COMPLIANT, ...REFUSED].sort());
+    expect(stale.warnings).toEqual([
+      expect.stringMatching(
+        /^the start-up check could not judge 7 tools: .*: dist\/tools\.js is not what tsconfig\.json emits from src\/tools\.ts now: the sources changed after the build \(or it was built with other options\), so they are not what runs; rebuild and restart\. Served unchecked \(the net still checks every result\)\. Or build with @sourced\/transformer/,
+      ),
+    ]);
+    expect(stale.warnings[0]).not.toContain("npm install");
+    const required = await serve(project, process.execPath, ["dist/server.js"], { SERVER_REQUIRE_VERIFIED: "1" });
+    expect(required.tools).toEqual([]);
+    execFileSync(process.execPath, [TSC, "-p", ".", "--sourceMap", "false"], { cwd: project });
+    const rebuilt = await serve(project, process.execPath, ["dist/server.js"]);
+    expect(rebuilt.tools).toEqual([...COMPLIANT, "greet"].sort());
+    expect(rebuilt.warnings).toEqual(refusals(project, REFUSED.filter((tool) => tool !== "greet")));
+  }, 120_000);
+
+  test("a production image of the output alone (no sources, no TypeScript, no project layer): one warning saying what to install; served unchecked", async () => {
+    const project = serverProject("none", { layer: false });
+    execFileSync(process.execPath, [TSC, "-p", "."], { cwd: project });
+    rmSync(join(project, "src"), { recursive: true });
+    const run = await serve(project, process.execPath, ["dist/server.js"]);
+    expect(run.tools).toEqual([...COMPLIANT, ...REFUSED].sort());
+    expect(run.warnings).toEqual([expect.stringMatching(/^the start-up check could not judge 7 tools: .*: @sourced\/project, which runs it, is not installed\. Served unchecked .* To check them: install @sourced\/project beside the server as a development dependency/)]);
   });
 });
 

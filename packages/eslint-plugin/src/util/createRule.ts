@@ -9,6 +9,6 @@ export interface SourcedPluginDocs {
 }
 
 /** Where each rule's documentation lives; the rule name is the page's name. */
-export const DOCS_BASE_URL = "https://github.com/sourced-mcp/sourced/blob/main/docs/rules/";
+export const DOCS_BASE_URL = "https://github.com/sourced-dev/sourced/blob/main/docs/rules/";
 
 export const createRule = ESLintUtils.RuleCreator<SourcedPluginDocs>((name) => `${DOCS_BASE_URL}${name}.md`);

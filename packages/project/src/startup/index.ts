@@ -2,8 +2,8 @@ import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { FilePlace, JudgeRequest, JudgeResult } from "./judge";
 import type { StartupCheckOptions, StartupOutcome, StartupRegistration, StartupVerdict } from "./protocol";
-import { Fingerprints, isCurrent, readRecord, verifierName, type EscapeRecord, type ProjectRecord, type RegistrationRecord, type Span } from "./records";
-import { builtWithoutSourceMaps, configsAbove, isTypeScriptFile, sourcePositionOf, type LostPosition, type SourceMaps, type SourcePosition } from "./sources";
+import { Fingerprints, isCurrent, readRecord, verifierName, type EscapeRecord, type OutputRecord, type ProjectRecord, type RegistrationRecord, type Span } from "./records";
+import { configsAbove, emittingConfig, isTypeScriptFile, throughOutput, sourcePositionOf, tracedByOwnMap, type LostPosition, type OutputPosition, type SourceMaps, type SourcePosition } from "./sources";
 
 export { STARTUP_PROTOCOL } from "./protocol";
 export type { Frame, ReportedFinding, StartupCheckOptions, StartupOutcome, StartupRegistration, StartupVerdict } from "./protocol";
@@ -28,13 +28,17 @@ export async function checkRegistrations(registrations: readonly StartupRegistra
   const display = (file: string): string => path.relative(cwd, file).split(path.sep).join("/") || file;
   const useCache = options.cache !== false;
   const maps: SourceMaps = new Map();
-  const positions = registrations.map((registration) =>
-    registration.frames.flatMap((frame) => {
+  const emitters = new Map<string, string | undefined>();
+  // Plain tsc's output is traced through the config that emitted it (once its record says how);
+  // other JavaScript through the source map it names; TypeScript is its own source.
+  const located = registrations.map((registration) =>
+    registration.frames.flatMap((frame): (Located | OutputPosition)[] => {
+      const config = emittingConfig(frame.file, emitters);
+      if (config !== undefined && !tracedByOwnMap(frame.file, display, maps)) return [{ output: frame.file, config, frame }];
       const position = sourcePositionOf(frame, display, maps);
       return position === undefined ? [] : [position];
     }),
   );
-  const files = [...new Set(positions.flat().flatMap((position) => ("lost" in position ? [] : [position.file])))];
 
   const records = new Map<string, ProjectRecord>();
   const places = new Map<string, FilePlace>();
@@ -47,22 +51,39 @@ export async function checkRegistrations(registrations: readonly StartupRegistra
     }
     return records.get(config);
   };
+  const outputs = new Map<string, OutputRecord>();
+  const coldOutputs: { file: string; config: string }[] = [];
+  for (const { output, config } of uniqueOutputs(located)) {
+    const record = current(config);
+    const known = record?.analysis === undefined ? undefined : record.outputs?.find((candidate) => candidate.file === output && candidate.fingerprint === fingerprints.file(output));
+    if (known === undefined) coldOutputs.push({ file: output, config });
+    else {
+      outputs.set(output, known);
+      if ("source" in known) places.set(known.source, { file: known.source, config });
+    }
+  }
+  const files = [...new Set(located.flat().flatMap((position) => ("lost" in position || "output" in position ? [] : [position.file])))];
   for (const file of files) {
+    if (places.has(file)) continue;
     const place = placeFromRecords(file, current, display);
     if (place !== undefined) places.set(file, place);
   }
   const cold = files.filter((file) => !places.has(file));
-  let source: StartupOutcome["source"] = files.length === 0 ? "none" : "cache";
-  if (cold.length > 0) {
+  let source: StartupOutcome["source"] = files.length === 0 && outputs.size === 0 && coldOutputs.length === 0 ? "none" : "cache";
+  if (cold.length > 0 || coldOutputs.length > 0) {
     source = "analysis";
-    const judged = await judgeInWorker({ files: cold, cwd, cache: useCache }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const judged = await judgeInWorker({ files: cold, outputs: coldOutputs, cwd, cache: useCache }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     if ("error" in judged) {
-      for (const file of cold) places.set(file, { file, failure: `the start-up check failed (${judged.error}). Please report it` });
+      const failure = `the start-up check failed (${judged.error}). Please report it`;
+      for (const file of cold) places.set(file, { file, failure });
+      for (const { file } of coldOutputs) outputs.set(file, { file, fingerprint: "", failure });
     } else {
       for (const record of judged.records) records.set(record.config, record);
       for (const place of judged.places) places.set(place.file, place);
+      for (const output of judged.outputs) outputs.set(output.file, output);
     }
   }
+  const positions = located.map((list) => list.map((position) => ("output" in position ? throughOutput(position, outputs.get(position.output), display) : position)));
   const byFile = new SitesByFile(records);
   return { verifier: verifierName(), verdicts: positions.map((list) => verdictOf(list, places, byFile, display)), source };
 }
@@ -113,8 +134,7 @@ function placeFromRecords(file: string, current: (config: string) => ProjectReco
   if (nearest.analysis.judged.includes(file)) return { file, config: nearest.config };
   // Not in any project: what the worker says of it, from the same facts.
   if (isTypeScriptFile(file)) return { file, failure: `no tsconfig includes ${display(file)} (looked in ${above.map(display).join(", ")})` };
-  const failure = builtWithoutSourceMaps(file, above, display);
-  return failure === undefined ? { file, plain: true } : { file, failure };
+  return { file, plain: true };
 }
 
 /** The config among `config` and its references (depth first) whose roots name `file`; `false` for none; `undefined` when a record is missing. */
@@ -133,21 +153,31 @@ function holder(config: string, file: string, current: (config: string) => Proje
 
 type Located = SourcePosition | LostPosition;
 
+function uniqueOutputs(located: readonly (readonly (Located | OutputPosition)[])[]): OutputPosition[] {
+  const seen = new Map<string, OutputPosition>();
+  for (const list of located) for (const position of list) if ("output" in position && !seen.has(position.output)) seen.set(position.output, position);
+  return [...seen.values()];
+}
+
 function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, FilePlace>, sites: SitesByFile, display: (file: string) => string): StartupVerdict {
   /** The first frame that leads to a source decides what an unmatched registration is. */
   let first: { readonly failure: string } | { readonly judged: SourcePosition; readonly config: string } | undefined;
+  /** A frame further out that could not be judged: the registration may be there (plain tsc's output of an edited source). */
+  let failed: string | undefined;
   // Innermost first: the first frame at a registration's head is the registration (a platform's
   // wrapper is a frame or more inside it). Frames further out are not read: their positions are
   // where the enclosing code was called from, and a loader's wrapper can map anywhere.
   for (const position of positions) {
     if ("lost" in position) {
       first ??= { failure: position.lost };
+      failed ??= position.lost;
       continue;
     }
     const place = places.get(position.file);
     if (place === undefined || "plain" in place) continue;
     if ("failure" in place) {
       first ??= { failure: place.failure };
+      failed ??= place.failure;
       continue;
     }
     const inFile = sites.of(place.config, position.file);
@@ -173,6 +203,7 @@ function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, Fi
     const { finding } = lost;
     return { kind: "unverified", reason: `it is registered through a registry value the analysis cannot follow, probably the one at ${display(finding.file)}:${finding.line}:${finding.column} (${finding.message})` };
   }
+  if (failed !== undefined) return { kind: "unjudged", reason: failed };
   const at = `${display(first.judged.file)}:${first.judged.line}:${first.judged.column}`;
   const via = first.judged.mapped === undefined ? "" : ` (${display(first.judged.mapped.file)}:${first.judged.mapped.line}:${first.judged.mapped.column} through its source map)`;
   return { kind: "unverified", reason: `the analysis of ${display(first.config)} finds no registration at ${at}${via}` };

@@ -5,8 +5,10 @@ import type { NativeSession, NativeTypeScript } from "@sourced/analysis-native";
 import { chooseBackend, loadNative, NativeBackendUnavailable } from "../backend";
 import { ConfigError, createSharedHost, readNativeProjects, readProjects } from "../projects";
 import { loadTypeScript, type TypeScript } from "../typescript";
-import { coverageOf, Fingerprints, RECORD_FORMAT, writeRecord, type EscapeRecord, type ProjectRecord, type RecordedFinding, type RegistrationRecord, type Span } from "./records";
-import { builtWithoutSourceMaps, configsAbove, isTypeScriptFile } from "./sources";
+import { configCoverage } from "../config-files";
+import { emitClassic, emitNative, tracingOptions, traceOutputs, type Emission } from "./outputs";
+import { coverageOf, Fingerprints, RECORD_FORMAT, writeRecord, type EscapeRecord, type OutputRecord, type ProjectRecord, type RecordedFinding, type RegistrationRecord, type Span } from "./records";
+import { configsAbove, isTypeScriptFile } from "./sources";
 
 /*
  * The start-up check's heavy half, run in a worker thread (or TypeScript 7's own process): finds
@@ -18,6 +20,8 @@ import { builtWithoutSourceMaps, configsAbove, isTypeScriptFile } from "./source
 export interface JudgeRequest {
   /** Absolute paths of the source files registrations were made in. */
   readonly files: readonly string[];
+  /** Files of plain tsc's output that registrations ran in, each with the config that emitted it: traced back to their sources. */
+  readonly outputs: readonly { readonly file: string; readonly config: string }[];
   readonly cwd: string;
   /** Write the records to the cache. */
   readonly cache: boolean;
@@ -32,7 +36,10 @@ export type FilePlace =
 
 export interface JudgeResult {
   readonly records: readonly ProjectRecord[];
+  /** Where each file (and each source an output was traced to) was found. */
   readonly places: readonly FilePlace[];
+  /** One per output asked about. */
+  readonly outputs: readonly OutputRecord[];
 }
 
 /** A project opened for the check: its roots, its references, and how to analyse it. */
@@ -41,6 +48,8 @@ interface OpenedProject {
   readonly roots: readonly string[];
   readonly references: readonly string[];
   analyse(): Analysed;
+  /** The JavaScript its build writes, emitted again now (after `analyse`, whose program it reuses on the classic backend). */
+  emit(): Emission;
 }
 
 interface Analysed {
@@ -54,7 +63,7 @@ export function judgeFiles(request: JudgeRequest): JudgeResult {
   const display = (file: string): string => path.relative(request.cwd, file).split(path.sep).join("/") || file;
   const fingerprints = new Fingerprints();
   const candidates = new Map(request.files.map((file) => [file, configsAbove(file)]));
-  const configs = [...new Set([...candidates.values()].flat())];
+  const configs = [...new Set([...[...candidates.values()].flat(), ...request.outputs.map((output) => output.config)])];
 
   const opened = new Map<string, OpenedProject>();
   /** A config, with its references depth first: the projects it stands for. */
@@ -108,9 +117,34 @@ export function judgeFiles(request: JudgeRequest): JudgeResult {
       } else if (isTypeScriptFile(file)) {
         places.push({ file, failure: `no tsconfig includes ${display(file)} (looked in ${above.map(display).join(", ")})` });
       } else {
-        const failure = builtWithoutSourceMaps(file, above, display);
-        places.push(failure === undefined ? { file, plain: true } : { file, failure });
+        places.push({ file, plain: true });
       }
+    }
+
+    // Plain tsc's output: the config that emitted it judges the source it was traced to.
+    const outputs: OutputRecord[] = [];
+    const outputsOf = new Map<string, OutputRecord[]>();
+    for (const [config, files] of filesByConfig(request.outputs)) {
+      const project = opened.get(config);
+      let traced: OutputRecord[];
+      const unjudged = (failure: string): OutputRecord[] => files.map((file) => ({ file, fingerprint: fingerprints.file(file), failure }));
+      if (project === undefined) {
+        traced = unjudged(failedConfigs.get(config) ?? `${display(config)} cannot be opened`);
+      } else {
+        const result = analyse(project);
+        if (typeof result === "string") traced = unjudged(result);
+        else {
+          try {
+            traced = traceOutputs(files, config, project.emit(), (file) => fingerprints.file(file), display);
+          } catch (error) {
+            traced = unjudged(`${display(config)} could not be emitted again to trace ${files.map(display).join(", ")} to its sources (${error instanceof Error ? error.message : String(error)}). Please report it`);
+          }
+          outputsOf.set(config, traced);
+          chosen.set(config, project);
+          for (const output of traced) if ("source" in output) places.push({ file: output.source, config });
+        }
+      }
+      outputs.push(...traced);
     }
 
     const records: ProjectRecord[] = [];
@@ -125,7 +159,13 @@ export function judgeFiles(request: JudgeRequest): JudgeResult {
           for (const [index, place] of places.entries()) if ("config" in place && place.config === project.config) places[index] = { file: place.file, failure: result };
           continue;
         }
-        record = { ...(coverage ?? { format: RECORD_FORMAT, config: project.config, stamp: "", configFiles: {}, directories: {} }), ...base, analysis: analysisRecord(result, fingerprints) };
+        const traced = outputsOf.get(project.config);
+        record = {
+          ...(coverage ?? { format: RECORD_FORMAT, config: project.config, stamp: "", configFiles: {}, directories: {} }),
+          ...base,
+          analysis: analysisRecord(result, fingerprints),
+          ...(traced === undefined ? {} : { outputs: traced }),
+        };
       } else if (coverage !== undefined) {
         record = { ...coverage, ...base };
       }
@@ -134,7 +174,7 @@ export function judgeFiles(request: JudgeRequest): JudgeResult {
       // A tree too large to fingerprint is never kept: a change in it could not be seen.
       if (request.cache && coverage !== undefined) writeRecord(record);
     }
-    return { records, places };
+    return { records, places, outputs };
   } finally {
     for (const session of sessions) session.close();
   }
@@ -157,6 +197,7 @@ function openAll(configs: readonly string[], cwd: string, display: (file: string
   const native = new Map<string, { compiler: NativeTypeScript; configs: Map<string, string[]> }>();
   for (const config of configs) {
     const directory = path.dirname(config);
+    let nativeProblem: string | undefined;
     try {
       const choice = chooseBackend(directory, undefined);
       if (choice.backend === "native") {
@@ -167,11 +208,20 @@ function openAll(configs: readonly string[], cwd: string, display: (file: string
           group.configs.set(config, readNativeProjects(config, new Set(), cwd));
           continue;
         } catch (error) {
-          // As `sourced check`: a chosen native backend that cannot run falls back to the classic one.
+          // As `sourced check`: a chosen native backend that cannot run falls back to the classic
+          // one, when the project has it. Else the native backend's reason stands: a TypeScript 7
+          // project is never told to install TypeScript 5 or 6.
           if (!(error instanceof NativeBackendUnavailable)) throw error;
+          nativeProblem = error.reason;
         }
       }
-      const loaded = loadTypeScript(directory);
+      let loaded: ReturnType<typeof loadTypeScript>;
+      try {
+        loaded = loadTypeScript(directory);
+      } catch (error) {
+        if (nativeProblem === undefined) throw error;
+        throw new Error(`its TypeScript cannot be judged: ${nativeProblem}`);
+      }
       let group = classic.get(loaded.path);
       if (group === undefined) classic.set(loaded.path, (group = { ts: loaded.ts, declarations: new Map(), extended: new Map(), seen: new Set() }));
       const { ts: typescript, declarations } = group;
@@ -182,15 +232,23 @@ function openAll(configs: readonly string[], cwd: string, display: (file: string
           const known = into.opened.get(project.configPath);
           if (known !== undefined) return known;
           const { parsed } = project;
+          const options = tracingOptions(parsed.options);
+          let program: ts.Program | undefined;
           const opened: OpenedProject = {
             config: project.configPath,
             roots: parsed.fileNames.map((file) => path.resolve(file)),
             references: (parsed.projectReferences ?? []).map((reference) => path.resolve(typescript.resolveProjectReferencePath(reference))),
             analyse: () => {
               // As `sourced check`: without `projectReferences`, imports of a referenced project read its sources.
-              const program = typescript.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host: createSharedHost(typescript, parsed.options, declarations) });
-              const judged = program.getSourceFiles().filter((sourceFile) => isAnalysedFile(program, sourceFile));
-              return { ts: typescript, result: analyzeProgram(typescript, program, { sourceFiles: judged }), judged, programFiles: program.getSourceFiles().map((sourceFile) => path.resolve(sourceFile.fileName)) };
+              // The build's options but for its source maps (see outputs.ts), which change no verdict.
+              const made = typescript.createProgram({ rootNames: parsed.fileNames, options, host: createSharedHost(typescript, options, declarations) });
+              program = made;
+              const judged = made.getSourceFiles().filter((sourceFile) => isAnalysedFile(made, sourceFile));
+              return { ts: typescript, result: analyzeProgram(typescript, made, { sourceFiles: judged }), judged, programFiles: made.getSourceFiles().map((sourceFile) => path.resolve(sourceFile.fileName)) };
+            },
+            emit: () => {
+              if (program === undefined) throw new Error("emitted before it was analysed");
+              return emitClassic(program);
             },
           };
           into.opened.set(project.configPath, opened);
@@ -235,6 +293,7 @@ function openAll(configs: readonly string[], cwd: string, display: (file: string
             const judged = project.candidateSources().filter((sourceFile) => isAnalysedFile(project.program, sourceFile));
             return { ts: project.syntax, result: analyzeProgram(project.syntax, project.program, { sourceFiles: judged }), judged, programFiles: sourceFileNamesOf(project.program).map((file) => path.resolve(file)) };
           },
+          emit: () => emitNative(compiler.directory, configPath, configCoverage(configPath).outDir),
         };
         into.opened.set(configPath, opened);
         projects.push(opened);
@@ -282,6 +341,17 @@ function headOf(syntax: SyntaxPort, sourceFile: ts.SourceFile, site: ts.CallExpr
 function findingRecord(finding: Finding): RecordedFinding {
   const { line, character } = finding.sourceFile.getLineAndCharacterOfPosition(finding.start);
   return { id: finding.id, code: finding.code, tool: finding.tool, message: finding.message, file: path.resolve(finding.sourceFile.fileName), line: line + 1, column: character + 1 };
+}
+
+/** The output files asked about, by the config that emitted them. */
+function filesByConfig(outputs: JudgeRequest["outputs"]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const { file, config } of outputs) {
+    const group = groups.get(config);
+    if (group === undefined) groups.set(config, [file]);
+    else if (!group.includes(file)) group.push(file);
+  }
+  return groups;
 }
 
 function samePath(a: string, b: string): boolean {

@@ -54,6 +54,17 @@ export interface ProjectAnalysisRecord {
   readonly escapes: readonly EscapeRecord[];
 }
 
+/**
+ * What the check learnt of one file of plain tsc's output that a registration ran in, by emitting
+ * its config's program again: the source it comes from and the source map of that emit (made by
+ * the check, whether or not the build wrote one), or why it cannot be traced to the sources as
+ * they are now. Valid while the file's fingerprint is `fingerprint` and its config's record is
+ * current.
+ */
+export type OutputRecord =
+  | { readonly file: string; readonly fingerprint: string; readonly source: string; readonly mappings: string }
+  | { readonly file: string; readonly fingerprint: string; readonly failure: string };
+
 export interface ProjectRecord {
   readonly format: typeof RECORD_FORMAT;
   readonly config: string;
@@ -69,9 +80,11 @@ export interface ProjectRecord {
   readonly references: readonly string[];
   /** Absent when the project was only read (to learn it does not hold a file), not analysed. */
   readonly analysis?: ProjectAnalysisRecord;
+  /** The files of this config's tsc output that registrations ran in, traced back to their sources (only with `analysis`). */
+  readonly outputs?: readonly OutputRecord[];
 }
 
-export const RECORD_FORMAT = 2;
+export const RECORD_FORMAT = 3;
 
 let versions: string | undefined;
 

@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { configCoverage } from "../config-files";
 import type { Frame } from "./protocol";
+import type { OutputRecord } from "./records";
 
 /*
  * From the frames a registration's stack names to the source positions the analysis judged:
@@ -102,7 +103,43 @@ export function sourcePositionOf(frame: Frame, display: (file: string) => string
     return { lost: `${display(frame.file)} was built from ${display(source)} (its source map says), which is not there` };
   }
   if (!isSourceFile(source)) return undefined;
+  // A map that holds the sources' text (bundlers write it; tsc with `inlineSources`) shows whether
+  // they changed since the build: the analysis judges them as they are now.
+  const index = loaded.map.payload.sources.indexOf(entry.originalSource);
+  const content = loaded.map.payload.sourcesContent?.[index];
+  if (typeof content === "string" && !sameSourceText(source, content, loaded)) {
+    return { lost: `${display(frame.file)} was built from an earlier ${display(source)} (its source map holds the text it was built from): the sources changed after the build, so they are not what runs; rebuild and restart` };
+  }
   return { file: source, line: entry.originalLine + 1, column: entry.originalColumn + 1, mapped: frame };
+}
+
+const compared = new WeakMap<LoadedMap, Map<string, boolean>>();
+
+function sameSourceText(source: string, content: string, loaded: LoadedMap): boolean {
+  let known = compared.get(loaded);
+  if (known === undefined) compared.set(loaded, (known = new Map<string, boolean>()));
+  let same = known.get(source);
+  if (same === undefined) {
+    try {
+      same = fs.readFileSync(source, "utf8").replace(/^\uFEFF/, "") === content.replace(/^\uFEFF/, "");
+    } catch {
+      same = false;
+    }
+    known.set(source, same);
+  }
+  return same;
+}
+
+/**
+ * Whether JavaScript in a tsconfig's output directory is traced by the source map it names rather
+ * than as tsc's output: a map of several sources is a bundle's (written where tsc would write),
+ * and a map holding its sources' text shows by itself whether they changed.
+ */
+export function tracedByOwnMap(file: string, display: (file: string) => string, maps: SourceMaps): boolean {
+  const loaded = sourceMapOf(file, display, maps);
+  if (loaded === undefined || "lost" in loaded) return false;
+  const { sources, sourcesContent } = loaded.map.payload;
+  return sources.length !== 1 || (sourcesContent !== undefined && sourcesContent.length === sources.length && sourcesContent.every((text) => typeof text === "string"));
 }
 
 /**
@@ -123,17 +160,78 @@ export function configsAbove(file: string): string[] {
   }
 }
 
+/** The TypeScript sources tsc emits `.js`, `.mjs` or `.cjs` from, by the emitted extension. */
+const EMITTED_FROM: Readonly<Record<string, readonly string[]>> = {
+  ".js": [".ts", ".tsx"],
+  ".mjs": [".mts"],
+  ".cjs": [".cts"],
+};
+
 /**
- * Why `file`, JavaScript in a tsconfig's output directory, cannot be judged: plain tsc built it
- * without the source maps that lead back to the sources. Said the same for every file of one
- * output directory, so its registrations share one warning. `undefined` for JavaScript elsewhere.
+ * The tsconfig that emitted `file` when it is plain tsc's output: among the configs above it
+ * (and the projects they reference), the first whose `outDir` holds it, or, for a config without
+ * one, whose sources include a file of its name beside it (tsc writes `server.js` next to
+ * `server.ts`). `undefined` for JavaScript no config emits: a bundle, or JavaScript that is its
+ * own source. Read from the configs' text; cached per file in `cache`.
  */
-export function builtWithoutSourceMaps(file: string, configs: readonly string[], display: (file: string) => string): string | undefined {
-  for (const config of configs) {
-    const outDir = configCoverage(config).skipped.find((directory) => file.startsWith(`${directory}${path.sep}`));
-    if (outDir !== undefined) {
-      return `${display(outDir)} holds the output of a TypeScript build without source maps, which would lead back to its sources ("sourceMap": true in ${display(config)} gives them)`;
+export function emittingConfig(file: string, cache: Map<string, string | undefined>): string | undefined {
+  if (cache.has(file)) return cache.get(file);
+  let found: string | undefined;
+  const extension = path.extname(file);
+  if (JAVASCRIPT.test(file) && !DEPENDENCY.test(file) && extension in EMITTED_FROM) {
+    const seen = new Set<string>();
+    const visit = (config: string): string | undefined => {
+      if (seen.has(config) || !fs.existsSync(config)) return undefined;
+      seen.add(config);
+      const coverage = configCoverage(config);
+      if (coverage.outDir !== undefined ? isInside(file, coverage.outDir) : isInside(file, path.dirname(config)) && hasSourceBeside(file, extension)) return config;
+      for (const reference of coverage.references) {
+        const inReference = visit(reference);
+        if (inReference !== undefined) return inReference;
+      }
+      return undefined;
+    };
+    for (const config of configsAbove(file)) {
+      found = visit(config);
+      if (found !== undefined) break;
     }
   }
-  return undefined;
+  cache.set(file, found);
+  return found;
+}
+
+function hasSourceBeside(file: string, extension: string): boolean {
+  const stem = file.slice(0, -extension.length);
+  return (EMITTED_FROM[extension] ?? []).some((source) => fs.existsSync(`${stem}${source}`));
+}
+
+function isInside(file: string, directory: string): boolean {
+  return file.startsWith(`${directory}${path.sep}`);
+}
+
+/** A frame in plain tsc's output, to be traced back through the config that emitted it. */
+export interface OutputPosition {
+  readonly output: string;
+  readonly config: string;
+  readonly frame: Frame;
+}
+
+const outputMaps = new WeakMap<OutputRecord, SourceMap>();
+
+/** Where the analysis finds a frame of plain tsc's output: through the map of its emit, when it is traced; else why not. */
+export function throughOutput(position: OutputPosition, record: OutputRecord | undefined, display: (file: string) => string): SourcePosition | LostPosition {
+  const { frame } = position;
+  if (record === undefined) return { lost: `${display(frame.file)} was not traced to its sources. Please report it` };
+  if ("failure" in record) return { lost: record.failure };
+  let map = outputMaps.get(record);
+  if (map === undefined) {
+    const payload = { version: 3, file: path.basename(record.file), sources: [record.source], sourcesContent: [], names: [], mappings: record.mappings, sourceRoot: "" };
+    map = new SourceMap(payload);
+    outputMaps.set(record, map);
+  }
+  const entry = map.findEntry(frame.line - 1, frame.column - 1) as Partial<{ originalLine: number; originalColumn: number }>;
+  if (entry.originalLine === undefined || entry.originalColumn === undefined) {
+    return { lost: `${display(frame.file)}:${frame.line}:${frame.column} leads to no place in ${display(record.source)}, which it was emitted from` };
+  }
+  return { file: record.source, line: entry.originalLine + 1, column: entry.originalColumn + 1, mapped: frame };
 }

@@ -1,0 +1,377 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createMcpHandler, type AuthInfo, type McpHandlerRequestOptions, type McpServer } from "@modelcontextprotocol/server";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { ListenStreams, withSerialisedTools } from "./http-answers.js";
+import type { Logger } from "./logger.js";
+import { BodyError, hostnameOf, hostsOfBindAddress, isLoopback, nestsDeeperThan, normalizeHost, normalizeOrigin, originAllowed, pathnameOf, readBody, requestOf, sendError, withConnectionClose } from "./http-requests.js";
+import { HttpErrorLog } from "./refusal-log.js";
+import type { ServingContext } from "./server.js";
+import { SerialisedLists } from "./tools-list.js";
+
+/*
+ * serveHttp: Streamable HTTP in front of the SDK's handler, with the checks a server reachable by
+ * others needs before a body is read. It builds its servers through the function it is given,
+ * with a serving context of its own (its shutdown, its tools/list answers): it knows no registry.
+ */
+
+/** What `authenticate` is given: the request's method, URL and headers. */
+export type AuthenticationRequest = Pick<IncomingMessage, "method" | "url" | "headers">;
+
+/** Limits of `serveHttp`; every one has a default. */
+export interface HttpLimits {
+  /** Largest request body, in bytes: a larger one is answered 413 before it is parsed. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Requests handled at once: one more is answered 503 (with `Retry-After`) before its body is
+   * read. `subscriptions/listen` streams do not count: they have `maxListenStreams`. Default 1,024.
+   */
+  maxConcurrentRequests?: number;
+  /** `subscriptions/listen` streams open at once: one more is answered 503 (with `Retry-After`). Default 1,024. */
+  maxListenStreams?: number;
+  /**
+   * How long a `subscriptions/listen` stream stays open without carrying a notification, in ms:
+   * then it ends gracefully (the listen request's result) and frees its slot. A registry's lists
+   * do not change while it serves, so its streams never carry one. Default 5 minutes.
+   */
+  listenIdleTimeoutMs?: number;
+  /**
+   * How long an answer may wait on a client that does not read it — the connection's buffers full,
+   * nothing drained — in ms: then the connection is closed and its slot freed. Default 30 s.
+   */
+  sendTimeoutMs?: number;
+  /** Deepest nesting of objects and arrays in a request's JSON: a deeper one is answered 400 (-32600) and logged. Default 128. */
+  maxJsonDepth?: number;
+  /** Time to receive a request's headers, in ms: a slower client gets 408. Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time to receive a whole request (headers and body), in ms: a slower client gets 408. Default 30 s. */
+  requestTimeoutMs?: number;
+  /**
+   * How long an idle keep-alive socket stays open, in ms. Default 65 s: longer than clients keep
+   * an idle socket (they close theirs first, from the `Keep-Alive: timeout` hint), so a reused
+   * socket is never reset under a request.
+   */
+  keepAliveTimeoutMs?: number;
+}
+
+export interface HttpServeOptions {
+  /** Defaults to `127.0.0.1`: a local server is not reachable from the network unless you say so. */
+  host?: string;
+  /** Defaults to `0`: an ephemeral port, reported in `HttpServing.port`. */
+  port?: number;
+  /** The MCP endpoint. Defaults to `/mcp`. */
+  path?: string;
+  /**
+   * Host names (without port; IPv6 in brackets) a request's `Host` header may name; any other is
+   * answered 403 (DNS rebinding). Defaults to the names of the bind address: the address itself,
+   * `localhost` for a loopback address, and every address and the name of this machine for a
+   * wildcard (`0.0.0.0`, `::`).
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Origins a browser request's `Origin` header may name, as `https://app.example.com` (scheme,
+   * host and port must match) or a bare host name (any scheme and port). A present `Origin` that
+   * is not allowed is answered 403. Defaults to `allowedHosts`.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * Called for every request before its body is read: return who is calling (the SDK's
+   * `AuthInfo`, which tools see as `extra.http.authInfo`), or `undefined` / throw to answer 401.
+   * E.g. `(req) => verifyBearerToken(req.headers.authorization, { verifier })` from
+   * `@modelcontextprotocol/server`. Without it, a server bound off loopback warns once.
+   */
+  authenticate?: (request: AuthenticationRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  limits?: HttpLimits;
+}
+
+export interface HttpServing {
+  readonly host: string;
+  readonly port: number;
+  /** The endpoint to give a Streamable HTTP client, e.g. `http://127.0.0.1:52314/mcp`. */
+  readonly url: URL;
+  /**
+   * Stops accepting connections and ends every `subscriptions/listen` stream gracefully; lets
+   * requests in flight finish (up to `graceMs`, default 10 s); answers tool calls still running
+   * then with an error result (their signal aborted); then closes every connection. Calling it
+   * again returns the same promise.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+const DEFAULT_LIMITS: Required<HttpLimits> = {
+  maxBodyBytes: 1024 * 1024,
+  maxConcurrentRequests: 1024,
+  maxListenStreams: 1024,
+  listenIdleTimeoutMs: 5 * 60_000,
+  sendTimeoutMs: 30_000,
+  maxJsonDepth: 128,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 65_000,
+};
+
+/** How long `close()` waits, once the calls still running have been answered, for those answers to be written. */
+const ANSWER_FLUSH_MS = 1_000;
+
+/** The first protocol revision without JSON-RPC batches; revisions compare as ISO dates. */
+const NO_BATCH_REVISION = "2025-06-18";
+
+/**
+ * Streamable HTTP through the SDK's `createMcpHandler`: 2026-07-28 clients on the modern path,
+ * 2025-era clients through its stateless fallback, one server instance per request from the
+ * registry (which holds no per-tool work). In front of the SDK, in this order and before the
+ * body is read: the endpoint path (404), the Host allowlist (403), the Origin allowlist (403),
+ * the method (405), the concurrency limit (503), authentication (401), the body size (413); then
+ * the body is parsed, a JSON-RPC batch refused (400) unless the client speaks a revision older
+ * than 2025-06-18, and JSON nested deeper than `maxJsonDepth` refused (400). A
+ * `subscriptions/listen` stream then leaves the requests' slots for one of its own.
+ */
+export async function serveHttpRequests(createServer: (serving: ServingContext) => McpServer, logger: Logger, options: HttpServeOptions = {}): Promise<HttpServing> {
+  const host = options.host ?? "127.0.0.1";
+  const path = options.path ?? "/mcp";
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const allowedHosts = new Set((options.allowedHosts ?? hostsOfBindAddress(host)).map(normalizeHost));
+  const allowedOrigins = new Set((options.allowedOrigins ?? [...allowedHosts]).map(normalizeOrigin));
+  if (!isLoopback(host) && options.authenticate === undefined) {
+    logger.warn(
+      `serveHttp is bound to ${host}, off loopback, without an authenticate hook: anyone who can reach it can call every tool. ` +
+        "Pass { authenticate } (for example with verifyBearerToken from @modelcontextprotocol/server), or bind to 127.0.0.1.",
+    );
+  }
+
+  const shutdown = new AbortController();
+  // A client's refused requests in one line each, and no more than a few a minute; failures with their stack.
+  const errors = new HttpErrorLog(logger);
+  const lists = new SerialisedLists();
+  const serving: ServingContext = { shutdown: shutdown.signal, lists };
+  const mcp = createMcpHandler(() => createServer(serving), {
+    maxRequestBodySize: limits.maxBodyBytes,
+    maxSubscriptions: limits.maxListenStreams,
+    onerror: errors.report,
+  });
+  const listens = new ListenStreams(limits.listenIdleTimeoutMs);
+  /** The request each body parsed here belongs to (the SDK hands the body back to `fetch`). */
+  const requests = new WeakMap<object, { method: string; id: string | number | null }>();
+  const toSdk = toNodeHandler(
+    {
+      fetch: async (request: Request, requestOptions?: McpHandlerRequestOptions) => {
+        const response = await mcp.fetch(request, requestOptions);
+        const body = requestOptions?.parsedBody;
+        const exchange = typeof body === "object" && body !== null ? requests.get(body) : undefined;
+        const answer =
+          exchange?.method === "tools/list"
+            ? await withSerialisedTools(response, lists)
+            : exchange?.method === "subscriptions/listen" && exchange.id !== null
+              ? listens.bound(response, exchange.id)
+              : response;
+        return closing ? withConnectionClose(answer) : answer;
+      },
+    },
+    {
+      maxRequestBodySize: limits.maxBodyBytes,
+      onerror: errors.report,
+    },
+  );
+  /** Requests holding a slot of `maxConcurrentRequests`: every one but the listen streams. */
+  const inFlight = new Set<ServerResponse>();
+  /** `subscriptions/listen` streams, each holding a slot of `maxListenStreams`. */
+  const streams = new Set<ServerResponse>();
+  /** Since when an answer has been waiting on a client that does not read it. */
+  const waiting = new Map<ServerResponse, number>();
+  let closing = false;
+  let drained: (() => void) | undefined;
+
+  const handle = async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<void> => {
+    if (pathnameOf(req.url) !== path) {
+      sendError(res, 404, -32000, `Not found: the MCP endpoint is ${path}`);
+      return;
+    }
+    const requestHost = hostnameOf(req.headers.host);
+    if (requestHost === undefined || !allowedHosts.has(requestHost)) {
+      sendError(res, 403, -32000, `Forbidden: host ${JSON.stringify(req.headers.host ?? "")} is not allowed (allowedHosts)`);
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, allowedOrigins)) {
+      sendError(res, 403, -32000, `Forbidden: origin ${JSON.stringify(origin)} is not allowed (allowedOrigins)`);
+      return;
+    }
+    if (req.method !== "POST") {
+      sendError(res, 405, -32000, "Method not allowed: this server is stateless and answers POST only", { allow: "POST" });
+      return;
+    }
+    if (options.authenticate) {
+      let auth: AuthInfo | undefined;
+      try {
+        auth = await options.authenticate(req);
+      } catch {
+        auth = undefined;
+      }
+      if (auth === undefined) {
+        sendError(res, 401, -32000, "Unauthorized", { "www-authenticate": "Bearer" });
+        return;
+      }
+      req.auth = auth;
+    }
+    const declaredLength = Number(req.headers["content-length"] ?? 0);
+    if (declaredLength > limits.maxBodyBytes) {
+      sendError(res, 413, -32000, `Payload too large: the request body exceeds ${limits.maxBodyBytes} bytes`, { connection: "close" });
+      return;
+    }
+    let raw: Buffer;
+    let body: unknown;
+    try {
+      raw = await readBody(req, limits.maxBodyBytes);
+      body = JSON.parse(raw.toString("utf8"));
+    } catch (error) {
+      if (error instanceof BodyError) sendError(res, error.status, -32000, error.message, error.status === 413 ? { connection: "close" } : {});
+      else sendError(res, 400, -32700, "Parse error: the request body is not JSON");
+      return;
+    }
+    if (Array.isArray(body)) {
+      const revision = req.headers["mcp-protocol-version"];
+      if (typeof revision !== "string" || revision >= NO_BATCH_REVISION) {
+        sendError(res, 400, -32600, `Invalid request: JSON-RPC batches are not part of MCP since revision ${NO_BATCH_REVISION}; send one message per request`);
+        return;
+      }
+    }
+    const request = requestOf(body);
+    // The SDK re-serialises the parsed body, which overflows the stack past a few thousand levels.
+    if (nestsDeeperThan(raw, limits.maxJsonDepth)) {
+      logger.warn(`HTTP request refused: its JSON nests deeper than ${limits.maxJsonDepth} levels (maxJsonDepth)${request ? ` (${request.method})` : ""}`);
+      sendError(res, 400, -32600, `Invalid request: the JSON is nested deeper than ${limits.maxJsonDepth} levels`, {}, request?.id ?? null);
+      return;
+    }
+    if (request !== undefined) requests.set(body as object, request);
+    if (request?.method === "subscriptions/listen") {
+      // A stream may stay open for long: it gives back its request slot and takes a stream slot.
+      release(res);
+      if (closing || streams.size >= limits.maxListenStreams) {
+        const why = closing ? "the server is shutting down" : `${limits.maxListenStreams} subscriptions/listen streams are open`;
+        sendError(res, 503, -32000, `Service unavailable: ${why}; retry shortly`, { "retry-after": "1", connection: "close" }, request.id);
+        return;
+      }
+      streams.add(res);
+      res.once("close", () => {
+        streams.delete(res);
+        if (closing && inFlight.size === 0 && streams.size === 0) drained?.();
+      });
+    }
+    await toSdk(req, res, body);
+  };
+
+  /** Gives back a request's slot; the last one of a closing server lets `close()` go on. */
+  const release = (res: ServerResponse): void => {
+    if (!inFlight.delete(res)) return;
+    if (closing && inFlight.size === 0 && streams.size === 0) drained?.();
+  };
+
+  const httpServer: HttpServer = createHttpServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // How often timeouts are checked; Node's 30 s default would let a 1 s limit run 30 s.
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, limits.headersTimeoutMs / 4)),
+    },
+    (req, res) => {
+      if (closing) res.setHeader("connection", "close");
+      if (inFlight.size >= limits.maxConcurrentRequests) {
+        sendError(res, 503, -32000, `Service unavailable: ${limits.maxConcurrentRequests} requests are being handled; retry shortly`, {
+          "retry-after": "1",
+          connection: "close",
+        });
+        req.resume();
+        return;
+      }
+      inFlight.add(res);
+      res.on("drain", () => waiting.delete(res));
+      res.once("close", () => {
+        waiting.delete(res);
+        release(res);
+      });
+      handle(req, res).catch((error: unknown) => {
+        logger.warn(`HTTP request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        sendError(res, 500, -32603, "Internal server error");
+      });
+    },
+  );
+
+  // An answer the client does not read fills the connection's buffers and would hold its slot
+  // for as long as the client likes: past sendTimeoutMs without draining, the connection goes.
+  const waitsOnClient = (res: ServerResponse): boolean => res.writableNeedDrain || (res.writableEnded && !res.writableFinished);
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const slots of [inFlight, streams]) {
+        for (const res of slots) {
+          if (!waitsOnClient(res)) {
+            waiting.delete(res);
+            continue;
+          }
+          const since = waiting.get(res);
+          if (since === undefined) waiting.set(res, now);
+          else if (now - since >= limits.sendTimeoutMs) {
+            waiting.delete(res);
+            logger.warn(`HTTP: a client did not read its answer for ${limits.sendTimeoutMs} ms (sendTimeoutMs); its connection was closed`);
+            res.destroy();
+          }
+        }
+      }
+    },
+    Math.max(50, Math.min(1000, limits.sendTimeoutMs / 4)),
+  );
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    // A burst of new connections waits in the accept queue rather than being dropped (a dropped
+    // SYN is retried after 1 s, 3 s, 7 s…, past a client's connect timeout). Node's default is 511.
+    httpServer.listen({ port: options.port ?? 0, host, backlog: Math.max(511, limits.maxConcurrentRequests) }, () => {
+      httpServer.off("error", reject);
+      resolve();
+    });
+  }).catch((error: unknown) => {
+    clearInterval(sweep);
+    throw error;
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const url = new URL(`http://${normalizeHost(host)}:${port}${path}`);
+  /** Settles once no request or stream holds a slot, or after `ms`. */
+  const drainedWithin = (ms: number): Promise<void> => {
+    if (inFlight.size === 0 && streams.size === 0) return Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([
+      new Promise<void>((resolve) => (drained = resolve)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+    ]).finally(() => clearTimeout(timer));
+  };
+  let closed: Promise<void> | undefined;
+  return {
+    host,
+    port,
+    url,
+    close: (graceMs = 10_000) =>
+      (closed ??= (async () => {
+        closing = true;
+        listens.endAll();
+        // Answers still to be sent end their connection: a client does not reuse a closing server's socket.
+        // (The SDK's answers are given the header as they leave it, in `fetch` above.)
+        for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
+        const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        httpServer.closeIdleConnections();
+        // The streams, ended above, only need to write their last event: they do not wait for the grace.
+        if (inFlight.size === 0) await drainedWithin(ANSWER_FLUSH_MS);
+        else await drainedWithin(graceMs);
+        if (inFlight.size > 0) {
+          // Tool calls still running are answered now, with an error result, rather than cut.
+          shutdown.abort();
+          await drainedWithin(ANSWER_FLUSH_MS);
+        }
+        clearInterval(sweep);
+        httpServer.closeAllConnections();
+        await stopped;
+        await mcp.close();
+        errors.flush();
+      })()),
+  };
+}
