@@ -7,6 +7,7 @@
 // (2025-era) receive it — parsed, checked and kept, the latency a host sees — and of 40 tools on a
 // registry serving 10,000 resources vs 1 (each tool's outputSchema says which sources it may cite:
 // it must not grow with the number of resources). One JSON line on stdout.
+import { Buffer } from "node:buffer";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";

@@ -33,6 +33,7 @@ export function capText(text: string, limit: number, where: string): string {
  * terminal or the log viewer that shows a warning — recolour it, retitle the window, hide a line,
  * reorder it.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
 /** `text` with its control characters escaped (`\x1b`, `\u202e`), as the log shows it. */

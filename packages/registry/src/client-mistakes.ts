@@ -26,10 +26,8 @@ export function answerClientMistakes(server: McpServer): void {
   if (!(handlers instanceof Map)) return;
   const table = handlers as Map<string, Handler>;
   for (const [method, handler] of table) table.set(method, plainInvalidParams(method, handler));
-  const set = table.set;
-  table.set = function (method: string, handler: Handler) {
-    return set.call(this, method, plainInvalidParams(method, handler));
-  };
+  const set = table.set.bind(table);
+  table.set = (method: string, handler: Handler) => set(method, plainInvalidParams(method, handler));
 }
 
 function plainInvalidParams(method: string, handler: Handler): Handler {
@@ -41,7 +39,11 @@ function plainInvalidParams(method: string, handler: Handler): Handler {
     } catch (error) {
       throw reworded(method, error);
     }
-    return outcome instanceof Promise ? outcome.catch((error: unknown) => Promise.reject(reworded(method, error))) : outcome;
+    return outcome instanceof Promise
+      ? outcome.catch((error: unknown) => {
+          throw reworded(method, error);
+        })
+      : outcome;
   };
   return Object.assign(wrapped, { [WRAPPED]: true as const });
 }

@@ -6,7 +6,7 @@ import type { Logger } from "./logger.js";
 import { describePath, describeProblems, inPlainWords } from "./problems.js";
 import { ToolError } from "./tool-error.js";
 import type { ToolFunction } from "./types.js";
-import { thrownText, toWire } from "./wire.js";
+import { toWire } from "./wire.js";
 
 /** What the net calls: a registered tool, as `fn.call(thisArg, args, extra)`. */
 export interface NetTool extends NamedTool {

@@ -52,7 +52,7 @@ function slimmed(node: Json, described = false): Json {
     if (key === "pattern" && typeof value === "string" && isUrlRule(value)) out[key] = PUBLISHED_SOURCE_URL_PATTERN;
     else if (key === "items" && isObject(value)) out[key] = slimmed(value, described);
     else if (key === "properties" && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, isObject(schema) ? slimmed(schema, described) : schema]));
-    else if ((key === "anyOf" || key === "oneOf" || key === "allOf") && Array.isArray(value)) out[key] = value.map((schema) => (isObject(schema) ? slimmed(schema, described) : schema));
+    else if ((key === "anyOf" || key === "oneOf" || key === "allOf") && Array.isArray(value)) out[key] = (value as unknown[]).map((schema) => (isObject(schema) ? slimmed(schema, described) : schema));
     else out[key] = value;
   }
   return out;

@@ -165,7 +165,7 @@ describe("prompts through the net", () => {
   test("a prompt that never settles is answered at the registry's deadline, its signal aborted", async () => {
     let aborted: unknown;
     const registry = createRegistry({ name: "slow-prompt", version: "1.0.0", startupCheck: false, logger: recordingLogger(), callTimeoutMs: 200 });
-    registry.prompt("slow", {}, (ctx) => new Promise(() => ctx.mcpReq.signal.addEventListener("abort", () => (aborted = ctx.mcpReq.signal.reason))));
+    registry.prompt("slow", {}, (ctx) => new Promise<never>(() => ctx.mcpReq.signal.addEventListener("abort", () => (aborted = ctx.mcpReq.signal.reason as unknown))));
     const slow = await registry.serveHttp();
     try {
       const client = new Client({ name: "fourth-round", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
@@ -285,6 +285,7 @@ describe("the smaller holes", () => {
     expect(logged.find((line) => line.includes("The upstream is down"))).toContain("\\x1b[31mThe upstream is down\\x1b[0m\\x07 \\x9b2J");
     expect(logged.find((line) => line.includes("broken"))).toContain("\\x1b]0;owned\\x07broken");
     // Nothing on stderr carries a raw control character but the line ends (and the stack's).
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     expect(server.stderr.join("")).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u);
 
     logger.warnings.length = 0;

@@ -68,7 +68,7 @@ async function listOverStdio(check: "auto" | "require", legacy: boolean): Promis
   const client = legacy ? new LegacyClient({ name: "deadline", version: "1.0.0" }) : new Client({ name: "deadline", version: "1.0.0" });
   const transport = legacy ? new LegacyStdioClientTransport(options) : new StdioClientTransport(options);
   transport.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString()));
-  await client.connect(transport as never);
+  await client.connect(transport);
   const started = Date.now();
   try {
     const { tools } = await client.listTools(undefined, { timeout: 20_000 });
@@ -93,7 +93,7 @@ async function listOverHttp(check: "auto" | "require", legacy: boolean): Promise
       child.once("exit", (code) => reject(new Error(`the server exited ${code}: ${chunks.join("")}`)));
     });
     const client = legacy ? new LegacyClient({ name: "deadline", version: "1.0.0" }) : new Client({ name: "deadline", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-    await client.connect((legacy ? new LegacyStreamableHTTPClientTransport(new URL(url)) : new StreamableHTTPClientTransport(new URL(url))) as never);
+    await client.connect(legacy ? new LegacyStreamableHTTPClientTransport(new URL(url)) : new StreamableHTTPClientTransport(new URL(url)));
     const started = Date.now();
     const { tools } = await client.listTools(undefined, { timeout: 20_000 });
     const listMs = Date.now() - started;

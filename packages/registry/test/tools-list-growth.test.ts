@@ -17,7 +17,7 @@ const silent = recordingLogger();
 
 /** The published schema as the SDK's Client validates with it (ajv and its formats). */
 function clientCheck(schema: Record<string, unknown>): (value: unknown) => boolean {
-  const validator = new AjvJsonSchemaValidator().getValidator(schema as never);
+  const validator = new AjvJsonSchemaValidator().getValidator(schema);
   return (value) => validator(value).valid;
 }
 

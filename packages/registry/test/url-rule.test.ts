@@ -25,7 +25,7 @@ let clientV1: Check;
 let clientV2: Check;
 
 beforeAll(async () => {
-  published = z.toJSONSchema(structuredContentSchema, { target: "draft-2020-12", io: "output" }) as Record<string, unknown>;
+  published = z.toJSONSchema(structuredContentSchema, { target: "draft-2020-12", io: "output" });
   clientV1 = new AjvV1().getValidator(published);
   clientV2 = new AjvV2().getValidator(published);
   // The schema exactly as a client receives it in tools/list.
