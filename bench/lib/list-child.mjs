@@ -1,4 +1,4 @@
-// Measure 10, tools/list at the client, in a process of its own:
+// Measure 11, tools/list at the client, in a process of its own:
 //
 //   node list-child.mjs <reps>
 //

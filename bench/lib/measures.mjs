@@ -522,7 +522,7 @@ export function runTime({ calls, reps, registerTools, concurrent, log }) {
 }
 
 // -------------------------------------------------------------------------------------------
-// 10. tools/list at the client: by number of tools, and by number of resources
+// 11. tools/list at the client: by number of tools, and by number of resources
 
 export function toolsListAtClient({ reps, log }) {
   const child = path.join(ROOT, "bench", "lib", "list-child.mjs");
@@ -691,6 +691,54 @@ export function startupFromSource(project, options) {
       { ratio: "from source, warm / tspc build", max: 1.2 },
       { ratio: "from source, cold / (sourced check + tspc build)", max: 1.2 },
     ],
+    verified: problems.length === 0,
+    ...(problems.length === 0 ? {} : { problem: [...new Set(problems)].join("; ") }),
+  };
+}
+
+/**
+ * 10. The start-up check on plain tsc's output (TypeScript 6, no source maps, no transformer): the
+ * first tools/list of `build/tsc/server.js`, warm (its verdicts and the trace of the output to the
+ * sources read from the cache), against the stamped tspc build of the same sources.
+ */
+export function startupFromPlainTsc(project, options) {
+  const { dir, manifest } = project;
+  runNode(TSPC, ["-p", "tsconfig.transformer.json", "--pretty", "false"], { cwd: dir, okStatuses: [0, 1, 2] });
+  runNode(TSC, ["-p", "tsconfig.json", "--pretty", "false", "--sourceMap", "false"], { cwd: dir, okStatuses: [0, 1, 2] });
+  const start = (args) => {
+    const result = runNode(STARTUP_CHILD, [dir, ...args], { cwd: dir });
+    const answer = JSON.parse(result.stdout);
+    return { ...result, wallMs: answer.listMs, cpuMs: answer.serverCpuMs ?? Number.NaN, initMs: answer.initMs, tools: answer.tools, warnings: answer.warnings };
+  };
+  const plain = ["build/tsc/server.js"];
+  start(plain); // the first start judges the project and traces the output: the cache the warm arm reads
+  const samples = alternate(
+    [
+      { name: "tspc build (stamped)", run: () => start(["build/tspc/server.js"]) },
+      { name: "plain tsc build, warm", run: () => start(plain) },
+    ],
+    options,
+  );
+  const stamped = samples["tspc build (stamped)"];
+  const warm = samples["plain tsc build, warm"];
+  const rejected = (manifest.findings["missing-annotation"] ?? 0) + (manifest.findings["not-data-tool-output"] ?? 0);
+  const served = manifest.tools - manifest.expectedFindings;
+  const problems = [];
+  for (const [name, sample, warnings] of [
+    ["tspc build (stamped)", stamped, 0],
+    ["plain tsc build, warm", warm, rejected],
+  ]) {
+    for (const run of sample.all) {
+      if (run.tools !== served) problems.push(`${name} listed ${run.tools} tools, expected ${served}`);
+      if (run.warnings !== warnings) problems.push(`${name} wrote ${run.warnings} warnings, expected ${warnings} (one per refused tool)`);
+    }
+  }
+  return {
+    title: `the start-up check on plain tsc output (TypeScript 6, no source maps), warm: the first tools/list answer vs the stamped tspc build (${manifest.files} modules, ${manifest.tools} tools)`,
+    arms: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, armSummary(sample)])),
+    initializeMs: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, summarize(sample.all.map((run) => run.initMs))])),
+    ratios: { "plain tsc build, warm / tspc build": { wall: ratio(stamped.wallMs, warm.wallMs) } },
+    targets: [{ ratio: "plain tsc build, warm / tspc build", max: 1.2 }],
     verified: problems.length === 0,
     ...(problems.length === 0 ? {} : { problem: [...new Set(problems)].join("; ") }),
   };

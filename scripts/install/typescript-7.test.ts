@@ -1,7 +1,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installProject, packWorkspace, PACKED, removeInstalledProjects, removePackedTarballs, REPO, TOOLCHAINS, type InstalledProject, type Run } from "./index";
+import { describeNode, NODE_LINES, nodeBinary } from "../node-lines";
+import { installProject, MCP_CLIENT, packWorkspace, PACKED, removeInstalledProjects, removePackedTarballs, REPO, TOOLCHAINS, type InstalledProject, type Run } from "./index";
 
 /*
  * The transformer and the ESLint rule where a bare `typescript` put TypeScript 7: what
@@ -34,7 +35,7 @@ beforeAll(() => {
     manager: "pnpm",
     tarballs: packWorkspace(),
     dependencies: { "@sourced/registry": PACKED },
-    devDependencies: { "@sourced/transformer": PACKED, "@sourced/eslint-plugin": PACKED, ...ts6Toolchain, typescript: TYPESCRIPT_7 },
+    devDependencies: { "@sourced/transformer": PACKED, "@sourced/eslint-plugin": PACKED, "@sourced/cli": PACKED, "@sourced/project": PACKED, ...ts6Toolchain, ...MCP_CLIENT, typescript: TYPESCRIPT_7 },
   });
   const files: Record<string, string> = { "package.json": `${JSON.stringify({ type: "module" }, null, 2)}\n` };
   for (const name of ["tsconfig.json", "eslint.config.mjs"]) files[name] = fs.readFileSync(path.join(TEMPLATE, name), "utf8");
@@ -80,5 +81,35 @@ describe(`TypeScript ${TYPESCRIPT_7} installed as \`typescript\` beside the tran
     for (const wayOut of ["Keep 'typescript' at 6.0", "the alias setup", "'sourced check' (@sourced/cli)", "docs/typescript-7.md#eslint-users-the-alias-setup"]) expect(line).toContain(wayOut);
     // typescript-eslint's own refusal (which names neither the rule nor `sourced check`) never ran.
     expect(lint.stderr).not.toContain("typescript-eslint does not support TS 7.0");
+  });
+});
+
+describe.each(NODE_LINES.map((line) => [describeNode(nodeBinary(line)), nodeBinary(line)] as const))(`plain tsc ${TYPESCRIPT_7}, on %s`, (_title, binary) => {
+  it("the start-up check judges its output on TypeScript 7's checker and refuses the tool without DataToolOutput, never naming TypeScript 5 or 6; sourced build strips and stamps it", () => {
+    const runner = project.on(binary);
+    const files: Record<string, string> = { "package.json": `${JSON.stringify({ type: "module" }, null, 2)}\n`, "client.mjs": fs.readFileSync(path.join(TEMPLATE, "client.mjs"), "utf8") };
+    for (const name of ["tsconfig.json"]) files[name] = fs.readFileSync(path.join(TEMPLATE, name), "utf8");
+    for (const name of fs.readdirSync(path.join(TEMPLATE, "src"))) files[`src/${name}`] = fs.readFileSync(path.join(TEMPLATE, "src", name), "utf8");
+    const here = project.caseDirectory(`typescript-7-tsc-${binary.line}`, files);
+    const serve = () => {
+      const call = runner.node(["client.mjs", "dist/server.js", "list_cities"], here);
+      expect(call.status, describeRun(call)).toBe(0);
+      return { ...(JSON.parse(call.stdout) as { node: string; tools: string[] }), stderr: call.stderr };
+    };
+
+    const plain = runner.bin("tsc", ["-p", "tsconfig.json"], here);
+    expect(plain.status, describeRun(plain)).toBe(0);
+    const judged = serve();
+    expect(judged.node).toBe(binary.version);
+    expect(judged.tools).toEqual(["list_cities"]);
+    expect(judged.stderr).toMatch(/\[sourced\] warning: tool "[^"]+" \(src\/tools\.ts:\d+:\d+\) was not registered: /);
+    expect(judged.stderr).not.toMatch(/typescript@[56]|TypeScript [56]/);
+
+    const build = runner.bin("sourced", ["build"], here);
+    expect(build.status, describeRun(build)).toBe(1);
+    expect(build.stdout).toMatch(/^src\/tools\.ts\(\d+,\d+\): error SRC\d+: /m);
+    const stamped = serve();
+    expect(stamped.tools).toEqual(["list_cities"]);
+    expect(stamped.stderr).not.toContain("[sourced] warning");
   });
 });

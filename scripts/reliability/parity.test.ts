@@ -7,7 +7,8 @@ import { collectBatch, describeFailures, judgeBatch, runBatch, type BatchOutcome
 
 /*
  * Fuzzed parity of the transformer, the ESLint rule, `sourced check`, the bundler plugin (through
- * esbuild), the analysis and the registry's start-up check (the sources run with tsx), on programs
+ * esbuild), the analysis and the registry's start-up check (the sources run with tsx, and plain
+ * tsc's output of them on TypeScript 7.0.2 and 6.0.3, with and without source maps), on programs
  * whose verdicts are known by construction. The normal run checks one batch of 300 programs in
  * one project; `pnpm soak` runs batches until 5,000 programs (or its time limit) and writes a
  * summary. The normal run uses a fixed seed, so a test run is reproducible and a red CI run fails
@@ -71,7 +72,7 @@ describe.skipIf(SOAK_PROGRAMS > 0)(`fuzzed parity: ${PROGRAMS} generated program
     expect(reports.foreign).toEqual([]);
   });
 
-  it("tspc, ESLint, `sourced check`, esbuild with the bundler plugin and the analysis report exactly the constructed findings; the stripped JS loads and serves exactly the verified tools; run from source, the start-up check serves the same and refuses the rest with tspc's findings", () => {
+  it("tspc, ESLint, `sourced check`, esbuild with the bundler plugin and the analysis report exactly the constructed findings; the stripped JS loads and serves exactly the verified tools; run from source, and from plain tsc 7.0.2 and 6.0.3 output with and without source maps, the start-up check serves the same and refuses the rest with tspc's findings; `sourced build`'s output serves the same, stamped", () => {
     expect(outcome.failures.length, describeFailures(outcome, programs)).toBe(0);
     expect(outcome.agree).toBe(PROGRAMS);
   });

@@ -39,6 +39,8 @@ const BUNDLE = path.join(__dirname, "bundle-project.mjs");
 type Analysis = typeof import("../../packages/analysis/src/index");
 export const analysis = requireFromRoot(path.join(ROOT, "packages/analysis")) as Analysis;
 export const typescript = createRequire(path.join(TRANSFORMER_DIR, "package.json"))("typescript") as typeof ts;
+/** The stamp `sourced build` writes. */
+export const BUILD_VERIFIER = `@sourced/cli@${(JSON.parse(fs.readFileSync(path.join(ROOT, "packages/cli/package.json"), "utf8")) as { version: string }).version}`;
 export const VERIFIER = `@sourced/transformer@${(JSON.parse(fs.readFileSync(path.join(TRANSFORMER_DIR, "package.json"), "utf8")) as { version: string }).version}`;
 
 const ID_OF_CODE = new Map<number, string>(Object.values(analysis.FINDING_KINDS).map((kind) => [kind.code, kind.id]));
@@ -49,6 +51,19 @@ export const FRONT_ENDS: readonly FrontEnd[] = ["transformer", "transformer (TS 
 
 /** TypeScript 7.0.2 (fixtures/ts7): the batch project's `tsc`, so `sourced check` runs it on the native backend. */
 const TS7_TSC = path.join(ROOT, "fixtures/ts7/node_modules/typescript/bin/tsc");
+/** TypeScript 6.0.3, the workspace's own. */
+const TS6_TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
+
+/**
+ * Plain tsc builds of the batch (no transformer), each run with the start-up check: the project's
+ * `tsc` is the one that builds it (the check judges on its backend and emits with it).
+ */
+export const PLAIN_TSC = [
+  { name: "plain tsc 7.0.2, source maps", tsc: TS7_TSC, sourceMap: true },
+  { name: "plain tsc 7.0.2, no source maps", tsc: TS7_TSC, sourceMap: false },
+  { name: "plain tsc 6.0.3, source maps", tsc: TS6_TSC, sourceMap: true },
+  { name: "plain tsc 6.0.3, no source maps", tsc: TS6_TSC, sourceMap: false },
+] as const;
 
 
 const TS5_MODULES = path.join(ROOT, "fixtures/ts5/node_modules");
@@ -229,7 +244,7 @@ export interface BatchReports {
   readonly directory: string;
   readonly timings: Readonly<Record<string, number>>;
   /** A front-end that failed as a whole (no usable output). */
-  readonly batchProblems: ReadonlyMap<FrontEnd | "load" | "start-up check", string>;
+  readonly batchProblems: ReadonlyMap<FrontEnd | "load" | "start-up check" | "sourced build", string>;
   readonly reported: ReadonlyMap<FrontEnd, readonly Reported[]>;
   /** Internal errors and foreign messages, per file. */
   readonly crashedFiles: ReadonlyMap<string, readonly string[]>;
@@ -238,13 +253,17 @@ export interface BatchReports {
   readonly load: LoadReport | undefined;
   /** The same sources run as they are (tsx), every registry served: what the start-up check serves and warns. */
   readonly startup: LoadReport | undefined;
+  /** Plain tsc's output of the same sources (see `PLAIN_TSC`), run with the start-up check, by build. */
+  readonly plainTsc: ReadonlyMap<string, LoadReport>;
+  /** `sourced build`'s output, loaded as the stamped build is. */
+  readonly built: LoadReport | undefined;
 }
 
 /** Writes the batch as one project and runs every front-end over it, the three processes side by side. */
 export async function collectBatch(programs: readonly GeneratedProgram[]): Promise<BatchReports> {
   const directory = writeBatch(programs);
   const timings: Record<string, number> = {};
-  const batchProblems = new Map<FrontEnd | "load" | "start-up check", string>();
+  const batchProblems = new Map<FrontEnd | "load" | "start-up check" | "sourced build", string>();
   const reported = new Map<FrontEnd, Reported[]>();
   const crashedFiles = new Map<string, string[]>();
   const foreign: string[] = [];
@@ -385,17 +404,48 @@ export async function collectBatch(programs: readonly GeneratedProgram[]): Promi
   } catch (error) {
     batchProblems.set("start-up check", `running the sources with the start-up check ${(error as Error).message}:\n${fromSource.stderr.slice(0, 4000)}`);
   }
-  return { directory, timings, batchProblems, reported, crashedFiles, foreign, load, startup };
+  // After the stamped build was loaded: plain tsc writes to the same `outDir`, one build after the other.
+  const plainTsc = new Map<string, LoadReport>();
+  const bin = path.join(directory, "node_modules/.bin/tsc");
+  for (const build of PLAIN_TSC) {
+    fs.rmSync(path.join(directory, "out"), { recursive: true, force: true });
+    fs.rmSync(bin);
+    fs.symlinkSync(build.tsc, bin);
+    const compiled = await run([build.tsc, "-p", ".", "--pretty", "false", "--sourceMap", String(build.sourceMap)], directory);
+    const served = await run([STARTUP, path.join(directory, "out"), ...programs.map((p) => p.id)], directory);
+    timings[`start-up check (${build.name})`] = served.ms;
+    try {
+      if (!fs.existsSync(path.join(directory, "out", "lib", "registry.js"))) throw new Error(`tsc wrote no lib/registry.js (exit ${compiled.status ?? compiled.signal}):\n${(compiled.stdout + compiled.stderr).slice(0, 4000)}`);
+      if (served.status !== 0) throw new Error(`exited with ${served.status ?? served.signal}:\n${served.stderr.slice(0, 4000)}`);
+      plainTsc.set(build.name, JSON.parse(served.stdout) as LoadReport);
+    } catch (error) {
+      batchProblems.set("start-up check", `running ${build.name}'s output with the start-up check: ${(error as Error).message}`);
+    }
+  }
+  fs.rmSync(bin);
+  fs.symlinkSync(TS7_TSC, bin);
+
+  // `sourced build` (the project's tsc, TypeScript 7, then the edit plan on its output): loaded as the stamped build is.
+  let built: LoadReport | undefined;
+  fs.rmSync(path.join(directory, "out"), { recursive: true, force: true });
+  const building = await run([CLI, "build"], directory);
+  timings["sourced build"] = building.ms;
+  try {
+    if (building.status !== 0 && building.status !== 1) throw new Error(`sourced build exited with ${building.status ?? building.signal}:\n${(building.stdout + building.stderr).slice(0, 4000)}`);
+    const loaded = await run([LOAD, path.join(directory, "out"), ...programs.map((p) => p.id)], directory, 5 * 60_000);
+    if (loaded.status !== 0) throw new Error(`loading its output exited with ${loaded.status ?? loaded.signal}:\n${loaded.stderr.slice(0, 4000)}`);
+    built = JSON.parse(loaded.stdout) as LoadReport;
+  } catch (error) {
+    batchProblems.set("sourced build", (error as Error).message);
+  }
+  return { directory, timings, batchProblems, reported, crashedFiles, foreign, load, startup, plainTsc, built };
 }
 
 /** Judges each program of a batch against its construction and the front-ends against each other. */
 export function judgeBatch(programs: readonly GeneratedProgram[], reports: BatchReports): BatchOutcome {
   const { directory, timings, batchProblems, reported, crashedFiles, foreign, load, startup } = reports;
-  const servedBy = new Map<string, Array<{ name: string; verifiedBy: string | null }>>();
-  for (const tool of load?.tools ?? []) {
-    const program = programOfName(tool.name) ?? "(unattributed)";
-    servedBy.set(program, [...(servedBy.get(program) ?? []), tool]);
-  }
+  const servedBy = byProgram(load);
+  const builtBy = byProgram(reports.built);
 
   // Per program.
   const failures: ProgramFailure[] = [];
@@ -440,25 +490,19 @@ export function judgeBatch(programs: readonly GeneratedProgram[], reports: Batch
     for (const [frontEnd, keys] of others) {
       if (first && JSON.stringify(keys) !== JSON.stringify(first[1])) reasons.push(`${frontEnd} and ${first[0]} disagree on columns: ${keys.join(", ")} vs ${first[1].join(", ")}`);
     }
-    if (load) {
-      const failure = load.failures[program.id];
-      if (program.loadError === undefined && failure !== undefined) reasons.push(`the emitted JavaScript does not load: ${failure}`);
-      if (program.loadError !== undefined && !failure?.includes(program.loadError) && !refusedWith(load, program, program.loadError)) reasons.push(`loading was expected to fail on ${program.loadError}, got: ${failure ?? "loaded"}`);
-      if (program.loadError === undefined) {
-        const served = servedBy.get(program.id) ?? [];
-        const names = served.map((t) => t.name).sort();
-        if (JSON.stringify(names) !== JSON.stringify(program.served)) {
-          reasons.push(`served at run time: [${names.join(", ")}], expected the verified ones: [${program.served.join(", ")}]`);
-        }
-        for (const tool of served) if (tool.verifiedBy !== VERIFIER) reasons.push(`tool ${tool.name} is served with stamp ${tool.verifiedBy}, expected ${VERIFIER}`);
-      }
-    }
+    if (load) reasons.push(...stampedDisagreements(program, load, servedBy.get(program.id) ?? [], VERIFIER));
+    if (reports.built) reasons.push(...stampedDisagreements(program, reports.built, builtBy.get(program.id) ?? [], BUILD_VERIFIER).map((reason) => `sourced build: ${reason}`));
     if (startup) reasons.push(...startupDisagreements(program, startup, reported.get("transformer") ?? [], files));
+    for (const [build, report] of reports.plainTsc) reasons.push(...startupDisagreements(program, report, reported.get("transformer") ?? [], files).map((reason) => `${build}: ${reason}`));
     if (reasons.length === 0) agree++;
     else failures.push({ program: program.id, crash, reasons });
     if (crash) crashes++;
   }
   for (const tool of servedBy.get("(unattributed)") ?? []) failures.push({ program: "(batch)", crash: false, reasons: [`unexpected tool served: ${tool.name}`] });
+  for (const tool of builtBy.get("(unattributed)") ?? []) failures.push({ program: "(batch)", crash: false, reasons: [`sourced build: unexpected tool served: ${tool.name}`] });
+  for (const [build, report] of reports.plainTsc) {
+    for (const tool of report.tools) if (programOfName(tool.name) === undefined) failures.push({ program: "(batch)", crash: false, reasons: [`${build}: unexpected tool served: ${tool.name}`] });
+  }
   for (const tool of startup?.tools ?? []) {
     if (programOfName(tool.name) === undefined) failures.push({ program: "(batch)", crash: false, reasons: [`unexpected tool served from source: ${tool.name}`] });
   }
@@ -500,6 +544,30 @@ export function judgeBatch(programs: readonly GeneratedProgram[], reports: Batch
 function refusedWith(report: LoadReport, program: GeneratedProgram, error: string): boolean {
   const unit = `_${program.id.slice(1)}_`;
   return report.warnings.some((warning) => warning.includes(error) && (warning.includes(`${program.id}.`) || warning.includes(unit)));
+}
+
+/** The tools a report serves, by the program that declares them. */
+function byProgram(report: LoadReport | undefined): Map<string, Array<{ name: string; verifiedBy: string | null }>> {
+  const served = new Map<string, Array<{ name: string; verifiedBy: string | null }>>();
+  for (const tool of report?.tools ?? []) {
+    const program = programOfName(tool.name) ?? "(unattributed)";
+    served.set(program, [...(served.get(program) ?? []), tool]);
+  }
+  return served;
+}
+
+/** A stamped build against the program's construction: it loads (or fails as constructed), and serves exactly the verified tools, each stamped by `verifier`. */
+function stampedDisagreements(program: GeneratedProgram, report: LoadReport, served: readonly { name: string; verifiedBy: string | null }[], verifier: string): string[] {
+  const reasons: string[] = [];
+  const failure = report.failures[program.id];
+  if (program.loadError === undefined && failure !== undefined) reasons.push(`the emitted JavaScript does not load: ${failure}`);
+  if (program.loadError !== undefined && !failure?.includes(program.loadError) && !refusedWith(report, program, program.loadError)) reasons.push(`loading was expected to fail on ${program.loadError}, got: ${failure ?? "loaded"}`);
+  if (program.loadError === undefined) {
+    const names = served.map((t) => t.name).sort();
+    if (JSON.stringify(names) !== JSON.stringify(program.served)) reasons.push(`served at run time: [${names.join(", ")}], expected the verified ones: [${program.served.join(", ")}]`);
+    for (const tool of served) if (tool.verifiedBy !== verifier) reasons.push(`tool ${tool.name} is served with stamp ${tool.verifiedBy}, expected ${verifier}`);
+  }
+  return reasons;
 }
 
 /** A refusal the start-up check logged: `tool "x" (file:line:col) was not registered: …`, the build's place. */

@@ -7,6 +7,7 @@
 // and the registry's warnings.
 //
 //   node --import tsx startup-project.mjs <project-dir> <module>...
+//   node startup-project.mjs <project-dir>/out <module>...   (plain tsc's output of the same sources)
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
@@ -30,10 +31,12 @@ for (const name of modules) {
     failures[name] = error instanceof Error ? error.message : String(error);
   }
 }
-const shared = load(path.join(project, "lib", "registry.ts"));
+// The sources (`lib/registry.ts`), or plain tsc's output of them (`out/lib/registry.js`).
+const module = (name) => [".ts", ".js"].map((extension) => path.join(project, `${name}${extension}`)).find((candidate) => fs.existsSync(candidate)) ?? path.join(project, `${name}.ts`);
+const shared = load(module("lib/registry"));
 let made = [];
 try {
-  made = load(path.join(project, "lib", "factory.ts")).made;
+  made = load(module("lib/factory")).made;
 } catch (error) {
   failures["lib/factory"] = String(error);
 }

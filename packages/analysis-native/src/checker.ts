@@ -11,6 +11,9 @@ import type { NativeChecker, NativeNode, NativeProject, NativeSignature, NativeS
  * the project's snapshot, the lifetime of the native objects themselves.
  */
 
+/** The key of `getTypeOfSymbolAtLocation`'s answers that hold at any location (see `locationMatters`). */
+const ANY_LOCATION = Symbol("any location");
+
 /** The native object behind a wrapper. */
 const NATIVE = Symbol("native");
 
@@ -43,11 +46,13 @@ export class NativeCheckerPort {
   private readonly nonNullableTypes = new Map<PortType, PortType>();
   private readonly indexInfos = new Map<PortType, readonly { readonly keyType: NativeType; readonly valueType: NativeType }[]>();
   private readonly assignable = new Map<PortType, Map<PortType, boolean>>();
-  private readonly typesOfSymbolsAt = new Map<PortSymbol, Map<NativeNode, PortType>>();
+  private readonly typesOfSymbolsAt = new Map<PortSymbol, Map<NativeNode | typeof ANY_LOCATION, PortType>>();
   private readonly resolvedSignatures = new Map<NativeNode, PortSignature | null>();
   private readonly typesAt = new Map<NativeNode, PortType>();
   private readonly contextualTypes = new Map<NativeNode, PortType | null>();
   private readonly aliasedSymbols = new Map<PortSymbol, PortSymbol>();
+  /** A module's exports by name, for `importedExport`. */
+  private readonly exportsByName = new Map<PortSymbol, Map<string, PortSymbol>>();
   private readonly signaturesOfDeclarations = new Map<NativeNode, PortSignature | null>();
   readonly SignatureKindCall: number;
 
@@ -191,10 +196,52 @@ export class NativeCheckerPort {
     return type;
   }
 
+  /*
+   * The types of a type's symbol-keyed properties (`[Symbol.iterator]`, the registration mark), in
+   * one batched request: the mark is looked for among them on every distinct type the analysis
+   * meets (an array type of each module's records, each registration's decorator type), one
+   * `getTypeOfSymbolAtLocation` each at their declarations (614 requests on the mid-size tool-heavy
+   * project, docs/performance.md). At a declaration (not an identifier) that answer is the
+   * property's type without the missing type of an optional property under
+   * `exactOptionalPropertyTypes` (see `locationMatters`): the same as `getTypeOfSymbol` for a
+   * property that is not optional, the only ones prefetched.
+   */
+  prefetchSymbolKeyedTypes(properties: readonly PortSymbol[]): void {
+    const { SymbolFlags } = this.sync;
+    const wanted = properties.filter((property) => property.escapedName.startsWith("__@") && !(property.flags & SymbolFlags.Optional!) && !this.typesOfSymbolsAt.get(property)?.has(ANY_LOCATION));
+    if (wanted.length === 0) return;
+    const types = this.native.getTypeOfSymbol(wanted.map((property) => property[NATIVE]));
+    wanted.forEach((property, index) => {
+      const type = this.type(types[index]);
+      if (type === undefined) return;
+      let byLocation = this.typesOfSymbolsAt.get(property);
+      if (byLocation === undefined) this.typesOfSymbolsAt.set(property, (byLocation = new Map()));
+      byLocation.set(ANY_LOCATION, type);
+    });
+  }
+
   getTypeOfSymbolAtLocation(symbol: PortSymbol, location: ts.Node): PortType {
     let byLocation = this.typesOfSymbolsAt.get(symbol);
     if (byLocation === undefined) this.typesOfSymbolsAt.set(symbol, (byLocation = new Map()));
-    return remember(byLocation, asNative(location), () => this.type(this.native.getTypeOfSymbolAtLocation(symbol[NATIVE], asNative(location))));
+    const key = this.locationMatters(location) ? asNative(location) : ANY_LOCATION;
+    return remember(byLocation, key, () => this.type(this.native.getTypeOfSymbolAtLocation(symbol[NATIVE], asNative(location))));
+  }
+
+  /*
+   * Whether the checker's answer to `getTypeOfSymbolAtLocation(symbol, location)` can depend on
+   * `location`. It reads the location only when it is an identifier (a reference, whose type flow
+   * analysis may narrow; the name of a set accessor; the name of a property being written) or the
+   * argument of an element access (`a["key"] = …`, the write type). Anywhere else it answers the
+   * symbol's own type, so one answer serves every such location: the options check asks the type
+   * of an option's property at each registration's value (an expression, rarely an identifier),
+   * and the properties of an options type instantiated alike are the same symbols from call to
+   * call (1,233 requests of this kind on the mid-size tool-heavy project, docs/performance.md).
+   */
+  private locationMatters(location: ts.Node): boolean {
+    const { syntax } = this;
+    if (syntax.isIdentifier(location) || syntax.isPrivateIdentifier(location)) return true;
+    const parent = location.parent as ts.Node | undefined;
+    return parent !== undefined && syntax.isElementAccessExpression(parent) && parent.argumentExpression === location;
   }
 
   getDeclaredTypeOfSymbol(symbol: PortSymbol): PortType {
@@ -202,7 +249,38 @@ export class NativeCheckerPort {
   }
 
   getAliasedSymbol(symbol: PortSymbol): PortSymbol {
-    return remember(this.aliasedSymbols, symbol, () => this.symbol(this.native.getAliasedSymbol(symbol[NATIVE])));
+    return remember(this.aliasedSymbols, symbol, () => this.importedExport(symbol) ?? this.symbol(this.native.getAliasedSymbol(symbol[NATIVE])));
+  }
+
+  /*
+   * What a named import (`import { f } from "./m"`) stands for, read from the exports of the
+   * module it names: one request per module instead of one per importing name. Each file imports
+   * its own names, so every alias is a new question, while the modules are few and their module
+   * symbols already fetched with the file's specifiers (1,641 `getAliasedSymbol` requests on the
+   * mid-size tool-heavy project, docs/performance.md). Only where the export found is the end of
+   * the chain: an export that is itself an alias (`export { f } from "./n"`) or a property (the
+   * members of an `export =` value), a type-only import, or anything but a named import is asked
+   * of the checker as before; `undefined` says "ask".
+   */
+  private importedExport(alias: PortSymbol): PortSymbol | undefined {
+    const { syntax, sync } = this;
+    const handles = alias[NATIVE].declarations;
+    if (handles === undefined || handles.length !== 1 || handles[0]!.kind !== syntax.SyntaxKind.ImportSpecifier) return undefined;
+    const specifier = alias.declarations?.[0] as (ts.ImportSpecifier & { readonly isTypeOnly?: boolean }) | undefined;
+    const clause = specifier?.parent?.parent as (ts.ImportClause & { readonly isTypeOnly?: boolean }) | undefined;
+    const declaration = clause?.parent;
+    if (specifier === undefined || specifier.isTypeOnly === true || clause?.isTypeOnly === true || declaration === undefined || !syntax.isImportDeclaration(declaration)) return undefined;
+    const imported = specifier.propertyName ?? specifier.name;
+    if (!syntax.isIdentifier(imported) && imported.kind !== syntax.SyntaxKind.StringLiteral) return undefined;
+    const moduleSymbol = this.getSymbolAtLocation(declaration.moduleSpecifier);
+    if (moduleSymbol === undefined) return undefined;
+    const exported = remember(this.exportsByName, moduleSymbol, () => {
+      const byName = new Map<string, PortSymbol>();
+      for (const symbol of this.getExportsOfModule(moduleSymbol)) byName.set(symbol.name, symbol);
+      return byName;
+    }).get((imported as ts.Identifier | ts.StringLiteral).text);
+    if (exported === undefined || exported.flags & (sync.SymbolFlags.Alias! | sync.SymbolFlags.Property!)) return undefined;
+    return exported;
   }
 
   getExportsOfModule(symbol: PortSymbol): PortSymbol[] {
@@ -250,7 +328,24 @@ export class NativeCheckerPort {
   isTypeAssignableTo(source: PortType, target: PortType): boolean {
     let byTarget = this.assignable.get(source);
     if (byTarget === undefined) this.assignable.set(source, (byTarget = new Map()));
-    return remember(byTarget, target, () => this.native.isTypeAssignableTo(source[NATIVE], target[NATIVE]));
+    return remember(byTarget, target, () => this.primitiveLiteralAssignable(source, target) || this.native.isTypeAssignableTo(source[NATIVE], target[NATIVE]));
+  }
+
+  /*
+   * What needs no round trip: a string, number or bigint literal type is assignable to its
+   * primitive, and so to a union holding the primitive or the literal itself. The options check
+   * asks exactly that for nearly every option of every registration (`description: "…"` against
+   * `string | undefined`), each value a literal type of its own, so the cache above never hits:
+   * 956 of 1,255 such requests on the mid-size tool-heavy project (docs/performance.md). `false`
+   * means "ask the checker", never "not assignable".
+   */
+  private primitiveLiteralAssignable(source: PortType, target: PortType): boolean {
+    const { TypeFlags } = this.sync;
+    const primitive = source.flags & TypeFlags.StringLiteral! ? TypeFlags.String! : source.flags & TypeFlags.NumberLiteral! ? TypeFlags.Number! : source.flags & TypeFlags.BigIntLiteral! ? TypeFlags.BigInt! : 0;
+    if (primitive === 0 || source.flags & TypeFlags.Union!) return false;
+    const holds = (member: PortType): boolean => member === source || (member.flags & primitive) !== 0;
+    if (target.flags & TypeFlags.Union!) return target.types.some(holds);
+    return holds(target);
   }
 
   /** Classic argument order; TypeScript 7 takes `(name, meaning, location, excludeGlobals)`. */
@@ -442,14 +537,31 @@ export class PortType implements Wrapped<NativeType> {
   getProperty(name: string): PortSymbol | undefined {
     let property = this.propertyByName.get(name);
     if (property === undefined) {
-      property = this.checker.symbol(this.checker.native.getPropertyOfType(this[NATIVE], name)) ?? null;
+      property = this.listedProperty(name) ?? this.checker.symbol(this.checker.native.getPropertyOfType(this[NATIVE], name)) ?? null;
       this.propertyByName.set(name, property);
     }
     return property ?? undefined;
   }
 
+  /*
+   * A property of an object type whose properties were already fetched, found in that list:
+   * `getPropertyOfType` of an object type answers a property of its own by name before anything
+   * else (the global `Object` and `Function` members come after, so a name not listed is still
+   * asked). The options check lists an options type's properties, then asks for each given key
+   * (554 requests on the mid-size tool-heavy project, docs/performance.md). Unions and
+   * intersections, whose properties the checker makes, are always asked.
+   */
+  private listedProperty(name: string): PortSymbol | undefined {
+    const { TypeFlags } = this.checker.sync;
+    if (this.propertiesCache === undefined || !(this.flags & TypeFlags.Object!) || this.flags & (TypeFlags.Union! | TypeFlags.Intersection!)) return undefined;
+    return this.propertiesCache.find((property) => property.escapedName === name && property.name === name);
+  }
+
   properties(): PortSymbol[] {
-    this.propertiesCache ??= this.checker.native.getPropertiesOfType(this[NATIVE]).map((property) => this.checker.symbol(property));
+    if (this.propertiesCache === undefined) {
+      this.propertiesCache = this.checker.native.getPropertiesOfType(this[NATIVE]).map((property) => this.checker.symbol(property));
+      this.checker.prefetchSymbolKeyedTypes(this.propertiesCache);
+    }
     return this.propertiesCache;
   }
 }

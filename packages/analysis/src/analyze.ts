@@ -27,7 +27,7 @@ import { mayRegister } from "./reach.js";
 import { registryEscapeAt } from "./registry-escape.js";
 import { type ServedName, servedNameOf, takesFunctionName, toolNameOf } from "./served.js";
 import { escapePlacementOf, needsTypeQuery, type Placement, placementOf } from "./sites.js";
-import { type KeysBeyondOutput, keysBeyondOutputOf, undeclaredOutputKeysOf } from "./output-keys.js";
+import { type KeysBeyondOutput, keysBeyondOutputOf, outputKeysTypeOf, undeclaredOutputKeysOf } from "./output-keys.js";
 import { refusedSourcesOf } from "./sources.js";
 import { admitsUndefined } from "./strictness.js";
 import { headOf, isConstDeclaration, locate, MAX_HOPS, skipOuterExpressions } from "./syntax.js";
@@ -385,7 +385,12 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
     const file = (mark.valueDeclaration ?? mark.declarations?.[0])?.getSourceFile().fileName ?? "the registry";
     return unverifiable(site, messages.noContractNextToMark(file), messages.IMPORT_REGISTRATION_INSTEAD);
   }
-  const verdict = judgeRegistered(context, contract, value, site);
+  // Asked only to word a missing annotation's fix: a tool with `output` is told its keys.
+  const outputKeys = (): ts.Type | undefined => {
+    const decorator = exactMarkedType(context, producer, producerType);
+    return decorator === undefined ? undefined : outputKeysTypeOf(context, decorator, mark);
+  };
+  const verdict = judgeRegistered(context, contract, value, site, outputKeys);
   const tool = toolName(verdict.functionName);
   const registration =
     verdict.id === undefined

@@ -41,7 +41,11 @@ export interface FindingKind {
 export interface AnnotationFix {
   /** Whether the inferred return type already fits DataToolOutput (only then is a fix offered). */
   readonly inferredFits: boolean;
-  /** The annotation's type alone: `DataToolOutput` or `Promise<DataToolOutput>`. */
+  /**
+   * The annotation's type alone: `DataToolOutput` or `Promise<DataToolOutput>`; for a tool whose
+   * `output` declares keys, `DataResult<{ … }>`; `| ErrorResult` beside it when the function
+   * returns an error result too.
+   */
   readonly typeText: string;
   /**
    * Every insertion the fix needs, in ascending order. In TypeScript, `: T` after the parameter
@@ -52,10 +56,16 @@ export interface AnnotationFix {
   readonly edits: readonly { readonly position: number; readonly text: string }[];
   /** The function is in a JavaScript file: the annotation and the import are JSDoc. */
   readonly jsdoc: boolean;
-  /** Whether the name `DataToolOutput` already resolves, at the function, to the registry's type. */
+  /** Whether every name of the annotation (`DataToolOutput`, …) already resolves, at the function, to the registry's type. */
   readonly typeInScope: boolean;
-  /** The name to import when it is not in scope. */
-  readonly importName: "DataToolOutput";
+  /** The first name to import when not every name of the annotation is in scope (see `importNames`). */
+  readonly importName: string;
+  /**
+   * The names the annotation uses that are not in scope at the function, to import together:
+   * `DataToolOutput`; `DataResult` for a tool whose `output` declares keys; `ErrorResult` beside
+   * either when the function also returns an error result.
+   */
+  readonly importNames: readonly string[];
   /** The module to import it from. */
   readonly module: "@sourced/registry";
   /**

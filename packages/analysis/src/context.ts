@@ -8,14 +8,22 @@ export const MARK_LITERAL = "@sourced/registry:registers-tool";
 
 /** The registry's `DataToolOutput`, found next to the mark that identified a registration. */
 export interface Contract {
+  /** `DataToolOutput`: a result with data (`structuredContent` required), an interface users extend. */
   readonly type: ts.Type;
   readonly symbol: ts.Symbol;
   /**
    * The member of the contract that carries data (`structuredContent` required): what a type that
-   * does not fit is described against, and whose required parts may not be `any`. The contract
-   * itself is a union with the error result (`isError: true`, no `structuredContent`).
+   * does not fit is described against, and whose required parts may not be `any`. `type` itself,
+   * unless the registry's `DataToolOutput` is a union that holds the error result too.
    */
   readonly data: ts.Type;
+  /**
+   * The registry's `ErrorResult` (`isError: true`, no `structuredContent` needed), declared beside
+   * `DataToolOutput`: a declared return type's member fits when it is either.
+   */
+  readonly error: ts.Type | undefined;
+  /** The registry's own `DataToolOutput`, `DataResult` and `ErrorResult`, by name: what a suggested annotation may name. */
+  readonly named: ReadonlyMap<string, ts.Symbol>;
   /**
    * Types already found to fit: bit 1 as a plain return type, bit 2 as an async one. Most tools
    * share a few annotations, so each is related to the contract once per program.
@@ -181,12 +189,23 @@ export function contractFor(context: Context, mark: ts.Symbol): Contract | undef
     if (sourceFile === undefined) continue;
     const moduleSymbol = checker.getSymbolAtLocation(sourceFile);
     if (moduleSymbol === undefined) continue;
-    const exported = checker.getExportsOfModule(moduleSymbol).find((symbol) => symbol.name === "DataToolOutput");
-    if (exported === undefined) continue;
-    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
-    if (!(symbol.flags & ts.SymbolFlags.TypeAlias || symbol.flags & ts.SymbolFlags.Interface)) continue;
+    const exports = checker.getExportsOfModule(moduleSymbol);
+    const declared = (name: string): ts.Symbol | undefined => {
+      const exported = exports.find((symbol) => symbol.name === name);
+      if (exported === undefined) return undefined;
+      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      return symbol.flags & ts.SymbolFlags.TypeAlias || symbol.flags & ts.SymbolFlags.Interface ? symbol : undefined;
+    };
+    const symbol = declared("DataToolOutput");
+    if (symbol === undefined) continue;
     const type = checker.getDeclaredTypeOfSymbol(symbol);
-    contract = { type, symbol, data: dataMemberOf(context, type), fits: new WeakMap() };
+    const error = declared("ErrorResult");
+    const named = new Map<string, ts.Symbol>([["DataToolOutput", symbol]]);
+    for (const name of ["DataResult", "ErrorResult"]) {
+      const other = declared(name);
+      if (other !== undefined) named.set(name, other);
+    }
+    contract = { type, symbol, data: dataMemberOf(context, type), error: error === undefined ? undefined : checker.getDeclaredTypeOfSymbol(error), named, fits: new WeakMap() };
     break;
   }
   context.contracts.set(directory, contract ?? null);

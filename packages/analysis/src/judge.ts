@@ -83,7 +83,7 @@ interface Binding {
  * method. `reference` is the expression at the site to underline when the function lives in
  * another file.
  */
-export function judgeRegistered(context: Context, contract: Contract, value: ts.Node, site: ts.Node): Verdict {
+export function judgeRegistered(context: Context, contract: Contract, value: ts.Node, site: ts.Node, outputKeys?: () => ts.Type | undefined): Verdict {
   const target = resolveTarget(context, value, 0);
   const siteFile = site.getSourceFile();
   if (target.kind === "unverifiable") {
@@ -101,7 +101,7 @@ export function judgeRegistered(context: Context, contract: Contract, value: ts.
   const { declarations, implementation } = target;
   for (const [index, declaration] of declarations.entries()) {
     const overload = declarations.length > 1 ? `overload ${index + 1} of ${declarations.length}` : undefined;
-    const verdict = judgeDeclaration(context, contract, declaration, target, overload, value, siteFile);
+    const verdict = judgeDeclaration(context, contract, declaration, target, overload, value, siteFile, outputKeys);
     if (verdict.id !== undefined) return { ...verdict, implementation };
   }
   return { id: undefined, fn: nodeOf(declarations[declarations.length - 1]!), functionName: target.name, implementation };
@@ -120,6 +120,7 @@ function judgeDeclaration(
   overload: string | undefined,
   reference: ts.Node,
   siteFile: ts.SourceFile,
+  outputKeys: (() => ts.Type | undefined) | undefined,
 ): Verdict {
   const { ts, checker } = context;
   const jsdocOverload = isJSDocOverload(judged) ? judged : undefined;
@@ -152,18 +153,18 @@ function judgeDeclaration(
     const inferred = signature === undefined ? checker.getAnyType() : checker.getReturnTypeOfSignature(signature);
     const fits = judgeType(context, contract, inferred, isAsync) === undefined;
     const wantsPromise = isAsync || isThenable(context, inferred);
-    const typeText = wantsPromise ? `Promise<${messages.DATA_TOOL_OUTPUT}>` : messages.DATA_TOOL_OUTPUT;
+    const { typeText, names } = suggestedType(context, contract, inferred, wantsPromise, outputKeys);
     const printed = printType(context, inferred);
     // The annotation of an overload goes into that overload's own JSDoc block: no edit planned.
     const overloadOfJavaScript = isOverloadOfJavaScript(ts, judged);
     const place = !jsdoc ? "parameters" : overloadOfJavaScript ? "overload-jsdoc" : "jsdoc";
-    const fix = here && !overloadOfJavaScript ? fixFor(context, contract, declaration, typeText, fits) : undefined;
+    const fix = here && !overloadOfJavaScript ? fixFor(context, contract, declaration, typeText, names, fits) : undefined;
     return {
       id: "missing-annotation",
       fn,
       functionName: name,
       node: headNode,
-      message: (tool) => messages.missingAnnotation(tool, where, printed, fits, typeText, place, fix?.typeInScope ?? true),
+      message: (tool) => messages.missingAnnotation(tool, where, printed, fits, typeText, place, fix?.typeInScope ?? true, fix?.importNames ?? names),
       ...(fix !== undefined ? { fix } : {}),
     };
   }
@@ -337,7 +338,7 @@ function rejectionOf(
   const printed = (): string => (typeNode !== undefined ? typeNode.getText() : printType(context, type));
   if (resolved.flags & ts.TypeFlags.Union) {
     for (const member of unionMembers(ts, resolved)) {
-      if (!isAssignable(context, member, contract.type)) {
+      if (!fitsContract(context, contract, member)) {
         return { kind: "member", type: printed(), member: printType(context, member) };
       }
       const anyPart = anyPartOf(context, contract, member);
@@ -345,7 +346,7 @@ function rejectionOf(
     }
     return undefined;
   }
-  if (isAssignable(context, resolved, contract.type)) {
+  if (fitsContract(context, contract, resolved)) {
     const anyPart = anyPartOf(context, contract, resolved);
     return anyPart === undefined ? undefined : { kind: "any-part", type: printed(), ...anyPart };
   }
@@ -354,6 +355,14 @@ function rejectionOf(
     ? messages.sameNameOtherType(missingProperties(context, contract, resolved))
     : missingProperties(context, contract, resolved);
   return detail === undefined ? { kind: "not-assignable", type: printed() } : { kind: "not-assignable", type: printed(), detail };
+}
+
+/**
+ * Whether one type (not a union) is a result the net accepts: the registry's `DataToolOutput` (a
+ * result with data, or what extends it), or its `ErrorResult`.
+ */
+function fitsContract(context: Context, contract: Contract, type: ts.Type): boolean {
+  return isAssignable(context, type, contract.type) || (contract.error !== undefined && isAssignable(context, type, contract.error));
 }
 
 function isAssignable(context: Context, source: ts.Type, target: ts.Type): boolean {
@@ -479,7 +488,7 @@ function anyPartOf(context: Context, contract: Contract, type: ts.Type): { reado
     (isObjectType(ts, candidate) && ((element) => element !== undefined && (element.flags & ts.TypeFlags.Any) !== 0)(checker.getIndexTypeOfType(candidate, ts.IndexKind.Number)));
   // The registry's own type (or an alias of it) is the contract: its parts need no look. Resolving
   // them costs more than the rest of a small program's judgement (they are inferred from schemas).
-  if (type === contract.type || unionMembers(ts, contract.type).includes(type) || !isObjectType(ts, type)) return undefined;
+  if (type === contract.type || type === contract.error || unionMembers(ts, contract.type).includes(type) || !isObjectType(ts, type)) return undefined;
   for (const part of requiredParts(context, contract.data)) {
     const own = type.getProperty(part.name);
     if (own === undefined) continue;
@@ -508,31 +517,63 @@ function hasModifier(ts: Context["ts"], node: ts.Node, kind: ts.SyntaxKind): boo
 
 
 /**
- * Where `: DataToolOutput` goes (after the parameter list's `)`), whether the name is in scope
- * there, and whether an import of it can be added.
+ * The annotation that fixes a missing one: `DataToolOutput`, or for a tool whose `output` declares
+ * keys (the decorator's `outputKeys`) `DataResult<{ … }>` with those keys, which the decorator's
+ * type asks for (`DataToolOutput` alone would fail there); `| ErrorResult` beside it when the
+ * inferred type has a member that only an error result fits; in a Promise when it is one.
  */
-function fixFor(context: Context, contract: Contract, declaration: SignatureDeclaration, typeText: string, fits: boolean): AnnotationFix {
+function suggestedType(
+  context: Context,
+  contract: Contract,
+  inferred: ts.Type,
+  wantsPromise: boolean,
+  outputKeys: (() => ts.Type | undefined) | undefined,
+): { readonly typeText: string; readonly names: readonly string[] } {
+  const { ts, checker } = context;
+  const keys = outputKeys?.();
+  const keysText = keys !== undefined && contract.named.has("DataResult") && checker.getPropertiesOfType(keys).length > 0 ? printType(context, keys) : undefined;
+  const data = keysText === undefined ? messages.DATA_TOOL_OUTPUT : `DataResult<${keysText}>`;
+  const awaited = wantsPromise ? (checker.getAwaitedType(inferred) ?? inferred) : inferred;
+  const { error } = contract;
+  const errorToo =
+    error !== undefined && contract.named.has("ErrorResult") && unionMembers(ts, awaited).some((member) => !isAssignable(context, member, contract.type) && isAssignable(context, member, error));
+  const inner = errorToo ? `${data} | ErrorResult` : data;
+  return {
+    typeText: wantsPromise ? `Promise<${inner}>` : inner,
+    names: [keysText === undefined ? messages.DATA_TOOL_OUTPUT : "DataResult", ...(errorToo ? ["ErrorResult"] : [])],
+  };
+}
+
+/**
+ * Where `: DataToolOutput` goes (after the parameter list's `)`), whether the names it uses are in
+ * scope there, and whether an import of those that are not can be added.
+ */
+function fixFor(context: Context, contract: Contract, declaration: SignatureDeclaration, typeText: string, names: readonly string[], fits: boolean): AnnotationFix {
   const { ts } = context;
   const sourceFile = declaration.getSourceFile();
   const jsdoc = isJavaScript(ts, declaration);
   const edits = jsdoc ? jsdocEdits(ts, declaration, typeText) : annotationEdits(ts, declaration, typeText);
-  const name = messages.DATA_TOOL_OUTPUT;
-  const atFunction = typeNamed(context, name, declaration);
-  const typeInScope = atFunction !== undefined && resolveAlias(context, atFunction) === contract.symbol;
+  const missing = names.filter((name) => {
+    const atFunction = typeNamed(context, name, declaration);
+    return atFunction === undefined || resolveAlias(context, atFunction) !== contract.named.get(name);
+  });
+  const importNames = missing.length === 0 ? names : missing;
   // An import is seen at the function only if no declaration around it shadows the file's top level.
   // In JavaScript a JSDoc `@typedef` or `@import` of the name is no statement: any such name blocks it.
-  const importable = jsdoc
-    ? atFunction === undefined
-    : !declaresAtTopLevel(ts, sourceFile, name) && atFunction === typeNamed(context, name, sourceFile);
+  const importable = importNames.every((name) => {
+    const atFunction = typeNamed(context, name, declaration);
+    return jsdoc ? atFunction === undefined : !declaresAtTopLevel(ts, sourceFile, name) && atFunction === typeNamed(context, name, sourceFile);
+  });
   return {
     inferredFits: fits,
     typeText,
     edits,
     jsdoc,
-    typeInScope,
-    importName: name,
+    typeInScope: missing.length === 0,
+    importName: importNames[0]!,
+    importNames,
     module: messages.REGISTRY_MODULE,
-    importStatement: messages.importStatement(jsdoc),
+    importStatement: messages.importStatement(jsdoc, importNames),
     importable,
   };
 }

@@ -48,10 +48,10 @@ function placeOf(place: AnnotationPlace): string {
 }
 
 /** What makes `DataToolOutput` visible: an `import type` in TypeScript, a JSDoc `@import` in JavaScript. */
-export function importStatement(jsdoc: boolean): string {
+export function importStatement(jsdoc: boolean, names: readonly string[] = [DATA_TOOL_OUTPUT]): string {
   return jsdoc
-    ? `/** @import { ${DATA_TOOL_OUTPUT} } from "${REGISTRY_MODULE}" */`
-    : `import type { ${DATA_TOOL_OUTPUT} } from "${REGISTRY_MODULE}";`;
+    ? `/** @import { ${names.join(", ")} } from "${REGISTRY_MODULE}" */`
+    : `import type { ${names.join(", ")} } from "${REGISTRY_MODULE}";`;
 }
 
 export function missingAnnotation(
@@ -62,10 +62,11 @@ export function missingAnnotation(
   typeText: string,
   place: AnnotationPlace,
   typeInScope = true,
+  importNames: readonly string[] = [DATA_TOOL_OUTPUT],
 ): string {
   const jsdoc = place !== "parameters";
   const annotation = annotationText(typeText, jsdoc);
-  const importIt = typeInScope ? "" : `, importing it with '${importStatement(jsdoc)}'`;
+  const importIt = typeInScope ? "" : `, importing ${importNames.length > 1 ? "them" : "it"} with '${importStatement(jsdoc, importNames)}'`;
   const advice = fits
     ? `It already fits: write '${annotation}' ${placeOf(place)}${importIt}.`
     : `It does not fit: write '${annotation}' ${placeOf(place)}${importIt}, and ${SHAPE}.`;
@@ -376,4 +377,14 @@ export function unknownOption(callee: string, tool: string | undefined, key: str
 export function wrongOptionValue(callee: string, tool: string | undefined, key: string, takes: string, given: string): string {
   const whose = tool === undefined ? callee : `${callee} for ${quoteTool(tool)}`;
   return `Option '${key}' of ${whose} takes '${takes}', not '${given}'; the registry refuses it when the server starts.`;
+}
+
+/**
+ * An `output` whose schema describes no object (an array, as the MCP quickstart's `outputSchema:
+ * z.array(…)`): the registry refuses it in these words when the server starts, since the keys it
+ * declares sit in structuredContent beside `sources`.
+ */
+export function outputNotAnObject(callee: string, tool: string | undefined, described: string): string {
+  const whose = tool === undefined ? callee : `${callee} for ${quoteTool(tool)}`;
+  return `Option 'output' of ${whose}: output describes ${JSON.stringify(described)}, not an object: it declares the keys structuredContent carries beside sources. Wrap it: z.object({ entities: … }). The registry refuses it when the server starts.`;
 }

@@ -88,6 +88,13 @@ function checkOptions(
       continue;
     }
     if (!ts.isPropertyAssignment(property)) continue;
+    if (key === "output" && configures === "tool") {
+      const described = outputNotAnObject(context, property.initializer);
+      if (described !== undefined) {
+        problems.push({ node: property.initializer, message: (tool) => messages.outputNotAnObject(callee, tool, described) });
+        continue;
+      }
+    }
     const wrong = wrongValue(context, members, key, property.initializer);
     if (wrong !== undefined) problems.push({ node: property.initializer, message: (tool) => messages.wrongOptionValue(callee, tool, key, wrong.takes, wrong.given) });
   }
@@ -133,6 +140,33 @@ function wrongValue(context: Context, members: readonly ts.Type[], key: string, 
     if (takes.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeVariable) || checker.isTypeAssignableTo(given, takes)) return undefined;
     return { takes: printType(context, checker.getNonNullableType(takes)), given: printType(context, given) };
   }
+  return undefined;
+}
+
+/**
+ * What a tool's `output` schema describes when it is no object (`"array"`), read from the type of
+ * what it takes (its Standard Schema input type, as `OutputKeys` reads it); `undefined` for an
+ * object, a raw shape, or a schema whose type does not say.
+ */
+function outputNotAnObject(context: Context, value: ts.Expression): string | undefined {
+  const { ts, checker } = context;
+  // A raw shape (`{ entities: z.array(Entity) }`) is an object by construction.
+  if (ts.isObjectLiteralExpression(value)) return undefined;
+  const standard = checker.getTypeAtLocation(value).getProperty("~standard");
+  const types = standard === undefined ? undefined : checker.getTypeOfSymbolAtLocation(standard, value).getProperty("types");
+  const typesType = types === undefined ? undefined : checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(types, value));
+  const input = typesType?.getProperty("input");
+  if (input === undefined) return undefined;
+  const takes = checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(input, value));
+  if (takes.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return undefined;
+  const isArray = (member: ts.Type): boolean => checker.getIndexTypeOfType(member, ts.IndexKind.Number) !== undefined && checker.getIndexTypeOfType(member, ts.IndexKind.String) === undefined;
+  const members = unionMembers(ts, takes);
+  // Primitives first: a string has a number index too (`text[0]`).
+  const primitive = (flag: ts.TypeFlags): boolean => members.every((member) => (member.flags & flag) !== 0);
+  if (primitive(ts.TypeFlags.StringLike)) return "string";
+  if (primitive(ts.TypeFlags.NumberLike)) return "number";
+  if (primitive(ts.TypeFlags.BooleanLike)) return "boolean";
+  if (members.every((member) => (member.flags & ts.TypeFlags.Object) !== 0 && isArray(member))) return "array";
   return undefined;
 }
 

@@ -78,6 +78,16 @@ export function keysBeyondOutputOf(
 
 /** The keys of the registration's `output`, as the decorator's type declares them beside `mark`; `undefined` when it does not say. */
 function outputKeysOf(context: Context, decorator: ts.Type, mark: ts.Symbol): string[] | undefined {
+  const keys = outputKeysTypeOf(context, decorator, mark);
+  return keys === undefined ? undefined : keysOf(context, keys);
+}
+
+/**
+ * The type of the keys the registration's `output` declares (`{ entities: Entity[] }`), as the
+ * decorator's type carries it beside `mark`; `undefined` when it does not say, or when the output
+ * describes no object (the option itself is the finding then, options.ts).
+ */
+export function outputKeysTypeOf(context: Context, decorator: ts.Type, mark: ts.Symbol): ts.Type | undefined {
   const { checker } = context;
   const brand = (mark.valueDeclaration ?? mark.declarations?.[0])?.getSourceFile();
   if (brand === undefined) return undefined;
@@ -89,7 +99,11 @@ function outputKeysOf(context: Context, decorator: ts.Type, mark: ts.Symbol): st
     const keys = checker.getTypeOfSymbolAtLocation(property, declaration);
     // `unknown` first: its non-nullable type is `{}`, which would read as "no keys".
     if (keys.flags & (context.ts.TypeFlags.Any | context.ts.TypeFlags.Unknown)) return undefined;
-    return keysOf(context, checker.getNonNullableType(keys));
+    // An `output` of no object (`z.array(…)`) declares no keys: its members (`length`) are none,
+    // and the option itself is the finding (options.ts).
+    const declared = checker.getNonNullableType(keys);
+    if (unionMembers(context.ts, declared).some((member) => checker.getIndexTypeOfType(member, context.ts.IndexKind.Number) !== undefined)) return undefined;
+    return declared;
   }
   return undefined;
 }

@@ -84,9 +84,41 @@ export function servedNameOf(context: Context, producer: ts.Expression, hops = 0
     return FUNCTION;
   }
   if (!ts.isCallExpression(node)) return FUNCTION;
-  if (!isToolCall(context, node)) return DYNAMIC;
-  const options = node.arguments[0];
-  return options === undefined ? FUNCTION : nameOfOptions(context, options);
+  if (isToolCall(context, node)) {
+    const options = node.arguments[0];
+    return options === undefined ? FUNCTION : nameOfOptions(context, options);
+  }
+  // `registry.tool.bind(registry, …bound)` called: its bound arguments come before the call's.
+  const bound = boundToolArguments(context, node.expression);
+  if (bound === undefined) return DYNAMIC;
+  const options = bound.length > 0 ? bound[0] : node.arguments[0];
+  if (options === undefined) return FUNCTION;
+  return ts.isSpreadElement(options) ? DYNAMIC : nameOfOptions(context, options);
+}
+
+/**
+ * The arguments bound to the registry's own `tool` method (`registry.tool.bind(registry, …)`,
+ * directly or through `const`s), `undefined` when `callee` is no such binding. A bound `tool` is
+ * the method itself, called with those arguments first: its options are as static as a direct call's.
+ */
+function boundToolArguments(context: Context, callee: ts.Expression): readonly ts.Expression[] | undefined {
+  const { ts, checker } = context;
+  let node = skipOuterExpressions(ts, callee);
+  for (let hop = 0; ts.isIdentifier(node); hop++) {
+    if (hop > MAX_HOPS) return undefined;
+    const symbol = checker.getSymbolAtLocation(node);
+    const declaration = symbol === undefined ? undefined : resolveAlias(context, symbol).valueDeclaration;
+    if (declaration === undefined || !ts.isVariableDeclaration(declaration) || !isConstDeclaration(ts, declaration) || declaration.initializer === undefined) return undefined;
+    node = skipOuterExpressions(ts, declaration.initializer);
+  }
+  if (!ts.isCallExpression(node)) return undefined;
+  const bind = skipOuterExpressions(ts, node.expression);
+  if (!ts.isPropertyAccessExpression(bind) || bind.name.text !== "bind") return undefined;
+  const method = skipOuterExpressions(ts, bind.expression);
+  const isTool = ts.isPropertyAccessExpression(method)
+    ? method.name.text === "tool"
+    : ts.isElementAccessExpression(method) && ts.isStringLiteralLike(method.argumentExpression) && method.argumentExpression.text === "tool";
+  return isTool ? node.arguments.slice(1) : undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { HELP, parseArgs } from "./args";
+import { runBuild } from "./build";
 import { check } from "./check";
 import { ConfigError } from "@sourced/project";
 import { UsageError } from "./errors";
@@ -23,6 +24,7 @@ export interface Io {
  */
 export function main(argv: readonly string[], io: Io): 0 | 1 | 2 {
   try {
+    if (argv[0] === "build") return runBuild(argv.slice(1), io);
     const command = parseArgs(argv);
     if (command.kind === "help") {
       io.stdout(HELP);

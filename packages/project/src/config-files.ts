@@ -10,12 +10,20 @@ import * as path from "node:path";
  * saves.
  */
 
-/** JSON with comments and trailing commas, as tsconfig files allow, made plain JSON (strings kept intact). */
+/**
+ * JSON with comments and trailing commas, as tsconfig files allow, made plain JSON: one pass that
+ * skips strings whole, so neither a comment marker nor a `,]` inside a string is touched. Read
+ * without TypeScript: the start-up check's cache reads configs in the server's own thread, and
+ * TypeScript 7 has no config reader in node.
+ */
 export function stripJsonComments(text: string): string {
   let out = "";
+  /** Where in `out` a comma waits: dropped if the next token closes an array or object. */
+  let pendingComma = -1;
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
     if (char === '"') {
+      pendingComma = -1;
       const start = i;
       for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
       out += text.slice(start, i + 1);
@@ -25,11 +33,17 @@ export function stripJsonComments(text: string): string {
     } else if (char === "/" && text[i + 1] === "*") {
       const close = text.indexOf("*/", i + 2);
       i = close < 0 ? text.length : close + 1;
+    } else if (char === "}" || char === "]") {
+      if (pendingComma >= 0) out = out.slice(0, pendingComma) + out.slice(pendingComma + 1);
+      pendingComma = -1;
+      out += char;
     } else {
+      if (char === ",") pendingComma = out.length;
+      else if (!/\s/.test(char)) pendingComma = -1;
       out += char;
     }
   }
-  return out.replace(/,(\s*[}\]])/g, "$1");
+  return out;
 }
 
 type Json = Record<string, unknown>;

@@ -359,30 +359,38 @@ export type StructuredData<Extra extends object = NoExtra> = Omit<z.infer<typeof
 
 /**
  * What every registered tool returns: an MCP `CallToolResult` whose `structuredContent` says where
- * its data came from (`DataResult`), or an error result that need not (`ErrorResult`), exactly as
- * the net accepts them. Assignable to the SDK's `CallToolResult`. A union: a tool whose `output`
- * declares keys returns `DataResult<Extra> | ErrorResult` (every `DataResult<Extra>` is a
- * `DataToolOutput`; the analysis judges against this type, which is why it takes no parameter).
+ * its data came from, exactly as the net accepts it. The seed's class, as one object type (no
+ * union: an interface can extend it; no interface: it stays assignable to the SDK's index-signed
+ * `CallToolResult`): a tool's own result type extends it (`interface RichOut extends
+ * DataToolOutput { … }`), indexes it (`DataToolOutput["structuredContent"]["sources"]`) and is
+ * judged as the seed judges a subclass. An error result, which cites nothing, is an
+ * `ErrorResult`: a tool that may fail declares `DataToolOutput | ErrorResult` (the analysis accepts
+ * both, and the net).
  */
-export type DataToolOutput = DataResult | ErrorResult;
-
-/**
- * A result with data: `structuredContent` with at least one source, and the keys `Extra` that the
- * tool's `output` declares (`registry.tool({ output: { entities: z.array(Entity) } })` returns
- * `DataResult<{ entities: Entity[] }>`).
- */
-export type DataResult<Extra extends object = NoExtra> = {
+export type DataToolOutput = {
   /** For the LLM: at least one `text` block that repeats the facts of `structuredContent`. */
   content: ContentBlock[];
-  /** For the gateway: sources (required), table, charts, force; and the keys the tool's `output` declares. */
-  structuredContent: StructuredData<Extra>;
+  /** For the gateway: sources (required), table, charts, force. */
+  structuredContent: StructuredData;
   isError?: boolean;
   _meta?: CallToolResult["_meta"];
 };
 
 /**
+ * A result with data whose `structuredContent` also carries the keys `Extra` that the tool's
+ * `output` declares (`registry.tool({ output: { entities: z.array(Entity) } })` returns
+ * `DataResult<{ entities: Entity[] }>`, or `DataResult<…> | ErrorResult`). `DataResult` alone is
+ * `DataToolOutput`.
+ */
+export type DataResult<Extra extends object = NoExtra> = DataToolOutput & {
+  /** For the gateway: sources (required), table, charts, force; and the keys the tool's `output` declares. */
+  structuredContent: StructuredData<Extra>;
+};
+
+/**
  * An error result (`isError: true`): the LLM reads why the call failed; nothing was read, so
- * nothing needs citing. `structuredContent`, when present, is checked all the same.
+ * nothing needs citing. `structuredContent`, when present, is checked all the same. Declared beside
+ * the data it would have returned: `DataToolOutput | ErrorResult`.
  */
 export type ErrorResult = {
   /** For the LLM: at least one `text` block that says what went wrong. */

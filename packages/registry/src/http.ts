@@ -1,11 +1,13 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMcpHandler, type AuthInfo, type McpHandlerRequestOptions, type McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHandlerRequestOptions, type McpServer } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { ListenStreams, withSerialisedTools } from "./http-answers.js";
+import type { Audience } from "./audience.js";
 import type { Logger } from "./logger.js";
 import { BodyError, hostnameOf, hostsOfBindAddress, isLoopback, nestsDeeperThan, normalizeHost, normalizeOrigin, originAllowed, pathnameOf, readBody, requestOf, sendError, withConnectionClose } from "./http-requests.js";
 import { HttpErrorLog } from "./refusal-log.js";
+import { HttpSessions, type HttpSessionOptions } from "./sessions.js";
 import type { ServingContext } from "./server.js";
 import { SerialisedLists } from "./tools-list.js";
 
@@ -82,6 +84,15 @@ export interface HttpServeOptions {
    */
   authenticate?: (request: AuthenticationRequest) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
   limits?: HttpLimits;
+  /**
+   * Serve 2025-era clients in sessions (`Mcp-Session-Id`), through the SDK's session transport,
+   * instead of statelessly: what needs a session works then — a tool's sampling and elicitation
+   * requests, resource subscriptions and list changes on the GET stream, resumption of a lost
+   * stream from an event store (priming events, `retry`, `Last-Event-ID`). `true`, or the sessions'
+   * options. 2026-07-28 clients are served as ever (that revision has no sessions). Behind a
+   * balancer, route each session to its instance: sticky on `Mcp-Session-Id`.
+   */
+  sessions?: boolean | HttpSessionOptions;
 }
 
 export interface HttpServing {
@@ -126,7 +137,12 @@ const NO_BATCH_REVISION = "2025-06-18";
  * than 2025-06-18, and JSON nested deeper than `maxJsonDepth` refused (400). A
  * `subscriptions/listen` stream then leaves the requests' slots for one of its own.
  */
-export async function serveHttpRequests(createServer: (serving: ServingContext) => McpServer, logger: Logger, options: HttpServeOptions = {}): Promise<HttpServing> {
+export async function serveHttpRequests(
+  createServer: (serving: ServingContext) => McpServer,
+  logger: Logger,
+  options: HttpServeOptions = {},
+  audience?: Audience,
+): Promise<HttpServing> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -144,17 +160,27 @@ export async function serveHttpRequests(createServer: (serving: ServingContext) 
   const errors = new HttpErrorLog(logger);
   const lists = new SerialisedLists();
   const serving: ServingContext = { shutdown: shutdown.signal, lists };
-  const mcp = createMcpHandler(() => createServer(serving), {
+  // 2025-era requests reach this handler only without sessions: its stateless fallback.
+  const mcp = createMcpHandler(({ era }) => createServer({ ...serving, era, stateless: era === "legacy" }), {
     maxRequestBodySize: limits.maxBodyBytes,
     maxSubscriptions: limits.maxListenStreams,
     onerror: errors.report,
   });
+  // Resource updates and list changes reach the 2026-07-28 clients' listen streams.
+  const leaveAudience = audience?.addNotifier(mcp.notify);
+  const sessionOptions = options.sessions === true ? {} : options.sessions === false ? undefined : options.sessions;
+  // A session's server stays: its tools/list answers are written as they are (its event store keeps them).
+  const sessions = sessionOptions === undefined ? undefined : new HttpSessions(() => createServer({ shutdown: shutdown.signal, era: "legacy", stays: true }), sessionOptions, errors.report);
   const listens = new ListenStreams(limits.listenIdleTimeoutMs);
   /** The request each body parsed here belongs to (the SDK hands the body back to `fetch`). */
   const requests = new WeakMap<object, { method: string; id: string | number | null }>();
   const toSdk = toNodeHandler(
     {
       fetch: async (request: Request, requestOptions?: McpHandlerRequestOptions) => {
+        if (sessions !== undefined && (await isLegacyRequest(request, requestOptions?.parsedBody, { maxRequestBodySize: limits.maxBodyBytes }))) {
+          const answer = await sessions.handle(request, requestOptions ?? {});
+          return closing ? withConnectionClose(answer) : answer;
+        }
         const response = await mcp.fetch(request, requestOptions);
         const body = requestOptions?.parsedBody;
         const exchange = typeof body === "object" && body !== null ? requests.get(body) : undefined;
@@ -196,8 +222,13 @@ export async function serveHttpRequests(createServer: (serving: ServingContext) 
       sendError(res, 403, -32000, `Forbidden: origin ${JSON.stringify(origin)} is not allowed (allowedOrigins)`);
       return;
     }
-    if (req.method !== "POST") {
-      sendError(res, 405, -32000, "Method not allowed: this server is stateless and answers POST only", { allow: "POST" });
+    const sessionStream = sessions !== undefined && (req.method === "GET" || req.method === "DELETE");
+    if (req.method !== "POST" && !sessionStream) {
+      const message =
+        sessions === undefined
+          ? "Method not allowed: this server serves 2025-era clients statelessly and answers POST only (a GET stream needs a session: serveHttp({ sessions: true }))"
+          : "Method not allowed: POST, GET and DELETE only";
+      sendError(res, 405, -32000, message, { allow: sessions === undefined ? "POST" : "POST, GET, DELETE" });
       return;
     }
     if (options.authenticate) {
@@ -212,6 +243,24 @@ export async function serveHttpRequests(createServer: (serving: ServingContext) 
         return;
       }
       req.auth = auth;
+    }
+    if (sessionStream) {
+      if (req.method === "GET") {
+        // A session's GET stream may stay open for long: it gives back its request slot and takes a stream slot.
+        release(res);
+        if (closing || streams.size >= limits.maxListenStreams) {
+          const why = closing ? "the server is shutting down" : `${limits.maxListenStreams} streams are open`;
+          sendError(res, 503, -32000, `Service unavailable: ${why}; retry shortly`, { "retry-after": "1", connection: "close" });
+          return;
+        }
+        streams.add(res);
+        res.once("close", () => {
+          streams.delete(res);
+          if (closing && inFlight.size === 0 && streams.size === 0) drained?.();
+        });
+      }
+      await toSdk(req, res);
+      return;
     }
     const declaredLength = Number(req.headers["content-length"] ?? 0);
     if (declaredLength > limits.maxBodyBytes) {
@@ -354,6 +403,8 @@ export async function serveHttpRequests(createServer: (serving: ServingContext) 
       (closed ??= (async () => {
         closing = true;
         listens.endAll();
+        leaveAudience?.();
+        sessions?.endStreams();
         // Answers still to be sent end their connection: a client does not reuse a closing server's socket.
         // (The SDK's answers are given the header as they leave it, in `fetch` above.)
         for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
@@ -370,6 +421,7 @@ export async function serveHttpRequests(createServer: (serving: ServingContext) 
         clearInterval(sweep);
         httpServer.closeAllConnections();
         await stopped;
+        await sessions?.closeAll();
         await mcp.close();
         errors.flush();
       })()),

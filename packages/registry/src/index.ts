@@ -7,7 +7,7 @@ export { DATA_VIEW_URI, MCP_APP_MIME_TYPE } from "./gateway.js";
 export { createRegistry } from "./registry.js";
 export type { PromptConfig, RegisteredTool, Registry, RegistryOptions, ToolCallExtra } from "./registry.js";
 export type { StartupCheckMode } from "./startup.js";
-export type { AuthenticationRequest, HttpLimits, HttpServeOptions, HttpServing, StdioServeOptions, StdioServing } from "./serve.js";
+export type { AuthenticationRequest, HttpLimits, HttpServeOptions, HttpServing, HttpSessionOptions, StdioServeOptions, StdioServing } from "./serve.js";
 export { VERIFIED_STAMP_KEY } from "./stamp.js";
 export type { NoOutputKeys, OutputKeys, ToolDecorator, ToolDecoratorFor, ToolFunction, ToolOptions, ToolOutput, ToolResult, TypedToolDecorator } from "./types.js";
 export { VERIFIED_STAMP, isVerified, markVerified, verifiedBy } from "./verified.js";
@@ -17,3 +17,24 @@ export { ToolError } from "./tool-error.js";
 export { TOOL_NAME_PATTERN } from "./tool-name.js";
 export { isSourceUrl, SOURCE_URL_PATTERN, toSourceUrl } from "./url-rule.js";
 export { WIRE_LIMITS } from "./wire.js";
+// Everything a server author writes beside registry.tool(), from this one package: templates and
+// completion (resources, prompts), the 2026-07-28 way to ask the client (`throw inputRequired(…)`),
+// a JSON Schema as a tool's input, and the SDK's types of what they take and return.
+export { acceptedContent, completable, fromJsonSchema, inputRequired, inputResponse, ResourceTemplate } from "@modelcontextprotocol/server";
+export type {
+  AuthInfo,
+  CompleteResourceTemplateCallback,
+  EventStore,
+  GetPromptResult,
+  InputRequiredResult,
+  ListResourcesCallback,
+  LoggingLevel,
+  PromptCallback,
+  ReadResourceCallback,
+  ReadResourceResult,
+  ReadResourceTemplateCallback,
+  ResourceMetadata,
+  ServerContext,
+} from "@modelcontextprotocol/server";
+export { MemoryEventStore } from "./event-store.js";
+export type { MemoryEventStoreLimits } from "./event-store.js";

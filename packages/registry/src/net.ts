@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
+import { thrownInputRequest } from "./client-requests.js";
 import { z } from "zod";
 import { describeThrown, errorResult, netFailure, STOPPED, toolLabel, warn, type NamedTool } from "./answers.js";
 import { DEFAULT_CONTRACT, hasVisibleText, type ResultContract } from "./contract.js";
@@ -98,6 +99,9 @@ export function thrownUnlessUnanswered(tool: NamedTool, error: unknown, logger: 
 }
 
 function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallToolResult {
+  // `throw inputRequired(…)`: the tool asks the client for input; the SDK sends or fulfils it (client-requests.ts).
+  const asked = thrownInputRequest(error);
+  if (asked !== undefined) return asked as unknown as CallToolResult;
   if (isToolError(error)) return expectedFailure(tool, expectedFailureText(error), logger);
   const { message, detail } = describeThrown(error);
   const result = errorResult(`${toolLabel(tool, "result")} failed: ${message}`);

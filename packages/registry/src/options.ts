@@ -60,6 +60,7 @@ export const REGISTRY_OPTIONS: OptionTable<RegistryOptions> = {
   instructions: STRING,
   icons: ICONS,
   websiteUrl: STRING,
+  listChanged: BOOLEAN,
 };
 
 export const TOOL_OPTIONS: OptionTable<ToolOptions> = {

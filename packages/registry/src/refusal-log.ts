@@ -20,9 +20,14 @@ export function isClientRefusal(error: Error): boolean {
     error instanceof UnsupportedProtocolVersionError ||
     error.message.startsWith("Rejected inbound request (") ||
     error.message.startsWith("Rejected 2025-era request") ||
-    error.message.startsWith("Unsupported Media Type:")
+    error.message.startsWith("Unsupported Media Type:") ||
+    // The SDK's session transport (the sessionful mode): a request its session cannot take.
+    SESSION_REFUSALS.some((prefix) => error.message.startsWith(prefix))
   );
 }
+
+/** How the SDK's session transport words what it answers with a 4xx (a second GET stream is 409, an unknown event id 400). */
+const SESSION_REFUSALS = ["Bad Request:", "Conflict:", "Not Acceptable:", "Session not found", "Invalid event ID format", "Method not allowed"];
 
 /** What serveHttp gives the SDK as its `onerror`: refusals in one line and bounded, failures with their stack. */
 export class HttpErrorLog {

@@ -75,7 +75,7 @@ const STARTUP_CHECK_FRAMES = 6;
  * A tool as the registry holds it. `label` and `site` are read only by messages: computing them
  * for every tool would cost more than the registration itself, so they are prototype getters.
  */
-export class Entry implements RegisteredTool {
+export class Entry implements Pick<RegisteredTool, "name" | "options" | "fn" | "site" | "verifiedBy" | "enabled"> {
   constructor(
     readonly name: string,
     readonly options: Readonly<ToolOptions>,
@@ -89,6 +89,9 @@ export class Entry implements RegisteredTool {
 
   /** Registered unstamped, the start-up check not asked yet: under requireVerified it is not a tool until the check verifies it. */
   awaitingVerdict = false;
+
+  /** `RegisteredTool.disable()` turns it off: still registered, not served. */
+  enabled = true;
 
   /** How errors name it: `function list_cities`, `static method Weather.forecast`. */
   get label(): string {
@@ -184,6 +187,8 @@ export class Registrations {
   readonly undecided: Undecided[] = [];
   /** Whether a server has been asked for (served, or built for a transport of the caller's own). */
   private served = false;
+  /** Told when the tools change while serving (a late registration, enable, disable, remove): the registry announces it. */
+  whileServing: (() => void) | undefined;
   private readonly exitHint: ExitHint;
 
   /** `changed`: called when the tools change, so the tool table is computed again. */
@@ -221,7 +226,36 @@ export class Registrations {
   get tools(): readonly RegisteredTool[] {
     return [...this.entries.values()]
       .filter((entry) => !(this.policy.requireVerified && entry.awaitingVerdict))
-      .map(({ name, options, fn, site, verifiedBy }) => ({ name, options, fn, site, verifiedBy }));
+      .map((entry) => {
+        const { name, options, fn, site, verifiedBy, enabled } = entry;
+        return {
+          name,
+          options,
+          fn,
+          site,
+          verifiedBy,
+          enabled,
+          enable: () => this.change(entry, "enable"),
+          disable: () => this.change(entry, "disable"),
+          remove: () => this.change(entry, "remove"),
+        };
+      });
+  }
+
+  /** The tools served: the registered ones not disabled. */
+  enabledEntries(): Entry[] {
+    return [...this.entries.values()].filter((entry) => entry.enabled);
+  }
+
+  /** `RegisteredTool.enable()`, `disable()`, `remove()`: a change of what is served. */
+  private change(entry: Entry, change: "enable" | "disable" | "remove"): void {
+    // A handle of a registration replaced since (removed, its name taken again) changes nothing.
+    if (this.entries.get(entry.name) !== entry) return;
+    if (change === "remove") this.entries.delete(entry.name);
+    else if (entry.enabled === (change === "enable")) return;
+    else entry.enabled = change === "enable";
+    this.changed();
+    if (this.served) this.whileServing?.();
   }
 
   /**
@@ -309,7 +343,7 @@ export class Registrations {
     if (this.policy.requireVerified && stamp === undefined && !awaitsCheck) {
       this.policy.logger.warn(
         `tool "${name}" (${formatSite(lazySite.get())}) was not registered: requireVerified is on and the function carries no verified stamp, ` +
-          "so no compile step has checked that it returns DataToolOutput. Build it with @sourced/transformer (tspc) or bundle it with @sourced/unplugin.",
+          "so no compile step has checked that it returns DataToolOutput. Build it with @sourced/transformer (tspc) or `sourced build` (plain tsc), or bundle it with @sourced/unplugin.",
       );
       return;
     }
@@ -331,6 +365,7 @@ export class Registrations {
       this.unjudged.push(entry);
     }
     this.changed();
+    if (this.served) this.whileServing?.();
     if (!this.served && this.entries.size === 1) hintAtExit(this.exitHint);
   }
 }

@@ -1,8 +1,9 @@
 import { McpServer, type Icon, type PromptCallback, type ReadResourceCallback, type ReadResourceTemplateCallback, type ResourceMetadata, type ResourceTemplate, type ServerContext, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import { Audience, type ListKind } from "./audience.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "./bounds.js";
 import { gatewayView } from "./gateway.js";
 import { InputRefusal } from "./input.js";
-import { stderrLogger } from "./logger.js";
+import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, optionsError, REGISTRY_OPTIONS, TOOL_OPTIONS, toolOptionProblems } from "./options.js";
 import { compileSchemas, Registrations, type CompiledSchemas, type RegistrationPolicy } from "./registration.js";
 import { checkedPrompt, checkedRead } from "./resource-net.js";
@@ -39,7 +40,8 @@ export interface Registry {
    * Serves a resource beside the tools, on every server the registry builds (stdio, HTTP,
    * `createServer()`): the SDK's `registerResource`, with its arguments. Its reads go through the
    * net as a tool's calls do: only a checked `ReadResourceResult` is sent, else an error naming
-   * it. Register it before serving; a mistake the SDK refuses (a URI taken twice) throws here. Its URI (a template's: each instance) may then stand as a source of
+   * it. One registered while serving is offered by every server built afterwards, and announced
+   * with `listChanged`; a mistake the SDK refuses (a URI taken twice) throws here. Its URI (a template's: each instance) may then stand as a source of
    * any tool — `sources: ["memory://graph"]` — for data with no http(s) URL: a local file, a
    * database, memory. The net accepts it, and the data view opens it with `resources/read`.
    */
@@ -64,6 +66,13 @@ export interface Registry {
   serveStdio(options?: StdioServeOptions): Promise<StdioServing>;
   /** Serves every tool over Streamable HTTP, on 127.0.0.1 and an ephemeral port unless told otherwise. */
   serveHttp(options?: HttpServeOptions): Promise<HttpServing>;
+  /**
+   * Tells every client subscribed to the resource `uri` that it changed
+   * (`notifications/resources/updated`): 2025-era clients that sent `resources/subscribe` over stdio
+   * or in a session of the sessionful HTTP mode, 2026-07-28 clients whose `subscriptions/listen`
+   * filter names it. The client reads it again when it wants the new contents.
+   */
+  resourceUpdated(uri: string): void;
 }
 
 /** The SDK's prompt configuration (`registerPrompt`'s second argument). */
@@ -100,7 +109,17 @@ export function createRegistry(options: RegistryOptions): Registry {
   const registrations = new Registrations(policy, changed);
   const verdicts = new StartupVerdicts(registrations, policy, changed);
   const tables = new ServedTables(registrations, verdicts, view, callTimeoutMs);
-  const offerings = new Offerings(name, version, registrations);
+  /** Who hears of changes while serving: the servers that stay connected, the 2026-07-28 HTTP handlers. */
+  const changes = { audience: new Audience((uri) => tables.resources.accepts(uri)), listChanged: options.listChanged === true };
+  const announcer = new Announcer(name, logger, changes);
+  const offerings = new Offerings(name, version, registrations, changes, announcer);
+  // A tool registered, enabled, disabled or removed while serving: announced once the start-up
+  // check has judged what is new (a tool it refuses is never announced).
+  registrations.whileServing = () => {
+    const pending = verdicts.check();
+    if (pending === undefined) announcer.changed("tools");
+    else void pending.then(() => announcer.changed("tools"));
+  };
 
   /** Asked for a server: no hint at exit, and the start-up check starts, before any client asks (only the first tools/list waits for it). */
   const startServing = (): void => {
@@ -108,7 +127,8 @@ export function createRegistry(options: RegistryOptions): Registry {
     void verdicts.check();
   };
 
-  const registry: Registry = {
+  // The audience is for the serving layers (serve.ts), not part of the public type.
+  const registry: Registry & { readonly audience: Audience } = {
     name: options.name,
     version: options.version,
 
@@ -154,10 +174,20 @@ export function createRegistry(options: RegistryOptions): Registry {
       });
     },
 
-    // A serving layer passes what it asks of its servers; the public signature takes nothing.
+    // A serving layer passes what it asks of its servers; the public signature takes nothing. A
+    // server for a transport of the caller's own stays connected to its client, as a stdio one does.
     createServer(serving?: ServingContext): McpServer {
       startServing();
-      return buildServer(identity, tables, logger, serving, offerings.list);
+      return buildServer(identity, tables, logger, serving ?? { stays: true }, offerings.list, changes);
+    },
+
+    resourceUpdated(uri: string): void {
+      if (typeof uri !== "string") throw new TypeError(`registry.resourceUpdated() expects the resource's URI, a string, not ${describeGiven(uri)}`);
+      changes.audience.resourceUpdated(uri);
+    },
+
+    get audience(): Audience {
+      return changes.audience;
     },
 
     serveStdio: (stdioOptions) => {
@@ -206,7 +236,32 @@ class ServedTables implements TableSource {
   }
 
   private built(): ToolTable {
-    return (this.current ??= new ToolTable(this.registrations.entries.values(), this.gateway, this.callTimeoutMs, this.resources));
+    return (this.current ??= new ToolTable(this.registrations.enabledEntries(), this.gateway, this.callTimeoutMs, this.resources));
+  }
+}
+
+/** What tells the clients of a change while serving, or says once that they are not told (`listChanged` off). */
+class Announcer {
+  private unannounced = false;
+
+  constructor(
+    private readonly registryName: string,
+    readonly logger: Logger,
+    private readonly changes: { readonly audience: Audience; readonly listChanged: boolean },
+  ) {}
+
+  /** `only`: `"notifiers"` when the SDK told the connected clients itself (a resource or prompt registered on their servers). */
+  changed(kind: ListKind, only?: "notifiers"): void {
+    if (this.changes.listChanged) {
+      this.changes.audience.listChanged(kind, only);
+      return;
+    }
+    if (this.unannounced) return;
+    this.unannounced = true;
+    this.logger.warn(
+      `registry "${this.registryName}": its ${kind} changed while serving, and its clients are not told (listChanged is off): they see the change when they list them again. ` +
+        "Pass createRegistry({ listChanged: true }) to announce changes.",
+    );
   }
 }
 
@@ -219,18 +274,28 @@ class Offerings {
     private readonly name: string,
     private readonly version: string,
     private readonly registrations: Registrations,
+    private readonly changes: { readonly audience: Audience },
+    private readonly announcer: Announcer,
   ) {}
 
   /** `site`: captured in the registry's entry method, as every site is (site.ts). */
   offer(what: string, site: LazySite, kind: Offering["kind"], register: Offering["register"]): void {
-    if (this.registrations.isServed) {
-      throw new Error(`${what} at ${formatSite(site.get())}: the registry is already serving, and servers already built would not offer it; register resources and prompts before serving.`);
-    }
     try {
       register((this.probe ??= new McpServer({ name: this.name, version: this.version })), {});
     } catch (error) {
       throw new TypeError(`${what} at ${formatSite(site.get())}: ${error instanceof Error ? error.message : String(error)}`);
     }
     this.list.push({ kind, register });
+    if (!this.registrations.isServed) return;
+    // Registered while serving: every server built from now on offers it; a server that stays
+    // connected offers it too when it already offers that kind (its capabilities were fixed at its
+    // handshake), and the SDK tells its client.
+    const unreached = this.changes.audience.offerToMembers(kind, register);
+    this.announcer.changed(kind, "notifiers");
+    if (unreached > 0) {
+      this.announcer.logger.warn(
+        `${what} at ${formatSite(site.get())}: registered while serving; ${unreached} connected client${unreached === 1 ? "" : "s"} whose server offered no ${kind} at its handshake will see it once ${unreached === 1 ? "it reconnects" : "they reconnect"}.`,
+      );
+    }
   }
 }

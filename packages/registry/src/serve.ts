@@ -1,4 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/server";
+import type { Audience } from "./audience.js";
 import { serveHttpRequests, type HttpServeOptions, type HttpServing } from "./http.js";
 import type { Logger } from "./logger.js";
 import type { ServingContext } from "./server.js";
@@ -10,11 +11,14 @@ import { serveStdioLines, type StdioServeOptions, type StdioServing } from "./st
  */
 
 export type { AuthenticationRequest, HttpLimits, HttpServeOptions, HttpServing } from "./http.js";
+export type { HttpSessionOptions } from "./sessions.js";
 export type { StdioServeOptions, StdioServing } from "./stdio.js";
 
 /** What serves a registry: anything that can build an `McpServer` with its tools (for a serving layer, as it asks). */
 export interface ServerFactory {
   createServer(serving?: ServingContext): McpServer;
+  /** Who hears of changes while serving: the HTTP handler's notifier joins it. */
+  readonly audience?: Audience;
 }
 
 export function serveStdio(registry: ServerFactory, logger: Logger, options?: StdioServeOptions): Promise<StdioServing> {
@@ -23,5 +27,5 @@ export function serveStdio(registry: ServerFactory, logger: Logger, options?: St
 
 /** Serves the registry's tools over Streamable HTTP (http.ts); each request gets a server from the registry, read at that request. */
 export function serveHttp(registry: ServerFactory, logger: Logger, options?: HttpServeOptions): Promise<HttpServing> {
-  return serveHttpRequests((serving) => registry.createServer(serving), logger, options);
+  return serveHttpRequests((serving) => registry.createServer(serving), logger, options, registry.audience);
 }

@@ -1,6 +1,8 @@
-import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { CallToolRequest, CallToolResult, Icon, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { statelessRefusal, type Audience } from "./audience.js";
+import { statelessContext } from "./client-requests.js";
 import { answerClientMistakes } from "./client-mistakes.js";
 import { contractFor, type ResultContract } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
@@ -38,6 +40,18 @@ export interface ServingContext {
    * with a placeholder these lists hold, and the serving layer sends the tools as serialised once.
    */
   readonly lists?: SerialisedLists;
+  /**
+   * A stateless 2025-era HTTP request: its server lives for that request alone, so what needs a
+   * session (requests to the client, subscriptions, change notifications) is refused with the reason.
+   */
+  readonly stateless?: boolean;
+  /** The era the SDK's entry serves the server in (`serveStdio`, `createMcpHandler`). */
+  readonly era?: "legacy" | "modern";
+  /**
+   * The server stays connected to its client (a stdio connection, a session of the sessionful
+   * HTTP mode): it joins the registry's audience, and is told of resource updates and list changes.
+   */
+  readonly stays?: boolean;
 }
 
 /**
@@ -98,15 +112,17 @@ export class ToolTable {
    * too: a refinement or transform that throws is answered as a throwing tool is (named, capped,
    * logged), and one that is async is awaited.
    */
-  call(request: CallToolRequest, ctx: ServerContext, logger: Logger, shutdown?: AbortSignal): CallToolResult | Promise<CallToolResult> {
+  call(request: CallToolRequest, ctx: ServerContext, logger: Logger, shutdown?: AbortSignal, stateless = false): CallToolResult | Promise<CallToolResult> {
     const { name, arguments: args } = request.params;
     const callable = this.byName.get(name);
     if (callable === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
     const { tool, timeoutMs, contract } = callable;
     const { input } = tool;
-    return callWithinBounds(tool, ctx.mcpReq.signal, { timeoutMs, shutdown }, logger, (signal) => {
+    const answer = callWithinBounds(tool, ctx.mcpReq.signal, { timeoutMs, shutdown }, logger, (signal) => {
       // The SDK's own idiom for a derived context (its buildContext spreads `mcpReq` the same way).
-      const extra: ServerContext = { ...ctx, mcpReq: { ...ctx.mcpReq, signal } };
+      const own: ServerContext = { ...ctx, mcpReq: { ...ctx.mcpReq, signal } };
+      // A stateless 2025-era request cannot reach its client: what would is refused with the reason.
+      const extra = stateless ? statelessContext(own) : own;
       // `signal` is also what says the answer will not be sent: the call was stopped (its deadline,
       // a shutdown), or the client cancelled it or went away, and the SDK sends nothing for it then.
       if (input === undefined) return callThroughNet(tool, {}, extra, logger, signal, contract);
@@ -122,6 +138,11 @@ export class ToolTable {
       // An async refinement may settle after the call was cancelled (or stopped): not logged then.
       return parsed instanceof Promise ? parsed.then(proceed, (error: unknown) => thrownUnlessUnanswered(tool, error, logger, signal)) : proceed(parsed);
     });
+    if (!stateless) return answer;
+    // `throw inputRequired(…)` on a stateless 2025-era request: no later request could bring the answers to it.
+    const refused = (result: CallToolResult): CallToolResult =>
+      isInputRequiredResult(result) ? thrownAnswer(tool, new Error(statelessRefusal("Asking the client for input (inputRequired)")), logger) : result;
+    return answer instanceof Promise ? answer.then(refused) : refused(answer);
   }
 }
 
@@ -192,6 +213,7 @@ export function buildServer(
   logger: Logger,
   serving: ServingContext = {},
   offerings: readonly Offering[] = [],
+  changes?: { readonly audience: Audience; readonly listChanged: boolean },
 ): McpServer {
   // The lists are the same for every caller and fixed once served: a 2026-07-28 client may keep
   // them (it reads each tool's outputSchema from the list) instead of asking before every call.
@@ -206,21 +228,32 @@ export function buildServer(
   // A request whose params break the method's schema is the client's mistake: -32602 in plain words.
   answerClientMistakes(server);
   const lowLevel = server.server;
-  // Nothing changes while serving: no list_changed, so hosts open no subscriptions/listen
-  // stream that would never carry a notification.
-  lowLevel.registerCapabilities({ tools: { listChanged: false } });
+  const stateless = serving.stateless === true;
+  // list_changed only where the registry says its lists change (`listChanged`) and a client can be
+  // told (not a stateless request): a v2 host opens a subscriptions/listen stream for each list
+  // announced, and holds it open.
+  const listChanged = changes?.listChanged === true && !stateless;
+  // Logging as the SDK's servers offer it: logging/setLevel, and `ctx.mcpReq.log` at the client's level.
+  lowLevel.registerCapabilities({ logging: {}, tools: { listChanged } });
   lowLevel.setRequestHandler("tools/list", () => withTable(tools.table(), (table) => (serving.lists === undefined ? table.list : serving.lists.placeholder(table))));
-  lowLevel.setRequestHandler("tools/call", (request, ctx) => withTable(tools.table(), (table) => table.call(request, ctx, logger, serving.shutdown)));
+  lowLevel.setRequestHandler("tools/call", (request, ctx) => withTable(tools.table(), (table) => table.call(request, ctx, logger, serving.shutdown, stateless)));
   const view = tools.view;
-  if (view !== undefined) {
-    lowLevel.registerCapabilities({ resources: { listChanged: false } });
-    view.serve(server);
-  }
-  // The author's resources and prompts: fixed once serving starts, so their lists never change.
+  const resources = view !== undefined || offerings.some((offering) => offering.kind === "resources");
+  // Subscriptions wherever a later notification can reach the client.
+  if (resources) lowLevel.registerCapabilities({ resources: { listChanged, subscribe: !stateless } });
+  if (view !== undefined) view.serve(server);
   for (const { kind, register } of offerings) {
-    lowLevel.registerCapabilities({ [kind]: { listChanged: false } });
+    if (kind === "prompts") lowLevel.registerCapabilities({ prompts: { listChanged } });
     register(server, serving);
   }
+  if (resources && stateless) {
+    const refuse = (): never => {
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, statelessRefusal("A resource subscription"));
+    };
+    lowLevel.setRequestHandler("resources/subscribe", refuse);
+    lowLevel.setRequestHandler("resources/unsubscribe", refuse);
+  }
+  if (changes !== undefined && serving.stays === true) changes.audience.join(server, serving.era === "modern", serving);
   return server;
 }
 

@@ -174,7 +174,7 @@ const INSTALL =
   `To check them: install ${LAYER} beside the server as a development dependency ('npm install --save-dev ${LAYER}'), with the TypeScript the project builds with (5.0 to 6.0, or 7), ` +
   "and keep its tsconfig and sources next to it; or ";
 const OTHER_WAYS =
-  "build with @sourced/transformer (tspc) or bundle with @sourced/unplugin, which check at build time and stamp what they verified; " +
+  "build with @sourced/transformer (tspc) or `sourced build` (plain tsc), or bundle with @sourced/unplugin, which check at build time and stamp what they verified; " +
   "or turn the start-up check off with createRegistry({ startupCheck: false }).";
 
 /** One warning for every registration left unjudged for one reason: which tools, where, why, and what to do. */

@@ -280,8 +280,9 @@ export async function serveStdioLines(createServer: (serving: ServingContext) =>
     resolveClosed();
   };
   const handle = sdkServeStdio(
-    () => {
-      server = createServer({ lists });
+    ({ era }) => {
+      // The connection's server stays with its client: it is told of resource updates and list changes.
+      server = createServer({ lists, stays: true, era });
       return server;
     },
     {

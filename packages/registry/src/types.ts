@@ -96,6 +96,19 @@ export type OutputKeys<O> = O extends StandardSchemaWithJSON
         : never;
 
 /**
+ * What a function registered with an `output` whose schema describes no object must return: the
+ * registry's refusal, in its words (`z.array(Alert)`, the MCP quickstart's `outputSchema`, is refused
+ * at start-up: its keys sit in structuredContent beside `sources`), so no function compiles there.
+ */
+export type OutputNotAnObject<O> = [OutputKeys<O>] extends [never]
+  ? never
+  : OutputKeys<O> extends readonly unknown[]
+    ? 'output describes "array", not an object: it declares the keys structuredContent carries beside sources. Wrap it: z.object({ entities: … })'
+    : OutputKeys<O> extends object
+      ? never
+      : "output describes no object: it declares the keys structuredContent carries beside sources. Wrap it: z.object({ entities: … })";
+
+/**
  * What a function registered with `output` must return: a result whose `structuredContent`
  * carries the declared keys, or an error result; or a promise of one.
  */
@@ -115,7 +128,9 @@ export type ToolDecoratorFor<Args, O> = 0 extends 1 & O
     ? ToolDecorator<Args, NoOutputKeys>
     : [ToolOutput] extends [NonNullable<O>]
       ? ToolDecorator<Args>
-      : TypedToolDecorator<Args, ToolResult<O>, OutputKeys<O>>;
+      : [OutputNotAnObject<O>] extends [never]
+        ? TypedToolDecorator<Args, ToolResult<O>, OutputKeys<O>>
+        : TypedToolDecorator<Args, OutputNotAnObject<O>>;
 
 /**
  * The output keys of a tool without `output`: none beside the contract's. A platform's wrapper
@@ -249,6 +264,13 @@ export interface RegistryOptions {
   icons?: Icon[];
   /** The server's website, for clients' UIs. */
   websiteUrl?: string;
+  /**
+   * Announce `listChanged` on the tools, resources and prompts, and tell every client that can be
+   * told when they change while serving (a tool registered late, enabled, disabled or removed; a
+   * resource or prompt registered late). Default `false`: a v2 host holds a `subscriptions/listen`
+   * stream open for each list announced, so a server whose lists never change announces none.
+   */
+  listChanged?: boolean;
 }
 
 /** A tool as the registry holds it. */
@@ -261,4 +283,12 @@ export interface RegisteredTool {
   readonly site: string;
   /** The verifier named by its stamp, or `@sourced/project@<version>` once the start-up check verified it; `undefined` otherwise. */
   readonly verifiedBy: string | undefined;
+  /** Whether it is served: a disabled tool is absent from `tools/list`, and a call to it is answered as to an unknown tool. */
+  readonly enabled: boolean;
+  /** Serves it again (the SDK's `RegisteredTool.enable()`); clients are told when `listChanged` is on. */
+  enable(): void;
+  /** Stops serving it, keeping its registration (the SDK's `disable()`). */
+  disable(): void;
+  /** Removes it: its name is free for another registration (the SDK's `remove()`). */
+  remove(): void;
 }

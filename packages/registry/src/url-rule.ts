@@ -171,12 +171,42 @@ export function localDataAdvice(value: string): string {
   if (!fileUrl && !path) return "";
   const name = (value.split(/[\\/]/u).pop() ?? "").replace(/[^A-Za-z0-9._~-]/gu, "") || "data.json";
   const uri = `local://${name}`;
+  // A database, a spreadsheet, an image: its bytes are no UTF-8 text, so it is served as a blob.
+  const binary = BINARY_DATA.exec(name);
+  const read =
+    binary === null
+      ? `{}, () => ({ contents: [{ uri: ${JSON.stringify(uri)}, text: readFileSync(file, "utf8") }] })`
+      : ((mimeType: string) => `{ mimeType: ${JSON.stringify(mimeType)} }, () => ({ contents: [{ uri: ${JSON.stringify(uri)}, mimeType: ${JSON.stringify(mimeType)}, blob: readFileSync(file).toString("base64") }] })`)(
+          BINARY_MIME_TYPES[binary[1]!.toLowerCase()] ?? "application/octet-stream",
+        );
   return (
     `. A path or a file: URL is no link a client can open: for local data, serve the file as a resource and cite the resource's URI, ` +
-    `registry.resource(${JSON.stringify(name)}, ${JSON.stringify(uri)}, {}, () => ({ contents: [{ uri: ${JSON.stringify(uri)}, text: readFileSync(file, "utf8") }] })) ` +
+    `registry.resource(${JSON.stringify(name)}, ${JSON.stringify(uri)}, ${read}) ` +
     `and sources: [${JSON.stringify(uri)}] (docs/registry.md, "Local data")`
   );
 }
+
+/** A file name of binary data (a SQLite database, a spreadsheet, a PDF, an image, an archive): served as a base64 blob, not as text. */
+const BINARY_DATA = /\.(sqlite3?|db3?|duckdb|parquet|arrow|feather|avro|xlsx?|ods|pdf|png|jpe?g|gif|webp|zip|gz|tgz)$/iu;
+const BINARY_MIME_TYPES: Readonly<Record<string, string>> = {
+  sqlite: "application/vnd.sqlite3",
+  sqlite3: "application/vnd.sqlite3",
+  db: "application/vnd.sqlite3",
+  db3: "application/vnd.sqlite3",
+  parquet: "application/vnd.apache.parquet",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  xls: "application/vnd.ms-excel",
+  ods: "application/vnd.oasis.opendocument.spreadsheet",
+  pdf: "application/pdf",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  zip: "application/zip",
+  gz: "application/gzip",
+  tgz: "application/gzip",
+};
 
 /** What the rule accepts after the host: RFC 3986 characters, `/`, `?`, the first `#`, and well-formed escapes. */
 const AFTER_HOST_CHAR = /[A-Za-z0-9._~!$&'()*+,;=:@/?-]/u;

@@ -112,7 +112,7 @@ function applyVerdicts(entries: Map<string, Entry>, policy: RegistrationPolicy, 
         return;
       case "unchecked":
         // Plain JavaScript no tsconfig checks: as without the check.
-        if (requireVerified) refuse(entry, "requireVerified is on and the function carries no verified stamp, so no compile step has checked that it returns DataToolOutput. Build it with @sourced/transformer (tspc) or bundle it with @sourced/unplugin.");
+        if (requireVerified) refuse(entry, "requireVerified is on and the function carries no verified stamp, so no compile step has checked that it returns DataToolOutput. Build it with @sourced/transformer (tspc) or `sourced build` (plain tsc), or bundle it with @sourced/unplugin.");
         return;
     }
   });

@@ -2,18 +2,18 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport as InMemoryTransportV1 } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
-import { createRegistry, ToolError, type DataToolOutput } from "../dist/index.js";
+import { createRegistry, ToolError, type DataToolOutput, type ErrorResult } from "../dist/index.js";
 import { connectInMemory, recordingLogger, seedResult } from "./helpers.js";
 
-// Expected failures, as real servers have them: an error result typed DataToolOutput without a
-// cast, and a ToolError thrown for the LLM to read. The warnings are counted: no start-up check.
+// Expected failures, as real servers have them: an error result declared beside the data
+// (DataToolOutput | ErrorResult) without a cast, and a ToolError thrown for the LLM to read. The warnings are counted: no start-up check.
 
 const known = new Set(["Tokyo"]);
 
 function buildRegistry(logger: { warn(message: string): void }) {
   const registry = createRegistry({ name: "errors", version: "1.0.0", logger, startupCheck: false });
-  // Returned: DataToolOutput admits `isError: true` without structuredContent.
-  registry.tool({ input: { city: z.string() } })(function find_city({ city }): DataToolOutput {
+  // Returned: ErrorResult is `isError: true` without structuredContent.
+  registry.tool({ input: { city: z.string() } })(function find_city({ city }): DataToolOutput | ErrorResult {
     if (!known.has(city)) return { content: [{ type: "text", text: `No city named ${city}.` }], isError: true };
     return seedResult();
   });

@@ -90,7 +90,7 @@ describe("serveHttp: each refusal, whole", () => {
     const origin = await post(serving.url, INITIALIZE, { origin: "https://attacker.example" });
     expect([origin.status, JSON.parse(origin.body)]).toEqual([403, refusal('Forbidden: origin "https://attacker.example" is not allowed (allowedOrigins)')]);
     const get = await post(serving.url, "", {}, "GET");
-    expect([get.status, get.headers["allow"], JSON.parse(get.body)]).toEqual([405, "POST", refusal("Method not allowed: this server is stateless and answers POST only")]);
+    expect([get.status, get.headers["allow"], JSON.parse(get.body)]).toEqual([405, "POST", refusal("Method not allowed: this server serves 2025-era clients statelessly and answers POST only (a GET stream needs a session: serveHttp({ sessions: true }))")]);
   });
 
   test("a request without a Host header is 403", async () => {

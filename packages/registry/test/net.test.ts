@@ -262,7 +262,7 @@ describe("requireVerified and the verified stamp", () => {
     expect(registry.tool()(list_cities)).toBe(list_cities);
     expect(logger.warnings).toHaveLength(1);
     expect(logger.warnings[0]).toMatch(
-      /^tool "list_cities" \(.*net\.test\.ts:\d+:\d+\) was not registered: requireVerified is on and the function carries no verified stamp, so no compile step has checked that it returns DataToolOutput\. Build it with @sourced\/transformer \(tspc\) or bundle it with @sourced\/unplugin\.$/,
+      /^tool "list_cities" \(.*net\.test\.ts:\d+:\d+\) was not registered: requireVerified is on and the function carries no verified stamp, so no compile step has checked that it returns DataToolOutput\. Build it with @sourced\/transformer \(tspc\) or `sourced build` \(plain tsc\), or bundle it with @sourced\/unplugin\.$/,
     );
     // The transformer's inline form: no import of this package, just the registered symbol.
     const stamped = registry.tool()(

@@ -9,7 +9,7 @@ import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontex
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRegistry, DATA_VIEW_URI, type Registry } from "../dist/index.js";
 import { checkInMemory, checkOverHttp, type AnyClient } from "./both-clients.js";
-import { PACKAGE_DIR, recordingLogger, seedResult } from "./helpers.js";
+import { connectInMemory, PACKAGE_DIR, recordingLogger, seedResult } from "./helpers.js";
 
 /*
  * Resources and prompts beside the tools, registered on the registry and offered by every server
@@ -90,10 +90,26 @@ describe("registering them", () => {
     expect(() => registry.resource("graph again", "memory://graph", {}, read)).toThrow(/^registry\.resource\(\) at .*resources-prompts\.test\.ts:\d+:\d+: .*memory:\/\/graph/u);
   });
 
-  test("after serving has started, it throws: servers already built would not offer it", () => {
-    const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false });
-    registry.createServer();
-    expect(() => registry.prompt("late", {}, () => ({ messages: [] }))).toThrow(/registry\.prompt\(\) at .*: the registry is already serving/u);
+  test("registered while serving: a connected server that offers prompts offers it, and its client is told; servers built afterwards offer it", async () => {
+    const logger = recordingLogger();
+    const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false, listChanged: true, logger });
+    registry.prompt("first", {}, () => ({ messages: [] }));
+    const changed: string[] = [];
+    const server = registry.createServer();
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    const client = new Client({ name: "late", version: "1.0.0" });
+    client.setNotificationHandler("notifications/prompts/list_changed", () => void changed.push("prompts"));
+    await client.connect(clientTransport);
+    expect(client.getServerCapabilities()?.prompts).toEqual({ listChanged: true });
+    registry.prompt("late", {}, () => ({ messages: [{ role: "user", content: { type: "text", text: "late" } }] }));
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["first", "late"]);
+    expect(changed).toEqual(["prompts"]);
+    const { client: later, close } = await connectInMemory(registry);
+    expect((await later.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["first", "late"]);
+    await close();
+    await client.close();
+    expect(logger.warnings).toEqual([]);
   });
 
   test("a server with neither, and no data view, declares no resources or prompts", async () => {

@@ -157,6 +157,63 @@ function edit(file: string, from: string, to: string): void {
   writeFileSync(file, text.replace(from, to));
 }
 
+/**
+ * fixtures/startup-workspace in a fresh directory: a server package that registers through the
+ * `makeTool(options, handler)` of a helper package beside it, linked as a workspace links it.
+ */
+function workspaceProject(): string {
+  const directory = realpathSync(mkdtempSync(join(tmpdir(), "sourced-workspace-")));
+  made.push(directory);
+  cpSync(join(ROOT, "fixtures", "startup-workspace"), directory, { recursive: true });
+  const links: Record<string, string> = {
+    "@sourced/registry": PACKAGE_DIR,
+    "@sourced/project": join(ROOT, "packages", "project"),
+    "@ws/helpers": join(directory, "helpers"),
+    zod: join(PACKAGE_DIR, "node_modules", "zod"),
+    "@types/node": join(ROOT, "node_modules", "@types", "node"),
+    tsx: join(PACKAGE_DIR, "node_modules", "tsx"),
+    typescript: join(ROOT, "node_modules", "typescript"),
+  };
+  for (const [name, target] of Object.entries(links)) {
+    mkdirSync(dirname(join(directory, "node_modules", name)), { recursive: true });
+    symlinkSync(realpathSync(target), join(directory, "node_modules", name), "dir");
+  }
+  return directory;
+}
+
+describe("a registration in another package's helper, run from source: tsx refuses what Node's type stripping refuses", () => {
+  let server: string;
+  beforeAll(() => {
+    server = join(workspaceProject(), "server");
+  });
+  // The helper registers whatever each caller passes: refused at its own line, for both tools.
+  const refusedInHelper = (warnings: readonly string[]): void => {
+    expect(warnings).toHaveLength(2);
+    for (const [index, tool] of ["cities", "lakes"].entries()) {
+      expect(warnings[index]).toMatch(new RegExp(`^tool "${tool}" \\(\\.\\./helpers/src/define\\.ts:9:\\d+\\) was not registered: .*Each caller of 'makeTool' decides what 'handler' registers`));
+    }
+  };
+
+  test("node src/server.ts (type stripping keeps positions)", async () => {
+    const run = await serve(server, process.execPath, ["src/server.ts"]);
+    expect(run.tools, run.stderr).toEqual([]);
+    refusedInHelper(run.warnings);
+  });
+
+  test("tsx src/server.ts, whose one-line output a library's own stack formatting leaves unmapped (define.ts:1:…): mapped through the source map tsx gave Node", async () => {
+    const run = await serve(server, process.execPath, [TSX_CLI, "src/server.ts"]);
+    expect(run.stderr).not.toContain("served unchecked");
+    expect(run.tools, run.stderr).toEqual([]);
+    refusedInHelper(run.warnings);
+  });
+
+  test("node --import tsx src/server.ts", async () => {
+    const run = await serve(server, process.execPath, ["--import", "tsx", "src/server.ts"]);
+    expect(run.tools, run.stderr).toEqual([]);
+    refusedInHelper(run.warnings);
+  });
+});
+
 describe("run from source, a server serves exactly its compliant tools and warns once for each other, at the build's file:line:col", () => {
   let project: string;
   let expected: string[];
@@ -283,7 +340,7 @@ describe("every way a project can be set up", () => {
     expect(run.tools).toEqual([...COMPLIANT, ...REFUSED].sort());
     expect(run.warnings).toEqual([
       expect.stringMatching(
-        /^the start-up check could not judge 7 tools: "list_cities" \(\/.*\/src\/tools\.ts:8:\d+\), .* and 2 more: @sourced\/project, which runs it, is not installed\. Served unchecked \(the net still checks every result\)\. To check them: install @sourced\/project beside the server as a development dependency \('npm install --save-dev @sourced\/project'\), with the TypeScript the project builds with \(5\.0 to 6\.0, or 7\), .*; or build with @sourced\/transformer \(tspc\) or bundle with @sourced\/unplugin, .*; or turn the start-up check off with createRegistry\(\{ startupCheck: false \}\)\.$/,
+        /^the start-up check could not judge 7 tools: "list_cities" \(\/.*\/src\/tools\.ts:8:\d+\), .* and 2 more: @sourced\/project, which runs it, is not installed\. Served unchecked \(the net still checks every result\)\. To check them: install @sourced\/project beside the server as a development dependency \('npm install --save-dev @sourced\/project'\), with the TypeScript the project builds with \(5\.0 to 6\.0, or 7\), .*; or build with @sourced\/transformer \(tspc\) or `sourced build` \(plain tsc\), or bundle with @sourced\/unplugin, .*; or turn the start-up check off with createRegistry\(\{ startupCheck: false \}\)\.$/,
       ),
     ]);
     const required = await serve(project, process.execPath, ["src/server.ts"], { SERVER_STARTUP_CHECK: "require" });

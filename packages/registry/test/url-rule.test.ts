@@ -258,11 +258,18 @@ describe("the URL rule at its edges: server and both clients", () => {
   });
 });
 
-/** The advice a source naming local data gets: serve the file as a resource named `name` and cite its URI. */
-const localDataAdvice = (name: string) =>
+/**
+ * The advice a source naming local data gets: serve the file as a resource named `name` and cite
+ * its URI; read as UTF-8 text, or for binary data (`mimeType` given: a database, a spreadsheet) as
+ * a base64 blob of that type.
+ */
+const localDataAdvice = (name: string, mimeType?: string) =>
   `. A path or a file: URL is no link a client can open: for local data, serve the file as a resource and cite the resource's URI, ` +
-  `registry.resource("${name}", "local://${name}", {}, () => ({ contents: [{ uri: "local://${name}", text: readFileSync(file, "utf8") }] })) ` +
+  (mimeType === undefined
+    ? `registry.resource("${name}", "local://${name}", {}, () => ({ contents: [{ uri: "local://${name}", text: readFileSync(file, "utf8") }] })) `
+    : `registry.resource("${name}", "local://${name}", { mimeType: "${mimeType}" }, () => ({ contents: [{ uri: "local://${name}", mimeType: "${mimeType}", blob: readFileSync(file).toString("base64") }] })) `) +
   `and sources: ["local://${name}"] (docs/registry.md, "Local data")`;
+const SQLITE = "application/vnd.sqlite3";
 const NO_SCHEME = `${RULE} (it has no scheme (a relative or bare address))`;
 
 describe("the advice for local data: which sources get it, in which words", () => {
@@ -272,14 +279,20 @@ describe("the advice for local data: which sources get it, in which words", () =
     ["~/cities.csv", NO_SCHEME, "cities.csv"],
     ["/srv/cities", NO_SCHEME, "cities"],
     ["\\\\share\\cities.tsv", NO_SCHEME, "cities.tsv"],
-    ["C:\\data\\cities.db", `${RULE} (its scheme is "C")`, "cities.db"],
+    ["C:\\data\\cities.db", `${RULE} (its scheme is "C")`, "cities.db", SQLITE],
     ["z:/data/cities", `${RULE} (its scheme is "z")`, "cities"],
     // A bare file name of a data format, each spelling of the formats with a variant.
-    ...["cities.jsonl", "cities.yml", "cities.yaml", "cities.sqlite", "cities.sqlite3", "cities.xls", "cities.xlsx", "cities.htm", "cities.html", "CITIES.PDF"].map(
-      (name): [string, string, string] => [name, NO_SCHEME, name],
-    ),
+    ...["cities.jsonl", "cities.yml", "cities.yaml", "cities.htm", "cities.html"].map((name): [string, string, string] => [name, NO_SCHEME, name]),
+    // Binary data (a SQLite database, a spreadsheet, a PDF) is no UTF-8 text: a blob of its type.
+    ["cities.sqlite", NO_SCHEME, "cities.sqlite", SQLITE],
+    ["cities.sqlite3", NO_SCHEME, "cities.sqlite3", SQLITE],
+    ["cities.xls", NO_SCHEME, "cities.xls", "application/vnd.ms-excel"],
+    ["cities.xlsx", NO_SCHEME, "cities.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+    ["CITIES.PDF", NO_SCHEME, "CITIES.PDF", "application/pdf"],
+    ["./photos/tokyo.png", NO_SCHEME, "tokyo.png", "image/png"],
     // A file: URL, in any case.
-    ["file:///srv/cities.parquet", `${RULE} (its scheme is "file")`, "cities.parquet"],
+    ["file:///var/lib/cities/cities.sqlite", `${RULE} (its scheme is "file")`, "cities.sqlite", SQLITE],
+    ["file:///srv/cities.parquet", `${RULE} (its scheme is "file")`, "cities.parquet", "application/vnd.apache.parquet"],
     ["FILE:///srv/cities.md", `${RULE} (its scheme is "FILE")`, "cities.md"],
     // The name in the advice is the last segment, cleaned of what a URI would have to escape...
     ["./my data (v2).json", NO_SCHEME, "mydatav2.json"],
@@ -287,8 +300,8 @@ describe("the advice for local data: which sources get it, in which words", () =
     // ...or data.json when nothing is left.
     ["/", NO_SCHEME, "data.json"],
     ["./données/", NO_SCHEME, "data.json"],
-  ])("%j: %s, then the advice to serve %j", (source, refused, name) => {
-    expect(refusal(source)).toBe(`${refused}${localDataAdvice(name)}`);
+  ])("%j: %s, then the advice to serve %j", (source, refused, name, mimeType?: string) => {
+    expect(refusal(source)).toBe(`${refused}${localDataAdvice(name, mimeType)}`);
   });
 
   test.each([

@@ -1,6 +1,6 @@
 import type * as ts from "typescript";
 import type { PluginConfig } from "ts-patch";
-import { analyzeProgram, isAnalysedFile, type Registration } from "@sourced/analysis";
+import { analyzeProgram, isAnalysedFile, type AnalysisResult, type Finding, type Registration } from "@sourced/analysis";
 import { fileFailureDiagnostic, findingDiagnostic, missingBuilderHookDiagnostic, optionDiagnostic } from "./diagnostics.js";
 import { createEmitTransformer } from "./emit.js";
 import { parseOptions, type TransformerOptions } from "./options.js";
@@ -42,13 +42,17 @@ export function createProgramCheck(
   const optionDiagnostics = problems.map((problem) => optionDiagnostic(typescript, program.getCompilerOptions(), config, problem));
   const checks = new Map<ts.SourceFile, FileCheck>();
   let typeChecked = false;
+  const fromSources = sourcesOfReferences(typescript, program);
+  const leadsIntoReferencedOutput = (analysis: AnalysisResult): boolean =>
+    analysis.registrations.some((registration) => registration.fn !== undefined && fromSources.isOutput(registration.fn.getSourceFile()));
 
   const check = (sourceFile: ts.SourceFile): FileCheck => {
     if (!isAnalysedFile(program, sourceFile)) return NOTHING;
     let result = checks.get(sourceFile);
     if (result === undefined) {
       try {
-        const analysis = analyzeProgram(typescript, program, { sourceFiles: [sourceFile], typeChecked });
+        let analysis = analyzeProgram(typescript, program, { sourceFiles: [sourceFile], typeChecked });
+        if (leadsIntoReferencedOutput(analysis)) analysis = fromSources.judge(sourceFile, analysis.unresolvedRegistryImports) ?? analysis;
         result = {
           registrations: analysis.registrations,
           diagnostics: analysis.findings.map((finding) => findingDiagnostic(typescript, finding, options)),
@@ -72,6 +76,107 @@ export function createProgramCheck(
     emitTransformer: (report) =>
       createEmitTransformer({ ts: typescript, options, verifier, registrationsOf: (file) => check(file).registrations, report }),
   };
+}
+
+/**
+ * `tsc -b` builds a project against the declarations its references emitted: there an unannotated
+ * function of another package reads as annotated (the `.d.ts` spells out the inferred type). The
+ * checks judge what the code says, as `sourced check` and the start-up check do, so a registration
+ * that leads into such a declaration is judged again in a program over the same files whose
+ * imports read the referenced projects' sources (no `projectReferences`), made once and only then.
+ */
+interface ReferencedSources {
+  /** Whether `file` is a declaration a referenced project emits. */
+  isOutput(file: ts.SourceFile): boolean;
+  /** `sourceFile`'s analysis over the referenced projects' sources, its nodes `sourceFile`'s own; `undefined` when it cannot be made. */
+  judge(sourceFile: ts.SourceFile, imports: AnalysisResult["unresolvedRegistryImports"]): AnalysisResult | undefined;
+}
+
+function sourcesOfReferences(typescript: TypeScript, program: ts.Program): ReferencedSources {
+  let outputs: Set<string> | undefined;
+  let sibling: ts.Program | undefined;
+  const outputsOf = (): Set<string> => {
+    if (outputs !== undefined) return outputs;
+    const found = new Set<string>();
+    outputs = found;
+    const ignoreCase = !typescript.sys.useCaseSensitiveFileNames;
+    const key = (file: string): string => (ignoreCase ? file.toLowerCase() : file);
+    const visit = (references: readonly (ts.ResolvedProjectReference | undefined)[] | undefined): void => {
+      for (const reference of references ?? []) {
+        if (reference === undefined) continue;
+        for (const input of reference.commandLine.fileNames) {
+          for (const output of typescript.getOutputFileNames(reference.commandLine, input, ignoreCase)) {
+            if (output.endsWith(".d.ts") || output.endsWith(".d.mts") || output.endsWith(".d.cts")) found.add(key(typescript.sys.resolvePath(output)));
+          }
+        }
+        visit(reference.references);
+      }
+    };
+    visit(program.getResolvedProjectReferences());
+    return outputs;
+  };
+  return {
+    isOutput: (file) => {
+      if (!file.isDeclarationFile || (program.getProjectReferences()?.length ?? 0) === 0) return false;
+      const name = typescript.sys.resolvePath(file.fileName);
+      return outputsOf().has(typescript.sys.useCaseSensitiveFileNames ? name : name.toLowerCase());
+    },
+    judge: (sourceFile, imports) => {
+      // Without `plugins`: a patched createProgram would install this transformer on it again.
+      sibling ??= typescript.createProgram({ rootNames: program.getRootFileNames(), options: { ...program.getCompilerOptions(), plugins: undefined, noEmit: true } });
+      const twin = sibling.getSourceFile(sourceFile.fileName);
+      if (twin === undefined || twin.text !== sourceFile.text) return undefined;
+      const analysis = analyzeProgram(typescript, sibling, { sourceFiles: [twin] });
+      return onOriginal(typescript, analysis, twin, sourceFile, imports);
+    },
+  };
+}
+
+/** `analysis` of `twin` with its nodes in `twin` replaced by `original`'s at the same place (same text); `undefined` when one has none. */
+function onOriginal(
+  typescript: TypeScript,
+  analysis: AnalysisResult,
+  twin: ts.SourceFile,
+  original: ts.SourceFile,
+  imports: AnalysisResult["unresolvedRegistryImports"],
+): AnalysisResult | undefined {
+  const counterpart = <T extends ts.Node>(node: T): T | undefined => {
+    if (node.getSourceFile() !== twin) return node;
+    let found: ts.Node | undefined;
+    const visit = (candidate: ts.Node): boolean | undefined => {
+      if (candidate.pos > node.pos || candidate.end < node.end) return undefined;
+      if (candidate.pos === node.pos && candidate.end === node.end && candidate.kind === node.kind) {
+        found = candidate;
+        return true;
+      }
+      return typescript.forEachChild(candidate, visit);
+    };
+    typescript.forEachChild(original, visit);
+    return found as T | undefined;
+  };
+  const moved = new Map<Finding, Finding | undefined>();
+  const move = (finding: Finding): Finding | undefined => {
+    if (moved.has(finding)) return moved.get(finding);
+    const node = counterpart(finding.node);
+    const site = counterpart(finding.site);
+    const result = node === undefined || site === undefined || finding.sourceFile !== twin ? undefined : { ...finding, sourceFile: original, node, site };
+    moved.set(finding, result);
+    return result;
+  };
+  const findings: Finding[] = [];
+  for (const finding of analysis.findings) {
+    const onOriginalFile = move(finding);
+    if (onOriginalFile === undefined) return undefined;
+    findings.push(onOriginalFile);
+  }
+  const registrations: Registration[] = [];
+  for (const registration of analysis.registrations) {
+    const site = counterpart(registration.site);
+    const finding = registration.finding === undefined ? undefined : move(registration.finding);
+    if (site === undefined || (registration.finding !== undefined && finding === undefined)) return undefined;
+    registrations.push({ ...registration, site, fn: registration.fn === undefined ? undefined : counterpart(registration.fn), finding });
+  }
+  return { findings, registrations, unresolvedRegistryImports: imports };
 }
 
 const INSTALLED = Symbol.for("@sourced/transformer:installed");

@@ -230,8 +230,15 @@ export function defineTransformerSuite(pair: Pair): void {
       const tools = path.join(project, "app/src/tools.ts");
       const app = (d: readonly Diagnostic[]) => summary(d).map((line) => line.replace(/^app\//, ""));
       const HUMIDITY = `src/tools.ts(9,50) error TS${FINDING_KINDS["missing-annotation"].code} humidity`;
+      // Declared without an annotation in the referenced project, which -b reads through its emitted
+      // .d.ts (the inferred type spelled out there): judged in its source, as `sourced check` does.
+      const WIND_SPEED = `src/tools.ts(14,17) error TS${FINDING_KINDS["missing-annotation"].code} wind_speed`;
       const first = tspc(pair, ["-b", "."], project);
-      expect([first.status !== 0, app(first.diagnostics)], first.output).toEqual([true, [HUMIDITY]]);
+      expect([first.status !== 0, app(first.diagnostics)], first.output).toEqual([true, [WIND_SPEED, HUMIDITY]]);
+      expect(first.diagnostics.find((d) => toolOf(d.message) === "wind_speed")?.message).toContain("lib/src/index.ts:");
+      edit(path.join(project, "lib/src/index.ts"), "export function wind_speed() {", "export function wind_speed(): DataToolOutput {");
+      const windFixed = tspc(pair, ["-b", "."], project);
+      expect([windFixed.status !== 0, app(windFixed.diagnostics)], windFixed.output).toEqual([true, [HUMIDITY]]);
       edit(tools, HUMIDITY_BROKEN, HUMIDITY_FIXED);
       const fixed = tspc(pair, ["-b", "."], project);
       expect([fixed.status, app(fixed.diagnostics)], fixed.output).toEqual([0, []]);

@@ -107,11 +107,11 @@ export default createRule<Options, MessageIds>({
       return [
         {
           messageId: "addAnnotationAndImport",
-          data: { text: fix.typeText, name: fix.importName, module: fix.module },
+          data: { text: fix.typeText, name: fix.importNames.join(", "), module: fix.module },
           fix: (fixer) => [
             ...insertAnnotation(fixer),
             // JavaScript cannot hold `import type`: a JSDoc `@import` makes the name visible to JSDoc.
-            fix.jsdoc ? addStatement(fixer, sourceCode, fix.importStatement) : addTypeImport(fixer, sourceCode, fix.importName, fix.module),
+            fix.jsdoc ? addStatement(fixer, sourceCode, fix.importStatement) : addTypeImport(fixer, sourceCode, fix.importNames, fix.module),
           ],
         },
       ];

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from "@typescript-eslint/utils";
 
 /**
- * The fix that makes the type `name` of `module` visible in the file: merged into an existing
+ * The fix that makes the types `names` of `module` visible in the file: merged into an existing
  * named import of `module` when there is one (`import type { A, name }` or
  * `import { a, type name }`), else a new `import type { name } from "module";` after the last
  * import (or at the top), in the quotes the file already uses.
@@ -9,9 +9,10 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from "@typescript-eslint
 export function addTypeImport(
   fixer: TSESLint.RuleFixer,
   sourceCode: Readonly<TSESLint.SourceCode>,
-  name: string,
+  names: string | readonly string[],
   module: string,
 ): TSESLint.RuleFix {
+  const list = typeof names === "string" ? [names] : names;
   const imports = sourceCode.ast.body.filter(
     (statement): statement is TSESTree.ImportDeclaration => statement.type === AST_NODE_TYPES.ImportDeclaration,
   );
@@ -22,11 +23,11 @@ export function addTypeImport(
       (specifier): specifier is TSESTree.ImportSpecifier => specifier.type === AST_NODE_TYPES.ImportSpecifier,
     );
     const last = named.at(-1);
-    if (last) return fixer.insertTextAfter(last, declaration.importKind === "type" ? `, ${name}` : `, type ${name}`);
+    if (last) return fixer.insertTextAfter(last, list.map((name) => (declaration.importKind === "type" ? `, ${name}` : `, type ${name}`)).join(""));
   }
 
   const quote = imports.at(-1)?.source.raw.charAt(0) === "'" ? "'" : '"';
-  return addStatement(fixer, sourceCode, `import type { ${name} } from ${quote}${module}${quote};`);
+  return addStatement(fixer, sourceCode, `import type { ${list.join(", ")} } from ${quote}${module}${quote};`);
 }
 
 /** Adds `statement` on a line of its own after the file's last import (or at the top, below a shebang). */

@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type * as ts from "typescript";
+import { VERIFIED_STAMP_KEY } from "@sourced/analysis";
 import type { OutputRecord } from "./records";
 
 /*
@@ -127,6 +128,13 @@ export function traceOutputs(
       return { ...base, failure: `${display(file)} cannot be read (${error instanceof Error ? error.message : String(error)})` };
     }
     if (!sameCode(running, emitted.text)) {
+      // tspc's or `sourced build`'s output: a checking build wrote it, and left this registration unstamped.
+      if (running.includes(`Symbol.for("${VERIFIED_STAMP_KEY}")`)) {
+        return {
+          ...base,
+          failure: `${display(file)} comes from a build that checked it (it carries verified stamps: tspc or sourced build), which left this registration unstamped: that build could not verify it (it reported why)`,
+        };
+      }
       return {
         ...base,
         failure: `${display(file)} is not what ${display(config)} emits from ${display(emitted.source)} now: the sources changed after the build (or it was built with other options), so they are not what runs; rebuild and restart`,

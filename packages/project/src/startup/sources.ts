@@ -1,5 +1,5 @@
 import * as fs from "node:fs";
-import { SourceMap, type SourceMapPayload } from "node:module";
+import { findSourceMap, SourceMap, type SourceMapPayload } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { configCoverage } from "../config-files";
@@ -90,7 +90,7 @@ class Lost extends Error {}
  */
 export function sourcePositionOf(frame: Frame, display: (file: string) => string, maps: SourceMaps): SourcePosition | LostPosition | undefined {
   if (!isSourceFile(frame.file)) return undefined;
-  if (TYPESCRIPT.test(frame.file)) return frame;
+  if (TYPESCRIPT.test(frame.file)) return throughLoaderMap(frame) ?? frame;
   const loaded = sourceMapOf(frame.file, display, maps);
   if (loaded === undefined) return frame;
   if ("lost" in loaded) return loaded;
@@ -111,6 +111,49 @@ export function sourcePositionOf(frame: Frame, display: (file: string) => string
     return { lost: `${display(frame.file)} was built from an earlier ${display(source)} (its source map holds the text it was built from): the sources changed after the build, so they are not what runs; rebuild and restart` };
   }
   return { file: source, line: entry.originalLine + 1, column: entry.originalColumn + 1, mapped: frame };
+}
+
+/**
+ * A TypeScript frame at a position its file does not have: the loader's output, not mapped back
+ * (tsx writes each file's JavaScript on one line, `define.ts:1:351`, and its source map maps a
+ * stack only while Node formats it: a library's own `Error.prepareStackTrace` — a logger's, an
+ * APM's — formats raw positions). Node keeps the map the loader gave it: the position through it,
+ * when it leads back into the same file. `undefined` for a position the file has (Node's type
+ * stripping keeps positions; a mapped stack is in the source already).
+ */
+function throughLoaderMap(frame: Frame): SourcePosition | undefined {
+  if (isInText(frame)) return undefined;
+  let map: SourceMap | undefined;
+  try {
+    map = findSourceMap(frame.file);
+  } catch {
+    return undefined;
+  }
+  if (map === undefined) return undefined;
+  const entry = map.findEntry(frame.line - 1, frame.column - 1) as Partial<{ originalSource: string; originalLine: number; originalColumn: number }>;
+  if (entry.originalSource === undefined || entry.originalLine === undefined || entry.originalColumn === undefined) return undefined;
+  const source = entry.originalSource.startsWith("file:") ? fileURLToPath(entry.originalSource) : path.resolve(path.dirname(frame.file), entry.originalSource);
+  if (source !== frame.file) return undefined;
+  return { file: source, line: entry.originalLine + 1, column: entry.originalColumn + 1, mapped: frame };
+}
+
+/** The line lengths of TypeScript files read for `isInText`, by file (a check reads each once). */
+const lineLengths = new Map<string, readonly number[] | null>();
+
+/** Whether `frame`'s line and column are in its file's text (a column may stand just past a line's end). */
+function isInText(frame: Frame): boolean {
+  let lengths = lineLengths.get(frame.file);
+  if (lengths === undefined) {
+    try {
+      lengths = fs.readFileSync(frame.file, "utf8").split("\n").map((line) => line.length);
+    } catch {
+      lengths = null;
+    }
+    lineLengths.set(frame.file, lengths);
+  }
+  if (lengths === null) return true;
+  const length = lengths[frame.line - 1];
+  return length !== undefined && frame.column <= length + 1;
 }
 
 const compared = new WeakMap<LoadedMap, Map<string, boolean>>();

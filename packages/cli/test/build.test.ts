@@ -1,0 +1,120 @@
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import { SourceMap } from "node:module";
+import * as os from "node:os";
+import * as path from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { BIN, REPO } from "./helpers";
+
+/*
+ * `sourced build`: plain tsc (TypeScript 6.0.3 and 7.0.2), then the edit plan applied to its
+ * output. fixtures/startup (compliant tools, refused ones, a platform's wrapper, decorators) in a
+ * fresh project outside the workspace: the built server, under requireVerified, serves exactly what
+ * the tspc build of the same sources serves; the build fails with `sourced check`'s findings; the
+ * source maps lead the edited code back to the sources, and the declarations are tsc's own.
+ */
+
+const FIXTURE = path.join(REPO, "fixtures", "startup");
+const REGISTRY = path.join(REPO, "packages", "registry");
+const TS6 = path.join(REPO, "node_modules", "typescript");
+const TS7 = path.join(REPO, "fixtures", "ts7", "node_modules", "typescript");
+const TRANSFORMER = path.join(REPO, "packages", "transformer");
+const TSPC = path.join(TRANSFORMER, "node_modules", "ts-patch", "bin", "tspc.js");
+
+const made: string[] = [];
+afterAll(() => {
+  for (const directory of made) fs.rmSync(directory, { recursive: true, force: true });
+});
+
+function project(typescript: "6" | "7"): string {
+  const directory = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `sourced-build-${typescript}-`)));
+  made.push(directory);
+  fs.cpSync(FIXTURE, directory, { recursive: true });
+  const links: Record<string, string> = {
+    "@sourced/registry": REGISTRY,
+    "@sourced/transformer": TRANSFORMER,
+    zod: path.join(REGISTRY, "node_modules", "zod"),
+    "@types/node": path.join(REPO, "node_modules", "@types", "node"),
+    typescript: typescript === "6" ? TS6 : TS7,
+  };
+  for (const [name, target] of Object.entries(links)) {
+    fs.mkdirSync(path.dirname(path.join(directory, "node_modules", name)), { recursive: true });
+    fs.symlinkSync(fs.realpathSync(target), path.join(directory, "node_modules", name), "dir");
+  }
+  return directory;
+}
+
+function run(args: readonly string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, args, { cwd, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The tools `node <entry>` serves with requireVerified (and the start-up check off: only stamps count). */
+async function served(directory: string, entry: string): Promise<string[]> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== "NODE_OPTIONS" && key !== "NODE_PATH" && !key.startsWith("VITEST")) env[key] = value;
+  const transport = new StdioClientTransport({ command: process.execPath, args: [entry], cwd: directory, env: { ...env, SERVER_REQUIRE_VERIFIED: "1", SERVER_STARTUP_CHECK: "false" }, stderr: "pipe" });
+  const client = new Client({ name: "build-test", version: "1.0.0" });
+  await client.connect(transport);
+  const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
+  await client.close();
+  return tools;
+}
+
+/** `file(line,col): error SRC…` lines of `sourced check`. */
+function checkFindings(directory: string): string[] {
+  return run([BIN, "check"], directory).stdout.split("\n").filter((line) => / error SRC\d+: /.test(line));
+}
+
+describe("sourced build: plain tsc, then the transformer's edits on its output", () => {
+  let tspcServed: { server: string[]; decorators: string[] };
+
+  beforeAll(async () => {
+    const directory = project("6");
+    fs.writeFileSync(
+      path.join(directory, "tsconfig.tspc.json"),
+      JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { outDir: "dist-tspc", plugins: [{ transform: "@sourced/transformer", transformProgram: true }] } }),
+    );
+    run([TSPC, "-p", "tsconfig.tspc.json"], directory);
+    tspcServed = { server: await served(directory, "dist-tspc/server.js"), decorators: await served(directory, "dist-tspc/server-decorators.js") };
+    expect(tspcServed.server).toEqual(["capital", "list_cities", "population", "wrapped"]);
+    expect(tspcServed.decorators).toEqual(["capital", "forecast", "list_cities", "population", "wrapped"]);
+  }, 120_000);
+
+  for (const typescript of ["6", "7"] as const) {
+    test(`TypeScript ${typescript === "6" ? "6.0.3" : "7.0.2"}: fails on sourced check's findings; under requireVerified the output serves exactly what tspc's does; the source map leads edited code to its source; declarations as tsc writes them`, async () => {
+      const directory = project(typescript);
+      const built = run([BIN, "build", "--", "--declaration"], directory);
+      expect(built.status, built.stdout + built.stderr).toBe(1);
+      const findings = built.stdout.split("\n").filter((line) => / error SRC\d+: /.test(line));
+      expect(findings.sort()).toEqual(checkFindings(directory).sort());
+      expect(findings).toHaveLength(5);
+      expect(built.stdout).toMatch(/sourced build: 5 findings \(rejected tools stripped\); 2 emitted files stamped or stripped, by @sourced\/cli@/);
+      expect(await served(directory, "dist/server.js")).toEqual(tspcServed.server);
+      expect(await served(directory, "dist/server-decorators.js")).toEqual(tspcServed.decorators);
+
+      // The map of an edited file: `function capital` (after the inserted `Object.defineProperties(`) leads to its source line.
+      const code = fs.readFileSync(path.join(directory, "dist/tools.js"), "utf8");
+      expect(code).toMatch(/\/\/# sourceMappingURL=tools\.js\.map$/);
+      const map = new SourceMap(JSON.parse(fs.readFileSync(path.join(directory, "dist/tools.js.map"), "utf8")) as never);
+      const lines = code.split("\n");
+      const line = lines.findIndex((text) => text.includes("Object.defineProperties(function capital("));
+      const entry = map.findEntry(line, lines[line]!.indexOf("function capital(")) as { originalLine?: number; originalSource?: string };
+      const source = fs.readFileSync(path.join(directory, "src/tools.ts"), "utf8").split("\n");
+      expect(source[entry.originalLine!]).toContain("function capital(");
+      expect(entry.originalSource).toMatch(/src\/tools\.ts$/);
+      expect(fs.readFileSync(path.join(directory, "dist/tools.d.ts"), "utf8")).toContain("export declare const capital");
+    }, 180_000);
+  }
+
+  test("without source maps in the tsconfig: none written, the code still stamped and stripped", async () => {
+    const directory = project("7");
+    const built = run([BIN, "build", "--", "--sourceMap", "false"], directory);
+    expect(built.status, built.stdout + built.stderr).toBe(1);
+    expect(fs.readdirSync(path.join(directory, "dist")).filter((name) => name.endsWith(".map"))).toEqual([]);
+    expect(fs.readFileSync(path.join(directory, "dist/tools.js"), "utf8")).not.toContain("sourceMappingURL");
+    expect(await served(directory, "dist/server.js")).toEqual(tspcServed.server);
+  }, 120_000);
+});

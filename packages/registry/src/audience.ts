@@ -1,0 +1,136 @@
+import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerNotifier } from "@modelcontextprotocol/server";
+
+/** The serving context a server was built for (server.ts `ServingContext`, which this layer below it does not import). */
+type ServingLike = object;
+
+/** The lists a client may be told have changed. */
+export type ListKind = "tools" | "resources" | "prompts";
+
+/** Resources one connection may subscribe to at once: a client cannot grow the server's memory without bound. */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1_024;
+
+/** The words of a 2025-era request the stateless mode cannot serve: why, and what to do instead. */
+export function statelessRefusal(what: string): string {
+  return (
+    `${what} needs a session, and this server serves 2025-era clients statelessly (serveHttp() without sessions): ` +
+    "each request reaches a new server, so nothing outlives it — no stream carries a later notification, and a request to the client would be answered to a server that did not ask. " +
+    "Serve with serveHttp({ sessions: true }) (behind a balancer, route on Mcp-Session-Id), or use a 2026-07-28 client."
+  );
+}
+
+interface Member {
+  /** What it was built for: a resource or prompt registered later is registered on it the same way. */
+  readonly serving: ServingLike;
+  /** Resources the client subscribed to (2025-era `resources/subscribe`). */
+  readonly subscriptions: Set<string>;
+  /**
+   * A 2026-07-28 connection: its entry (the SDK's stdio `serveStdio`) routes each notification to
+   * the `subscriptions/listen` streams whose filter asks for it, so every one is sent to it.
+   */
+  readonly modern: boolean;
+}
+
+/**
+ * Who hears of a change while a registry serves: each server that stays connected to its client
+ * (a stdio connection, a session of the sessionful HTTP mode), with the resources its client
+ * subscribed to; and the notifier of each 2026-07-28 HTTP handler, which writes to the
+ * `subscriptions/listen` streams. A server leaves when it closes.
+ */
+export class Audience {
+  private readonly members = new Map<McpServer, Member>();
+  private readonly notifiers = new Set<ServerNotifier>();
+
+  /** `accepts`: whether the registry serves a resource of that URI (a subscription to any other is refused). */
+  constructor(private readonly accepts: (uri: string) => boolean) {}
+
+  /**
+   * Follows `server` until it closes, and answers its client's `resources/subscribe` and
+   * `resources/unsubscribe` (a 2025-era connection: a 2026-07-28 one subscribes through its listen
+   * filter, which its entry holds).
+   */
+  join(server: McpServer, modern: boolean, serving: ServingLike): void {
+    const member: Member = { subscriptions: new Set(), modern, serving };
+    this.members.set(server, member);
+    const low = server.server;
+    const closed = low.onclose;
+    low.onclose = () => {
+      this.members.delete(server);
+      closed?.();
+    };
+    if (modern) return;
+    low.setRequestHandler("resources/subscribe", (request) => {
+      const { uri } = request.params;
+      if (!this.accepts(uri)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource ${uri.slice(0, 200)} not found: this server serves no resource of that URI`);
+      if (!member.subscriptions.has(uri) && member.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Too many subscriptions: a connection may hold ${MAX_SUBSCRIPTIONS_PER_CONNECTION}; unsubscribe from one first`);
+      }
+      member.subscriptions.add(uri);
+      return {};
+    });
+    low.setRequestHandler("resources/unsubscribe", (request) => {
+      member.subscriptions.delete(request.params.uri);
+      return {};
+    });
+  }
+
+  /** Hears of the changes for the 2026-07-28 HTTP path (its `subscriptions/listen` streams) until the returned function is called. */
+  addNotifier(notifier: ServerNotifier): () => void {
+    this.notifiers.add(notifier);
+    return () => void this.notifiers.delete(notifier);
+  }
+
+  /** `notifications/resources/updated` to every client subscribed to `uri`. */
+  resourceUpdated(uri: string): void {
+    for (const [server, member] of this.members) {
+      if (member.modern || member.subscriptions.has(uri)) send(server, () => server.server.sendResourceUpdated({ uri }));
+    }
+    for (const notifier of this.notifiers) notifier.resourceUpdated(uri);
+  }
+
+  /**
+   * Registers a resource or prompt registered while serving on every server that stays connected
+   * and already offers that kind (the SDK then tells its client); returns how many could not take it.
+   */
+  offerToMembers(kind: "resources" | "prompts", register: (server: McpServer, serving: never) => void): number {
+    let unreached = 0;
+    for (const [server, member] of this.members) {
+      if (server.server.getCapabilities()[kind] === undefined) {
+        unreached++;
+        continue;
+      }
+      try {
+        register(server, member.serving as never);
+      } catch {
+        unreached++;
+      }
+    }
+    return unreached;
+  }
+
+  /**
+   * `notifications/<kind>/list_changed` to every client that stays connected or listens; `"notifiers"`:
+   * to the listen streams only (the SDK told the connected ones itself).
+   */
+  listChanged(kind: ListKind, only?: "notifiers"): void {
+    if (only === undefined) {
+      for (const server of this.members.keys()) {
+        send(server, () => (kind === "tools" ? server.server.sendToolListChanged() : kind === "resources" ? server.server.sendResourceListChanged() : server.server.sendPromptListChanged()));
+      }
+    }
+    for (const notifier of this.notifiers) {
+      if (kind === "tools") notifier.toolsChanged();
+      else if (kind === "resources") notifier.resourcesChanged();
+      else notifier.promptsChanged();
+    }
+  }
+}
+
+/** A notification to a server's client; one whose connection is going away is not a failure. */
+function send(server: McpServer, notify: () => Promise<void>): void {
+  if (!server.isConnected()) return;
+  try {
+    notify().catch(() => undefined);
+  } catch {
+    // Thrown before sending (the connection closed meanwhile): nothing to tell.
+  }
+}

@@ -1,0 +1,200 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { PACKAGE_DIR } from "./helpers.js";
+
+/*
+ * The official MCP conformance suite (`@modelcontextprotocol/conformance`, pinned) against the
+ * everything-server of fixtures/conformance, written on sourced and run from its TypeScript
+ * sources (so the start-up check judges every tool): `--suite all`, every server scenario, once
+ * per mode of serveHttp. A scenario passes here only with real checks: at least one, each one a
+ * SUCCESS (a WARNING is the suite giving up, as it does without a session). No baseline of
+ * expected failures: the stateless mode's only failures are the scenarios that need a session,
+ * and what each of them was told is asserted below.
+ */
+
+const FIXTURE = join(PACKAGE_DIR, "..", "..", "fixtures", "conformance");
+const SUITE = join(PACKAGE_DIR, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+
+/** Every server scenario of conformance 0.1.16's `--suite all`: a scenario the suite adds or drops fails this list. */
+const SCENARIOS = [
+  "server-initialize",
+  "logging-set-level",
+  "ping",
+  "completion-complete",
+  "tools-list",
+  "tools-call-simple-text",
+  "tools-call-image",
+  "tools-call-audio",
+  "tools-call-embedded-resource",
+  "tools-call-mixed-content",
+  "tools-call-with-logging",
+  "tools-call-error",
+  "tools-call-with-progress",
+  "tools-call-sampling",
+  "tools-call-elicitation",
+  "json-schema-2020-12",
+  "elicitation-sep1034-defaults",
+  "server-sse-polling",
+  "server-sse-multiple-streams",
+  "elicitation-sep1330-enums",
+  "resources-list",
+  "resources-read-text",
+  "resources-read-binary",
+  "resources-templates-read",
+  "resources-subscribe",
+  "resources-unsubscribe",
+  "prompts-list",
+  "prompts-get-simple",
+  "prompts-get-with-args",
+  "prompts-get-embedded-resource",
+  "prompts-get-with-image",
+  "dns-rebinding-protection",
+];
+
+/**
+ * What needs a session, which the stateless mode has none of: a request to the client (its answer
+ * would come in another POST, to whichever server gets it), a stream that outlives the POST
+ * (resource updates, resumption). The stateless mode refuses each with the reason and the way out.
+ */
+const NEED_A_SESSION = [
+  "tools-call-sampling",
+  "tools-call-elicitation",
+  "elicitation-sep1034-defaults",
+  "elicitation-sep1330-enums",
+  "resources-subscribe",
+  "resources-unsubscribe",
+  "server-sse-polling",
+  "server-sse-multiple-streams",
+];
+
+/**
+ * Warnings the suite gives a server that follows the specification. Its sse-polling scenario
+ * sends its tool call with `MCP-Protocol-Version: 2025-03-26` (in a session whose handshake agreed
+ * 2025-11-25), and a priming event — empty data, with `retry` — is only for 2025-11-25 and later:
+ * earlier clients break on it, so the SDK's session transport sends none, and closes no stream
+ * early for that request. The suite's own everything-server on the SDK gets the same two warnings.
+ * Priming events, `retry` and resumption are checked at 2025-11-25 in sdk-features.test.ts.
+ */
+const SPEC_WARNINGS: Record<string, readonly string[]> = { "server-sse-polling": ["server-sse-priming-event", "server-sse-retry-field"] };
+
+interface Check {
+  readonly id: string;
+  readonly status: "SUCCESS" | "FAILURE" | "WARNING" | "INFO" | "SKIPPED";
+  readonly errorMessage?: string;
+  readonly details?: Record<string, unknown>;
+}
+
+const servers: ChildProcess[] = [];
+const outputs: string[] = [];
+
+/** Starts the fixture over HTTP (`--sessions`: the sessionful mode) and returns its URL. */
+async function startFixture(args: string[]): Promise<{ url: string; stderr: () => string }> {
+  const child = spawn(process.execPath, ["src/everything-server.ts", "--http", ...args], { cwd: FIXTURE, stdio: ["ignore", "pipe", "pipe"] });
+  servers.push(child);
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
+  if (first.done) throw new Error(`the fixture exited before serving:\n${stderr}`);
+  return { url: String(first.value), stderr: () => stderr };
+}
+
+/** Runs `--suite all` against `url`; the checks of each scenario, by scenario. */
+async function runSuite(url: string): Promise<Map<string, Check[]>> {
+  const out = mkdtempSync(join(tmpdir(), "sourced-conformance-"));
+  outputs.push(out);
+  // Exits 1 when any scenario fails: the checks, not the exit code, are what this file asserts.
+  await new Promise<void>((resolve) => execFile(process.execPath, [SUITE, "server", "--url", url, "--suite", "all", "-o", out], { cwd: out, timeout: 120_000 }, () => resolve()));
+  const checks = new Map<string, Check[]>();
+  for (const dir of readdirSync(out)) {
+    const scenario = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(dir)?.[1];
+    if (scenario !== undefined) checks.set(scenario, JSON.parse(readFileSync(join(out, dir, "checks.json"), "utf8")) as Check[]);
+  }
+  return checks;
+}
+
+/**
+ * Why a scenario does not pass with real checks; `undefined` when it does: a SUCCESS, and no
+ * FAILURE or WARNING (`allowed`: the warnings a server that follows the specification gets).
+ */
+function notPassing(checks: readonly Check[] | undefined, allowed: readonly string[] = []): string | undefined {
+  if (checks === undefined) return "not run";
+  if (checks.length === 0) return "no checks";
+  const bad = checks.filter((check) => check.status === "FAILURE" || (check.status === "WARNING" && !allowed.includes(check.id)));
+  if (bad.length > 0) return bad.map((check) => `${check.status} ${check.id}: ${check.errorMessage ?? JSON.stringify(check.details ?? {}).slice(0, 300)}`).join("; ");
+  if (allowed.length > 0) return checks.some((check) => check.status !== "WARNING" && check.status !== "SKIPPED") ? undefined : "no check but the allowed warnings";
+  return checks.some((check) => check.status === "SUCCESS") ? undefined : "no SUCCESS check";
+}
+
+test("the everything-server type-checks: tsc, as its author would run it", async () => {
+  const tsc = join(PACKAGE_DIR, "..", "..", "node_modules", "typescript", "bin", "tsc");
+  const output = await new Promise<string>((resolve) => execFile(process.execPath, [tsc, "-p", FIXTURE, "--noEmit"], (_error, stdout, stderr) => resolve(`${stdout}${stderr}`)));
+  expect(output).toBe("");
+});
+
+afterAll(() => {
+  for (const child of servers) child.kill("SIGTERM");
+  for (const out of outputs) rmSync(out, { recursive: true, force: true });
+});
+
+describe("the sessionful mode (serveHttp({ sessions: true }))", () => {
+  let results: Map<string, Check[]>;
+  beforeAll(async () => {
+    const { url } = await startFixture(["--sessions"]);
+    results = await runSuite(url);
+  });
+
+  test("runs every server scenario of --suite all", () => {
+    expect([...results.keys()].sort()).toEqual([...SCENARIOS].sort());
+  });
+
+  test.each(SCENARIOS)("%s passes with real checks", (scenario) => {
+    expect(notPassing(results.get(scenario), SPEC_WARNINGS[scenario])).toBeUndefined();
+  });
+
+  test("server-sse-polling: a session, the tool's answer on its stream, and only the two warnings its 2025-03-26 request calls for", () => {
+    const checks = results.get("server-sse-polling")!;
+    expect(checks.find((check) => check.id === "server-sse-polling-session")).toBeUndefined();
+    expect(checks.filter((check) => check.status === "WARNING").map((check) => check.id)).toEqual(SPEC_WARNINGS["server-sse-polling"]);
+    expect(checks.find((check) => check.id === "stream-closed")?.details).toMatchObject({ receivedToolResponse: true });
+  });
+});
+
+describe("the stateless mode (serveHttp())", () => {
+  let results: Map<string, Check[]>;
+  beforeAll(async () => {
+    const { url } = await startFixture([]);
+    results = await runSuite(url);
+  });
+
+  test("runs every server scenario of --suite all", () => {
+    expect([...results.keys()].sort()).toEqual([...SCENARIOS].sort());
+  });
+
+  test.each(SCENARIOS.filter((scenario) => !NEED_A_SESSION.includes(scenario)))("%s passes with real checks", (scenario) => {
+    expect(notPassing(results.get(scenario))).toBeUndefined();
+  });
+
+  test.each(["tools-call-sampling", "tools-call-elicitation"])("%s: the tool is told the true reason and the way out", (scenario) => {
+    const [check] = results.get(scenario)!;
+    const result = check?.details?.["result"] as { content?: Array<{ text?: string }> } | undefined;
+    const text = result?.content?.[0]?.text ?? "";
+    expect(text).toMatch(/serves 2025-era clients statelessly/);
+    expect(text).toContain("serveHttp({ sessions: true })");
+    expect(text).not.toContain("Client does not support");
+  });
+
+  test.each(["resources-subscribe", "resources-unsubscribe"])("%s: refused with the reason and the way out", (scenario) => {
+    const [check] = results.get(scenario)!;
+    expect(check?.status).toBe("FAILURE");
+    expect(check?.errorMessage).toMatch(/statelessly/);
+    expect(check?.errorMessage).toContain("serveHttp({ sessions: true })");
+  });
+
+  test.each(["server-sse-polling", "server-sse-multiple-streams"])("%s: no session id, so the suite gives up (a warning, never a pass)", (scenario) => {
+    expect(notPassing(results.get(scenario))).toMatch(/^WARNING/);
+  });
+});
