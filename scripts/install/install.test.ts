@@ -202,6 +202,21 @@ describe.each(MATRIX)("the packed packages installed with %s next to %s", (manag
         expect(call.result.isError).toBeUndefined();
         expect(call.result.structuredContent?.sources).toEqual(["https://example.org/cities-data"]);
       });
+
+      // Once per line (npm, TypeScript 6, ES module): each run judges a project cold and builds it twice.
+      it.runIf(manager === "npm" && toolchain === "ts6" && type === "module")("plain tsc: the start-up check traces its output to the sources and refuses the tool without DataToolOutput; sourced build strips and stamps it", { timeout: 300_000 }, () => {
+        const plain = runner.bin("tsc", ["-p", "tsconfig.json"], directory);
+        expect(plain.status, describeRun(plain)).toBe(0);
+        const judged = callServer(runner, directory, "dist/server.js", "list_cities");
+        expect(judged.tools).toEqual(["list_cities"]);
+
+        const build = runner.bin("sourced", ["build"], directory);
+        expect(build.status, describeRun(build)).toBe(1);
+        expect(reportedLines(build.stdout, "SRC")).toEqual(EXPECTED);
+        const stamped = callServer(runner, directory, "dist/server.js", "list_cities");
+        expect(stamped.tools).toEqual(["list_cities"]);
+        expect(stamped.result.structuredContent?.sources).toEqual(["https://example.org/cities-data"]);
+      });
     });
   });
 });
@@ -224,9 +239,11 @@ describe("a production install of the registry alone, with npm, without TypeScri
     project = installProject({ manager: "npm", tarballs: packWorkspace(), dependencies: { "@sourced/registry": PACKED, zod: "4.6.7" }, installArgs: ["--omit=dev"] });
   });
 
-  it("installs nothing of the start-up check: no @sourced/project, no analysis, no TypeScript (optional peers)", () => {
+  it("installs nothing of the start-up check: no @sourced/project, no analysis, no TypeScript (optional peers); the contract's rules, which depend on nothing", () => {
     const installed = (name: string) => fs.existsSync(path.join(project.directory, "node_modules", name, "package.json"));
     expect(installed("@sourced/registry")).toBe(true);
+    expect(installed("@sourced/contract-rules")).toBe(true);
+    expect(fs.readdirSync(path.join(project.directory, "node_modules", "@sourced")).sort()).toEqual(["contract-rules", "registry"]);
     for (const name of ["@sourced/project", "@sourced/analysis", "typescript"]) expect(installed(name), name).toBe(false);
     expect(project.installOutput).not.toMatch(/peer|ERESOLVE/i);
   });

@@ -1,3 +1,4 @@
+import { describeSourceUrlProblem, toolNameProblem } from "@sourced/contract-rules";
 import type * as ts from "typescript";
 import type { AnalysisResult, AnnotationFix, Finding, FindingId, Registration, TypeScript, UnresolvedRegistryImport } from "./api.js";
 import {
@@ -31,8 +32,6 @@ import { type KeysBeyondOutput, keysBeyondOutputOf, outputKeysTypeOf, undeclared
 import { refusedSourcesOf } from "./sources.js";
 import { admitsUndefined } from "./strictness.js";
 import { headOf, isConstDeclaration, locate, MAX_HOPS, skipOuterExpressions } from "./syntax.js";
-import { toolNameProblem } from "./tool-name.js";
-import { describeSourceUrlProblem } from "./url-rule.js";
 
 export interface AnalyzeProgramOptions {
   /** Only these files (default: every file of the program but declaration files and node_modules). */

@@ -302,7 +302,7 @@ export function unnamedTool(arrow: boolean): string {
   );
 }
 
-/** `problem`: the registry's own words (see tool-name.ts), ending with the name to pass instead. */
+/** `problem`: the registry's own words (@sourced/contract-rules' tool-name rule), ending with the name to pass instead. */
 export function invalidToolName(tool: string, problem: string): string {
   return `${capitalize(quoteTool(tool))} has a name the registry refuses at start-up: ${problem}.`;
 }
@@ -338,7 +338,7 @@ export function keysBeyondOutput(tool: string | undefined, keys: readonly string
   );
 }
 
-/** `rule`: the net's own words for the refused source (see url-rule.ts), with its fix when it has one. */
+/** `rule`: the net's own words for the refused source (@sourced/contract-rules' URL rule), with its fix when it has one. */
 export function refusedSource(tool: string | undefined, source: string, where: string | undefined, rule: string): string {
   const quoted = JSON.stringify(source.length > 120 ? `${source.slice(0, 120)}…` : source);
   return (

@@ -1,7 +1,7 @@
+import { canNeverBeSource } from "@sourced/contract-rules";
 import type * as ts from "typescript";
 import { type Context, resolveAlias } from "./context.js";
 import { isConstDeclaration, MAX_HOPS, skipOuterExpressions } from "./syntax.js";
-import { canNeverBeSource } from "./url-rule.js";
 
 /*
  * Sources the net refuses on every call, visible in the code: string literals in the `sources` of

@@ -103,6 +103,73 @@ registry.tool()(listCities);
       ],
     },
     {
+      name: "missing annotation of a function that also returns an error result: DataToolOutput | ErrorResult, both imported in one statement",
+      code: `
+import { registry } from "./registry";
+declare const known: boolean;
+export const findCity = registry.tool()(function find_city() {
+  if (!known) return { content: [{ type: "text" as const, text: "No city." }], isError: true as const };
+  return ${RESULT};
+});
+`,
+      errors: [
+        {
+          messageId: "missing-annotation",
+          line: 4,
+          suggestions: [
+            {
+              messageId: "addAnnotationAndImport",
+              data: { text: "DataToolOutput | ErrorResult", name: "DataToolOutput, ErrorResult", module: "@sourced/registry" },
+              output: `
+import { registry } from "./registry";
+import type { DataToolOutput, ErrorResult } from "@sourced/registry";
+declare const known: boolean;
+export const findCity = registry.tool()(function find_city(): DataToolOutput | ErrorResult {
+  if (!known) return { content: [{ type: "text" as const, text: "No city." }], isError: true as const };
+  return ${RESULT};
+});
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: "missing annotation returning an error result, DataToolOutput already imported: only ErrorResult is added to that import",
+      code: `
+import type { DataToolOutput } from "@sourced/registry";
+import { registry } from "./registry";
+declare const known: boolean;
+export const findCity = registry.tool()(function find_city() {
+  if (!known) return { content: [{ type: "text" as const, text: "No city." }], isError: true as const };
+  const found: DataToolOutput = ${RESULT};
+  return found;
+});
+`,
+      errors: [
+        {
+          messageId: "missing-annotation",
+          line: 5,
+          suggestions: [
+            {
+              messageId: "addAnnotationAndImport",
+              data: { text: "DataToolOutput | ErrorResult", name: "ErrorResult", module: "@sourced/registry" },
+              output: `
+import type { DataToolOutput, ErrorResult } from "@sourced/registry";
+import { registry } from "./registry";
+declare const known: boolean;
+export const findCity = registry.tool()(function find_city(): DataToolOutput | ErrorResult {
+  if (!known) return { content: [{ type: "text" as const, text: "No city." }], isError: true as const };
+  const found: DataToolOutput = ${RESULT};
+  return found;
+});
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
       name: "missing annotation, type not imported: the suggestion annotates and imports after the last import",
       code: `
 import { registry } from "./registry";

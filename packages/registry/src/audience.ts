@@ -73,6 +73,11 @@ export class Audience {
     });
   }
 
+  /** The servers that stay connected, now. */
+  servers(): McpServer[] {
+    return [...this.members.keys()];
+  }
+
   /** Hears of the changes for the 2026-07-28 HTTP path (its `subscriptions/listen` streams) until the returned function is called. */
   addNotifier(notifier: ServerNotifier): () => void {
     this.notifiers.add(notifier);
@@ -91,7 +96,7 @@ export class Audience {
    * Registers a resource or prompt registered while serving on every server that stays connected
    * and already offers that kind (the SDK then tells its client); returns how many could not take it.
    */
-  offerToMembers(kind: "resources" | "prompts", register: (server: McpServer, serving: never) => void): number {
+  offerToMembers(kind: "resources" | "prompts", register: (server: McpServer, serving: never) => unknown): number {
     let unreached = 0;
     for (const [server, member] of this.members) {
       if (server.server.getCapabilities()[kind] === undefined) {

@@ -1,9 +1,9 @@
 import type { ContentBlock, CallToolResult } from "@modelcontextprotocol/server";
 import type { ChartConfiguration } from "chart.js";
 import { z } from "zod";
+import { contentsUriProblem, describeSourceUrlProblem, isContentsUri, SOURCE_URL_REGEX, urlRuleProblem } from "@sourced/contract-rules";
 import type { CompiledInput, ParsedArguments } from "./input.js";
 import type { ServedResources } from "./resource-sources.js";
-import { contentsUriProblem, describeSourceUrlProblem, isContentsUri, SOURCE_URL_REGEX, urlRuleProblem } from "./url-rule.js";
 import { thrownText } from "./wire.js";
 
 /*
@@ -17,7 +17,7 @@ import { thrownText } from "./wire.js";
  */
 
 /**
- * An absolute `http:` or `https:` URL, by the one URL rule (url-rule.ts): its pattern is published
+ * An absolute `http:` or `https:` URL, by the one URL rule (@sourced/contract-rules): its pattern is published
  * in the JSON Schema next to `format: "uri"`, and the pattern is all the server checks, so a client
  * validating with the published schema accepts exactly what the server accepts.
  */

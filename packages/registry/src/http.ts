@@ -29,7 +29,7 @@ export interface HttpLimits {
    * read. `subscriptions/listen` streams do not count: they have `maxListenStreams`. Default 1,024.
    */
   maxConcurrentRequests?: number;
-  /** `subscriptions/listen` streams open at once: one more is answered 503 (with `Retry-After`). Default 1,024. */
+  /** `subscriptions/listen` streams (and sessions' GET streams) open at once: one more is answered 503 (with `Retry-After`). Default 1,024. */
   maxListenStreams?: number;
   /**
    * How long a `subscriptions/listen` stream stays open without carrying a notification, in ms:
@@ -130,7 +130,8 @@ const NO_BATCH_REVISION = "2025-06-18";
 /**
  * Streamable HTTP through the SDK's `createMcpHandler`: 2026-07-28 clients on the modern path,
  * 2025-era clients through its stateless fallback, one server instance per request from the
- * registry (which holds no per-tool work). In front of the SDK, in this order and before the
+ * registry (which holds no per-tool work) — or, with `sessions`, through the SDK's session
+ * transport, one server per session (sessions.ts). In front of the SDK, in this order and before the
  * body is read: the endpoint path (404), the Host allowlist (403), the Origin allowlist (403),
  * the method (405), the concurrency limit (503), authentication (401), the body size (413); then
  * the body is parsed, a JSON-RPC batch refused (400) unless the client speaks a revision older
@@ -200,7 +201,7 @@ export async function serveHttpRequests(
   );
   /** Requests holding a slot of `maxConcurrentRequests`: every one but the listen streams. */
   const inFlight = new Set<ServerResponse>();
-  /** `subscriptions/listen` streams, each holding a slot of `maxListenStreams`. */
+  /** `subscriptions/listen` streams and sessions' GET streams, each holding a slot of `maxListenStreams`. */
   const streams = new Set<ServerResponse>();
   /** Since when an answer has been waiting on a client that does not read it. */
   const waiting = new Map<ServerResponse, number>();

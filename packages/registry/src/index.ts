@@ -5,7 +5,7 @@ export { stderrLogger } from "./logger.js";
 export type { Logger } from "./logger.js";
 export { DATA_VIEW_URI, MCP_APP_MIME_TYPE } from "./gateway.js";
 export { createRegistry } from "./registry.js";
-export type { PromptConfig, RegisteredTool, Registry, RegistryOptions, ToolCallExtra } from "./registry.js";
+export type { PromptConfig, RegisteredOffering, RegisteredTool, Registry, RegistryOptions, ToolCallExtra } from "./registry.js";
 export type { StartupCheckMode } from "./startup.js";
 export type { AuthenticationRequest, HttpLimits, HttpServeOptions, HttpServing, HttpSessionOptions, StdioServeOptions, StdioServing } from "./serve.js";
 export { VERIFIED_STAMP_KEY } from "./stamp.js";
@@ -14,8 +14,7 @@ export { VERIFIED_STAMP, isVerified, markVerified, verifiedBy } from "./verified
 export type { VerifiedFunction } from "./verified.js";
 export { ERROR_TEXT_LIMIT } from "./answers.js";
 export { ToolError } from "./tool-error.js";
-export { TOOL_NAME_PATTERN } from "./tool-name.js";
-export { isSourceUrl, SOURCE_URL_PATTERN, toSourceUrl } from "./url-rule.js";
+export { isSourceUrl, SOURCE_URL_PATTERN, TOOL_NAME_PATTERN, toSourceUrl } from "@sourced/contract-rules";
 export { WIRE_LIMITS } from "./wire.js";
 // Everything a server author writes beside registry.tool(), from this one package: templates and
 // completion (resources, prompts), the 2026-07-28 way to ask the client (`throw inputRequired(…)`),

@@ -1,4 +1,4 @@
-import { PUBLISHED_SOURCE_URL_PATTERN, SOURCE_URL_REGEX } from "./url-rule.js";
+import { PUBLISHED_SOURCE_URL_PATTERN, SOURCE_URL_REGEX } from "@sourced/contract-rules";
 
 /*
  * The contract's `structuredContent` schema as `tools/list` publishes it in every tool's

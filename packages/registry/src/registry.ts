@@ -9,7 +9,7 @@ import { compileSchemas, Registrations, type CompiledSchemas, type RegistrationP
 import { checkedPrompt, checkedRead } from "./resource-net.js";
 import { ServedResources } from "./resource-sources.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
-import { buildServer, ToolTable, type Offering, type ServingContext, type TableSource } from "./server.js";
+import { buildServer, ToolTable, type Offering, type OfferingHandle, type ServingContext, type TableSource } from "./server.js";
 import { formatSite, LazySite } from "./site.js";
 import type { RegisteredTool, RegistryOptions, ToolArgs, ToolDecorator, ToolDecoratorFor, ToolInput, ToolOptions, ToolOutput } from "./types.js";
 import { DEFAULT_STARTUP_CHECK_TIMEOUT_MS } from "./startup.js";
@@ -45,16 +45,16 @@ export interface Registry {
    * any tool — `sources: ["memory://graph"]` — for data with no http(s) URL: a local file, a
    * database, memory. The net accepts it, and the data view opens it with `resources/read`.
    */
-  resource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): void;
-  resource(name: string, template: ResourceTemplate, metadata: ResourceMetadata, read: ReadResourceTemplateCallback): void;
+  resource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): RegisteredOffering;
+  resource(name: string, template: ResourceTemplate, metadata: ResourceMetadata, read: ReadResourceTemplateCallback): RegisteredOffering;
   /**
    * Serves a prompt beside the tools, as `resource` does: the SDK's `registerPrompt`, with its
    * arguments. Its answers go through the net as a resource's reads do: only a checked
    * `GetPromptResult` is sent (a copy made once: a `toJSON` or a getter runs once, before the
    * check), else an MCP error naming it and one warning, within `callTimeoutMs`.
    */
-  prompt(name: string, config: PromptConfig<undefined>, get: PromptCallback): void;
-  prompt<Args extends StandardSchemaWithJSON>(name: string, config: PromptConfig<Args>, get: PromptCallback<Args>): void;
+  prompt(name: string, config: PromptConfig<undefined>, get: PromptCallback): RegisteredOffering;
+  prompt<Args extends StandardSchemaWithJSON>(name: string, config: PromptConfig<Args>, get: PromptCallback<Args>): RegisteredOffering;
   /**
    * A new SDK `McpServer` offering every tool registered so far, each call going through the net:
    * for a transport of your own (`await registry.createServer().connect(transport)`). The tool
@@ -73,6 +73,20 @@ export interface Registry {
    * filter names it. The client reads it again when it wants the new contents.
    */
   resourceUpdated(uri: string): void;
+}
+
+/**
+ * A resource or prompt as the registry holds it: the SDK's `enable()`, `disable()` and `remove()`,
+ * applied to every server that offers it (the SDK tells each connected client; `listChanged`
+ * tells the 2026-07-28 listen streams) and to every server built afterwards.
+ */
+export interface RegisteredOffering {
+  /** Whether it is offered: a disabled one is absent from its list, and a request for it is answered as for an unknown one. */
+  readonly enabled: boolean;
+  enable(): void;
+  disable(): void;
+  /** Removes it for good (its name or URI is free again). */
+  remove(): void;
 }
 
 /** The SDK's prompt configuration (`registerPrompt`'s second argument). */
@@ -149,28 +163,29 @@ export function createRegistry(options: RegistryOptions): Registry {
       return registrations.tools;
     },
 
-    resource(...args: unknown[]): void {
+    resource(...args: unknown[]): RegisteredOffering {
       // Its reads go through the net (resource-net.ts), within the calls' deadline and each serving's
       // shutdown; a read that is no function is the SDK's to refuse.
       const [resourceName, uri, metadata, read] = args;
-      offerings.offer("registry.resource()", new LazySite(new Error()), "resources", (server, serving) => {
+      const handle = offerings.offer("registry.resource()", new LazySite(new Error()), "resources", (server, serving) => {
         const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown };
         const checked = typeof read === "function" ? checkedRead(String(resourceName), read as (...given: [...unknown[], ServerContext]) => unknown, logger, bounds) : read;
-        (server.registerResource as (...given: unknown[]) => unknown)(resourceName, uri, metadata, checked, ...args.slice(4));
+        return (server.registerResource as (...given: unknown[]) => OfferingHandle)(resourceName, uri, metadata, checked, ...args.slice(4));
       });
       // Registered (the SDK took it): its URI, or its template's instances, may stand as sources.
       tables.resources.add(args[1] as string | ResourceTemplate);
       tables.changed();
+      return handle;
     },
 
-    prompt(...args: unknown[]): void {
+    prompt(...args: unknown[]): RegisteredOffering {
       // Its answers go through the net as a resource's reads do (resource-net.ts); a `get` that is
       // no function is the SDK's to refuse.
       const [promptName, config, get] = args;
-      offerings.offer("registry.prompt()", new LazySite(new Error()), "prompts", (server, serving) => {
+      return offerings.offer("registry.prompt()", new LazySite(new Error()), "prompts", (server, serving) => {
         const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown };
         const checked = typeof get === "function" ? checkedPrompt(String(promptName), get as (...given: [...unknown[], ServerContext]) => unknown, logger, bounds) : get;
-        (server.registerPrompt as (...given: unknown[]) => unknown)(promptName, config, checked, ...args.slice(3));
+        return (server.registerPrompt as (...given: unknown[]) => OfferingHandle)(promptName, config, checked, ...args.slice(3));
       });
     },
 
@@ -279,23 +294,55 @@ class Offerings {
   ) {}
 
   /** `site`: captured in the registry's entry method, as every site is (site.ts). */
-  offer(what: string, site: LazySite, kind: Offering["kind"], register: Offering["register"]): void {
+  offer(what: string, site: LazySite, kind: Offering["kind"], register: Offering["register"]): RegisteredOffering {
     try {
       register((this.probe ??= new McpServer({ name: this.name, version: this.version })), {});
     } catch (error) {
       throw new TypeError(`${what} at ${formatSite(site.get())}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    this.list.push({ kind, register });
-    if (!this.registrations.isServed) return;
+    const offering: Offering = { kind, register, state: { enabled: true, removed: false }, handles: new WeakMap() };
+    this.list.push(offering);
+    const handle: RegisteredOffering = {
+      get enabled() {
+        return offering.state.enabled && !offering.state.removed;
+      },
+      enable: () => this.change(offering, "enable"),
+      disable: () => this.change(offering, "disable"),
+      remove: () => this.change(offering, "remove"),
+    };
+    if (!this.registrations.isServed) return handle;
     // Registered while serving: every server built from now on offers it; a server that stays
     // connected offers it too when it already offers that kind (its capabilities were fixed at its
     // handshake), and the SDK tells its client.
-    const unreached = this.changes.audience.offerToMembers(kind, register);
+    const unreached = this.changes.audience.offerToMembers(kind, (server: McpServer, serving: ServingContext) => {
+      const registered = register(server, serving);
+      if (registered !== undefined) offering.handles.set(server, registered);
+    });
     this.announcer.changed(kind, "notifiers");
     if (unreached > 0) {
       this.announcer.logger.warn(
         `${what} at ${formatSite(site.get())}: registered while serving; ${unreached} connected client${unreached === 1 ? "" : "s"} whose server offered no ${kind} at its handshake will see it once ${unreached === 1 ? "it reconnects" : "they reconnect"}.`,
       );
     }
+    return handle;
+  }
+
+  /** The registry's `enable()`, `disable()`, `remove()`: on each connected server's SDK handle (the SDK tells its client), and for every server built afterwards. */
+  private change(offering: Offering, change: "enable" | "disable" | "remove"): void {
+    const { state } = offering;
+    if (state.removed) return;
+    if (change === "remove") {
+      state.removed = true;
+      this.list.splice(this.list.indexOf(offering), 1);
+    } else if (state.enabled === (change === "enable")) return;
+    else state.enabled = change === "enable";
+    for (const server of this.changes.audience.servers()) {
+      try {
+        offering.handles.get(server)?.[change]();
+      } catch {
+        // A server whose connection is closing: nothing to change there.
+      }
+    }
+    if (this.registrations.isServed) this.announcer.changed(offering.kind, "notifiers");
   }
 }

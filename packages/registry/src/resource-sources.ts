@@ -1,6 +1,5 @@
 import type { ResourceTemplate } from "@modelcontextprotocol/server";
-import { closestKey } from "./suggest.js";
-import { isResourceUriForm, localDataAdvice, SOURCE_URL_PATTERN, urlRuleProblem } from "./url-rule.js";
+import { closestMatch, isResourceUriForm, localDataAdvice, SOURCE_URL_PATTERN, urlRuleProblem } from "@sourced/contract-rules";
 
 /*
  * The resources a registry serves, as sources: data a tool read from a local file, a database or
@@ -84,7 +83,7 @@ export class ServedResources {
     const listed = [...this.uris, ...this.templates.map(({ text }) => text)];
     const shown = listed.slice(0, LISTED).join(", ") + (listed.length > LISTED ? `, and ${listed.length - LISTED} more` : "");
     // A slip of a served URI (a long string, never one: its distance would cost too much).
-    const nearest = typeof value === "string" && value.length <= 200 ? closestKey(value, [...this.uris]) : undefined;
+    const nearest = typeof value === "string" && value.length <= 200 ? closestMatch(value, [...this.uris]) : undefined;
     const served = `it is no URI of a resource this server serves (${shown})${nearest === undefined ? "" : `: did you mean ${JSON.stringify(nearest)}?`}`;
     return `${urlRuleProblem(value)}; ${served}${typeof value === "string" ? localDataAdvice(value) : ""}`;
   }

@@ -187,8 +187,22 @@ const LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: "public" } as const;
 /** A resource or prompt of the registry's (`registry.resource()`, `registry.prompt()`): registered on each server built. */
 export interface Offering {
   readonly kind: "resources" | "prompts";
-  /** Registers it on `server`, which `serving` serves (its shutdown bounds the reads as it does the calls). */
-  readonly register: (server: McpServer, serving: ServingContext) => void;
+  /**
+   * Registers it on `server`, which `serving` serves (its shutdown bounds the reads as it does the
+   * calls); returns the SDK's handle of it there (`RegisteredResource`, `RegisteredPrompt`, …).
+   */
+  readonly register: (server: McpServer, serving: ServingContext) => OfferingHandle | undefined;
+  /** What the registry's handle changed: disabled (`enabled: false`), or removed. */
+  readonly state: { enabled: boolean; removed: boolean };
+  /** Its SDK handle on each server built, for a change while serving (a server gone is forgotten). */
+  readonly handles: WeakMap<McpServer, OfferingHandle>;
+}
+
+/** The SDK's handle of a resource or prompt on one server. */
+export interface OfferingHandle {
+  enable(): void;
+  disable(): void;
+  remove(): void;
 }
 
 /** What a server says of itself: `serverInfo` (name, version, title, icons, websiteUrl) and its instructions. */
@@ -242,9 +256,13 @@ export function buildServer(
   // Subscriptions wherever a later notification can reach the client.
   if (resources) lowLevel.registerCapabilities({ resources: { listChanged, subscribe: !stateless } });
   if (view !== undefined) view.serve(server);
-  for (const { kind, register } of offerings) {
-    if (kind === "prompts") lowLevel.registerCapabilities({ prompts: { listChanged } });
-    register(server, serving);
+  for (const offering of offerings) {
+    if (offering.state.removed) continue;
+    if (offering.kind === "prompts") lowLevel.registerCapabilities({ prompts: { listChanged } });
+    const handle = offering.register(server, serving);
+    if (handle === undefined) continue;
+    if (!offering.state.enabled) handle.disable();
+    offering.handles.set(server, handle);
   }
   if (resources && stateless) {
     const refuse = (): never => {

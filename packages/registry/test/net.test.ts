@@ -18,7 +18,7 @@ import { capText, ERROR_TEXT_LIMIT, LOG_TEXT_LIMIT } from "../dist/answers.js";
 import { callWithinBounds, withinBounds } from "../dist/bounds.js";
 import { callThroughNet } from "../dist/net.js";
 import { describeProblems } from "../dist/problems.js";
-import { PUBLISHED_SOURCE_URL_PATTERN } from "../dist/url-rule.js";
+import { PUBLISHED_SOURCE_URL_PATTERN } from "@sourced/contract-rules";
 import { compileServers, connectInMemory, firstText, recordingLogger, seedResult } from "./helpers.js";
 
 // The registries of this file test the run time (their tools break the contract on purpose, or sit

@@ -112,6 +112,40 @@ describe("registering them", () => {
     expect(logger.warnings).toEqual([]);
   });
 
+  test("disable(), enable() and remove() while serving: a connected client's lists follow and it is told; servers built afterwards offer what is left", async () => {
+    const logger = recordingLogger();
+    const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false, listChanged: true, ui: false, logger });
+    const read = (uri: URL) => ({ contents: [{ uri: uri.href, text: "{}" }] });
+    const graph = registry.resource("graph", "memory://graph", {}, read);
+    registry.resource("notes", "memory://notes", {}, read);
+    const prompt = registry.prompt("summarise", {}, () => ({ messages: [] }));
+    const server = registry.createServer();
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    const client = new Client({ name: "changes", version: "1.0.0" });
+    const changed: string[] = [];
+    client.setNotificationHandler("notifications/resources/list_changed", () => void changed.push("resources"));
+    client.setNotificationHandler("notifications/prompts/list_changed", () => void changed.push("prompts"));
+    await client.connect(clientTransport);
+    const uris = async (of: Client) => (await of.listResources()).resources.map((resource) => resource.uri);
+    graph.disable();
+    expect(graph.enabled).toBe(false);
+    expect(await uris(client)).toEqual(["memory://notes"]);
+    await expect(client.readResource({ uri: "memory://graph" })).rejects.toThrow();
+    graph.enable();
+    expect(await uris(client)).toEqual(["memory://graph", "memory://notes"]);
+    graph.remove();
+    prompt.remove();
+    expect(await uris(client)).toEqual(["memory://notes"]);
+    expect((await client.listPrompts()).prompts).toEqual([]);
+    expect(changed).toEqual(["resources", "resources", "resources", "prompts"]);
+    const { client: later, close } = await connectInMemory(registry);
+    expect(await uris(later)).toEqual(["memory://notes"]);
+    await close();
+    await client.close();
+    expect(logger.warnings).toEqual([]);
+  });
+
   test("a server with neither, and no data view, declares no resources or prompts", async () => {
     const registry = createRegistry({ name: "plain", version: "1.0.0", startupCheck: false, ui: false, logger: recordingLogger() });
     registry.tool()(function list_cities() {

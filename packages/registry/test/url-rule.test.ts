@@ -1,10 +1,11 @@
 import { AjvJsonSchemaValidator as AjvV2 } from "@modelcontextprotocol/client/validators/ajv";
 import { AjvJsonSchemaValidator as AjvV1 } from "@modelcontextprotocol/sdk/validation/ajv";
+import * as rules from "@sourced/contract-rules";
 import fc from "fast-check";
 import { beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createRegistry, isSourceUrl, SOURCE_URL_PATTERN, structuredContentSchema } from "../dist/index.js";
-import { PUBLISHED_SOURCE_URL_PATTERN } from "../dist/url-rule.js";
+import { PUBLISHED_SOURCE_URL_PATTERN } from "@sourced/contract-rules";
 import { connectInMemory, seedResult } from "./helpers.js";
 
 // The registries of this file test the run time (their tools break the contract on purpose, or sit
@@ -343,4 +344,9 @@ describe("which URIs of another scheme are told they may stand as a resource's U
     const scheme = /^[^:]+/u.exec(source)![0];
     expect(refusal(source)).toBe(`${RULE} (its scheme is ${JSON.stringify(scheme)})${advised ? RESOURCE_ADVICE : ""}`);
   });
+});
+
+test("the rule the registry exports is @sourced/contract-rules' own, which the analysis reads too: written once", () => {
+  expect(isSourceUrl).toBe(rules.isSourceUrl);
+  expect(SOURCE_URL_PATTERN).toBe(rules.SOURCE_URL_PATTERN);
 });
