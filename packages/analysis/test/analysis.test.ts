@@ -1147,6 +1147,19 @@ describe("questions left unasked on a program nobody has checked", () => {
     expect(questionsFor(4)).toEqual(one);
   });
 
+  it("lists no property of a type only the compiler's library declares (an array of records) to look for the mark", () => {
+    const { result, asked } = askedOf(`${HEADER}interface Row { readonly city: string }
+const rows: readonly Row[] = [{ city: "Oslo" }];
+const copies: Row[][] = [[...rows]];
+declare function keep(value: unknown): void;
+registry.tool()(function t(): DataToolOutput { keep(rows); keep(copies); keep(new Map<string, Row>()); return sample(); });
+`);
+    expect(result.findings).toEqual([]);
+    expect(result.registrations.map((registration) => registration.tool)).toEqual(["t"]);
+    const listed = asked("getPropertiesOfType").map(([type]) => (type as ts.Type).getSymbol()?.name);
+    expect(listed.filter((name) => name === "ReadonlyArray" || name === "Array" || name === "Map")).toEqual([]);
+  });
+
   it("reads an overloaded callee's call by the overload it resolves to, not by the first one declared", () => {
     const { result } = askedOf(`${HEADER}import type { RegistersTool, ToolFunction } from "@sourced/registry";
 type Passthrough = (fn: ToolFunction) => ToolFunction;
