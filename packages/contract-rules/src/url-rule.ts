@@ -33,6 +33,16 @@ export const SOURCE_URL_PATTERN = `^https?://${HOST}${PORT}(?:/${PCHAR}*)*(?:\\?
 // Stryker disable next-line StringLiteral: the pattern matches ASCII only, so it reads the same with or without `u`.
 export const SOURCE_URL_REGEX = new RegExp(SOURCE_URL_PATTERN, "u");
 
+/**
+ * What `tools/list` publishes for a source in every tool's `outputSchema` (the registry's
+ * published-schema.ts): a
+ * superset of the rule in 45 characters instead of 600 — http(s), then RFC 3986's characters and
+ * `%` — so a client's check never refuses what the server sends, and 1,000 tools do not repeat
+ * the whole rule 1,000 times. The net checks the rule itself; the contract's own JSON Schema
+ * (`structuredContentSchema`) carries it whole.
+ */
+export const PUBLISHED_SOURCE_URL_PATTERN = "^https?://[A-Za-z0-9._~!$&'()*+,;=:@%/?#-]+$";
+
 /** Whether `value` is accepted as a source URL. */
 export function isSourceUrl(value: unknown): value is string {
   return typeof value === "string" && SOURCE_URL_REGEX.test(value);
@@ -136,6 +146,26 @@ export function isResourceUriForm(value: string): boolean {
  */
 export function canNeverBeSource(value: string): boolean {
   return !isSourceUrl(value) && !isResourceUriForm(value);
+}
+
+/**
+ * Whether `value` may be the URI of what a resource read or a prompt carries (a read's contents, an
+ * embedded resource, a resource link): an absolute URI — a scheme, then anything — of a scheme other
+ * than the browser's own, so a host never makes a link or a button of `javascript:alert(1)` a
+ * server answered. Looser than a source (any scheme, any characters): these name what was read,
+ * which the SDK already parsed as a URL.
+ */
+export function isContentsUri(value: string): boolean {
+  return SCHEME.test(value) && !BROWSER_SCHEME.test(value);
+}
+
+/** Why `value` is no contents URI (isContentsUri), for the net's messages. */
+export function contentsUriProblem(value: unknown): string {
+  if (typeof value !== "string") return `must be a string, not ${value === null ? "null" : typeof value}`;
+  if (BROWSER_SCHEME.test(value)) {
+    return `is a URI a browser runs or renders itself (${value.slice(0, value.indexOf(":") + 1).toLowerCase()}), which no contents may name: name what was read, e.g. "memory://graph"`;
+  }
+  return 'must be an absolute URI (a scheme, then the rest: "memory://graph", "https://example.org/data")';
 }
 
 /** A bare file name of a common data format (`cities.csv`); a bare host (`example.org`) is none. */

@@ -53,6 +53,7 @@ export const REGISTRY_OPTIONS: OptionTable<RegistryOptions> = {
   },
   requireVerified: BOOLEAN,
   startupCheck: { takes: '"auto", "require" or false', accepts: (value) => value === "auto" || value === "require" || value === false },
+  startupCheckTimeoutMs: DEADLINE,
   ui: BOOLEAN,
   callTimeoutMs: DEADLINE,
   title: STRING,

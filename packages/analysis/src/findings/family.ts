@@ -105,6 +105,8 @@ export interface Registered {
   readonly decoratorType: () => ts.Type | undefined;
   /** The registration mark of the decorator's type. */
   readonly mark: ts.Symbol;
+  /** Whether the verdict verified the registered function (no finding of the registration's own). */
+  readonly verified: boolean;
 }
 
 export const NO_FINDINGS: readonly Finding[] = [];

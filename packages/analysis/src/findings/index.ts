@@ -7,6 +7,7 @@ import { invalidSource } from "./invalid-source.js";
 import { invalidToolName } from "./invalid-tool-name.js";
 import { registration } from "./registration.js";
 import { strictNullChecksOff } from "./strict-null-checks-off.js";
+import { undeclaredErrorResult } from "./undeclared-error-result.js";
 import { undeclaredOutputKey } from "./undeclared-output-key.js";
 import { unnamedTool } from "./unnamed-tool.js";
 
@@ -21,6 +22,7 @@ export const FAMILIES: readonly Family[] = [
   invalidToolName,
   invalidSource,
   undeclaredOutputKey,
+  undeclaredErrorResult,
   invalidOption,
   escapes,
   duplicateToolName,

@@ -94,6 +94,7 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
       contract,
       decoratorType: () => exactMarkedType(context, producer, producerType),
       mark,
+      verified: verdict.id === undefined,
     },
   };
 }
