@@ -3,7 +3,7 @@
 //
 //   node bench/run.mjs [--files 2000] [--tools 10000] [--seed 1] [--reps 5] [--warmup 1]
 //                      [--scaling 10000,20000,40000] [--calls 2000] [--register 10000] [--concurrent 5000]
-//                      [--startup 300,1500] [--only 1,2,3,4,5,6,7,8,9,10] [--json bench/out/results.json] [--smoke] [--quiet]
+//                      [--startup 300,1500] [--only 1,2,3,4,5,6,7,8,9,10,11] [--json bench/out/results.json] [--smoke] [--quiet]
 //                      [--compare <git ref> [--rounds 2]]
 //
 // Exit code 1 when a front-end did not report exactly the findings the generator planted (the
@@ -13,11 +13,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_OUT, ROOT, SHAPES, generateProject } from "./generate.mjs";
 import { compare } from "./compare.mjs";
-import { checkVsNoEmit, eslintTyped, nativeCheck, pluginVsCheck, pluginWatch, runTime, startupFromPlainTsc, startupFromSource, transformerScaling, transformerVsTsc } from "./lib/measures.mjs";
+import { checkVsNoEmit, eslintTyped, nativeCheck, pluginVsCheck, pluginWatch, runTime, startupFromPlainTsc, startupFromSource, toolsListAtClient, transformerScaling, transformerVsTsc } from "./lib/measures.mjs";
 import { round } from "./lib/stats.mjs";
 
 /** `startup`: the modules and tools of measure 9's project (the mid size). */
-const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, concurrent: 5000, startup: [300, 1500], only: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], shapes: SHAPES };
+const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scaling: [10000, 20000, 40000], calls: 2000, register: 10000, concurrent: 5000, startup: [300, 1500], only: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], shapes: SHAPES };
 /**
  * CI size: tiny projects, but every measure runs on both shapes, so a run takes a few minutes; the figures
  * mean little, the command and its output shape are what is checked.
@@ -25,7 +25,7 @@ const DEFAULTS = { files: 2000, tools: 10000, seed: 1, reps: 5, warmup: 1, scali
 const SMOKE = { files: 12, tools: 60, reps: 2, warmup: 0, scaling: [60, 120, 240], calls: 200, register: 10000, concurrent: 500, startup: [12, 60] };
 
 const USAGE = `usage: node bench/run.mjs [--files N] [--tools M] [--seed S] [--reps R] [--warmup W]
-       [--scaling T1,T2,...] [--calls C] [--register T] [--concurrent N] [--startup FILES,TOOLS] [--only 1,2,3,4,5,6,7,8,9,10]
+       [--scaling T1,T2,...] [--calls C] [--register T] [--concurrent N] [--startup FILES,TOOLS] [--only 1,2,3,4,5,6,7,8,9,10,11]
        [--shape tools|realistic|both] [--json FILE] [--smoke] [--quiet]
        [--compare REF [--rounds N]]   the same measures on REF and on the working tree, each figure's change`;
 
@@ -90,7 +90,7 @@ function parseFlags(argv) {
   if (flags.startup.length !== 2 || flags.startup.some((n) => !Number.isInteger(n) || n < 1) || flags.startup[1] < flags.startup[0]) {
     throw new Error(`--startup takes the modules and tools of measure 9's project, e.g. 300,1500`);
   }
-  if (flags.only.some((n) => ![1, 2, 3, 4, 5, 6, 7, 8, 9, 10].includes(n))) throw new Error(`--only takes measure numbers 1 to 10, e.g. --only 1,4`);
+  if (flags.only.some((n) => ![1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].includes(n))) throw new Error(`--only takes measure numbers 1 to 11, e.g. --only 1,4`);
   if (flags.shapes.some((shape) => !SHAPES.includes(shape))) throw new Error(`--shape takes ${SHAPES.join(", ")} or both`);
   return flags;
 }
@@ -271,6 +271,12 @@ function printMeasures(measures, out) {
     for (const [name, arm] of Object.entries(m10.arms)) rows.push([name, range(arm.wall), range(m10.initializeMs[name]), range(arm.cpu)]);
     out.push(`10. ${m10.title}`, table(rows), printRatios(m10.ratios, m10.targets), "");
   }
+  if (measures[11]) {
+    const m11 = measures[11];
+    const rows = [["arm", "per tools/list, median [min–max]", "listed tools' JSON"]];
+    for (const [name, arm] of Object.entries(m11.arms)) rows.push([name, range(arm.ms), `${arm.kib} KiB`]);
+    out.push(`11. ${m11.title}`, table(rows), printRatios(m11.ratios, m11.targets), "");
+  }
 }
 
 // -------------------------------------------------------------------------------------------
@@ -346,6 +352,11 @@ async function main() {
       log?.(`10. the start-up check on plain tsc output, warm, vs the stamped build (${shape})`);
       const [files, tools] = flags.startup;
       measures[10] = startupFromPlainTsc(project(tools, files), options);
+    }
+    // As the run time: measured once, with the first shape.
+    if (wants(11) && shape === flags.shapes[0]) {
+      log?.("11. tools/list at the client");
+      measures[11] = toolsListAtClient({ reps: flags.reps, log });
     }
   }
   result.durationS = round((Date.now() - started) / 1000, 1);

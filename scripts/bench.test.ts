@@ -67,7 +67,7 @@ describe("pnpm bench --smoke", () => {
     expect(stdout).toContain("== the tool-heavy shape: every module registers tools ==");
     expect(stdout).toContain("== the realistic shape: 1 module in 10 registers tools, the rest is ordinary code ==");
     expect(result.shapes["tools"]).toEqual(result.measures);
-    expect(Object.keys(result.shapes["realistic"]!).sort()).toEqual(["1", "2", "3", "4", "6", "7", "8", "9"]);
+    expect(Object.keys(result.shapes["realistic"]!).sort()).toEqual(["1", "10", "2", "3", "4", "6", "7", "8", "9"]);
     for (const [number, measure] of Object.entries(result.shapes["realistic"]!)) {
       expect(measure.problem, `measure ${number}`).toBeUndefined();
       expect(measure.verified, `measure ${number}`).toBe(true);
@@ -76,7 +76,7 @@ describe("pnpm bench --smoke", () => {
   });
 
   test("every measure timed the real work: the front-ends reported exactly the planted findings", () => {
-    expect(Object.keys(result.measures).sort()).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+    expect(Object.keys(result.measures).sort()).toEqual(["1", "10", "11", "2", "3", "4", "5", "6", "7", "8", "9"]);
     for (const [number, measure] of Object.entries(result.measures)) {
       expect(measure.problem, `measure ${number}`).toBeUndefined();
       expect(measure.verified, `measure ${number}`).toBe(true);
@@ -110,6 +110,11 @@ describe("pnpm bench --smoke", () => {
     const register = result.measures["5"]!.register as { tools: number } & Record<string, Summary>;
     expect(register.tools).toBe(10000);
     expect(register["registry.tool()"]!.samples).toHaveLength(2);
+    const lists = result.measures["11"]!.arms as Record<string, { ms: Summary; kib: number }>;
+    expect(Object.keys(lists)).toHaveLength(8);
+    for (const arm of Object.values(lists)) expect(arm.ms.samples).toHaveLength(2);
+    // tools/list does not grow with the resources: 40 tools list the same beside 10,000 as beside 1.
+    expect(lists["40 tools, 10,000 resources (v2 Client)"]!.kib).toBe(lists["40 tools, 1 resource (v2 Client)"]!.kib);
   });
 
   test("the native check's measure names the memory of every process of each arm, TypeScript 7's compiler included", () => {

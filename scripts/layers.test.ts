@@ -39,24 +39,26 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
     expect(run.status).toBe(0);
   });
 
-  it("catch a circle that only an `import type` line closes", () => {
-    const root = tree("type-circle", {
-      "packages/registry/src/options.ts": 'import type { RegistryOptions } from "./registry.js";\nexport const keys: (keyof RegistryOptions)[] = ["name"];\n',
-      "packages/registry/src/registry.ts": 'import { keys } from "./options.js";\nexport interface RegistryOptions { name: string }\nexport const known = keys;\n',
-    });
-    const run = cruise(root);
+  it.each([
+    [
+      "a circle that only an `import type` line closes",
+      {
+        "packages/registry/src/options.ts": 'import type { RegistryOptions } from "./registry.js";\nexport const keys: (keyof RegistryOptions)[] = ["name"];\n',
+        "packages/registry/src/registry.ts": 'import { keys } from "./options.js";\nexport interface RegistryOptions { name: string }\nexport const known = keys;\n',
+      },
+      ["error no-circular: packages/registry/src/options.ts → ", "packages/registry/src/registry.ts"],
+    ],
+    [
+      "a package importing one above it (the analysis, the project layer)",
+      {
+        "packages/project/src/index.ts": "export const project = 1;\n",
+        "packages/analysis/src/index.ts": 'import { project } from "../../project/src/index.js";\nexport const analysis = project;\n',
+      },
+      ["error layers: analysis: packages/analysis/src/index.ts → packages/project/src/index.ts"],
+    ],
+  ])("catch %s", (what, files, said) => {
+    const run = cruise(tree(what.replace(/\W+/g, "-"), files));
     expect(run.status).not.toBe(0);
-    expect(run.output).toContain("error no-circular: packages/registry/src/options.ts → ");
-    expect(run.output).toContain("packages/registry/src/registry.ts");
-  });
-
-  it("catch a package importing one above it (the analysis, the project layer)", () => {
-    const root = tree("arrow-up", {
-      "packages/project/src/index.ts": "export const project = 1;\n",
-      "packages/analysis/src/index.ts": 'import { project } from "../../project/src/index.js";\nexport const analysis = project;\n',
-    });
-    const run = cruise(root);
-    expect(run.status).not.toBe(0);
-    expect(run.output).toContain("error layers: analysis: packages/analysis/src/index.ts → packages/project/src/index.ts");
+    for (const words of said) expect(run.output).toContain(words);
   });
 });

@@ -522,6 +522,38 @@ export function runTime({ calls, reps, registerTools, concurrent, log }) {
 }
 
 // -------------------------------------------------------------------------------------------
+// 11. tools/list at the client: by number of tools, and by number of resources
+
+export function toolsListAtClient({ reps, log }) {
+  const child = path.join(ROOT, "bench", "lib", "list-child.mjs");
+  log?.(`tools/list at the client: ${reps} repetitions, v2 and v1 Client`);
+  const { arms } = JSON.parse(runNode(child, [String(reps)], { cwd: ROOT }).stdout);
+  const v2 = arms["v2 Client"];
+  const v1 = arms["v1 Client"];
+  const kib = (bytes) => Math.round(bytes / 1024);
+  return {
+    title: "tools/list at the client over Streamable HTTP (127.0.0.1): 1,000 tools vs 10, and 40 tools beside 10,000 resources vs 1",
+    arms: Object.fromEntries(
+      Object.entries(arms).flatMap(([who, { samples, bytes }]) => Object.entries(samples).map(([name, values]) => [`${name} (${who})`, { ms: summarize(values), kib: kib(bytes[name]) }])),
+    ),
+    ratios: {
+      "tools/list: 1,000 tools / 10 (v2 Client)": { wall: ratio(v2.samples["10 tools"], v2.samples["1,000 tools"]) },
+      "tools/list: 1,000 tools / 10 (v1 Client, which compiles every tool's outputSchema)": { wall: ratio(v1.samples["10 tools"], v1.samples["1,000 tools"]) },
+      "tools/list: 10,000 resources / 1 (v2 Client)": { wall: ratio(v2.samples["40 tools, 1 resource"], v2.samples["40 tools, 10,000 resources"]) },
+      "tools/list: 10,000 resources / 1 (v1 Client)": { wall: ratio(v1.samples["40 tools, 1 resource"], v1.samples["40 tools, 10,000 resources"]) },
+    },
+    // Beside 10,000 resources the list is the same (verified below); its latency is not yet: each
+    // HTTP request builds its server, and the SDK registers every resource on it (docs/performance.md).
+    targets: [{ ratio: "tools/list: 1,000 tools / 10 (v2 Client)", max: 10 }],
+    // The list must not grow with the resources: the same bytes for 10,000 as for 1.
+    verified: v2.bytes["40 tools, 10,000 resources"] === v2.bytes["40 tools, 1 resource"],
+    ...(v2.bytes["40 tools, 10,000 resources"] === v2.bytes["40 tools, 1 resource"]
+      ? {}
+      : { problem: `tools/list grew with the resources: ${v2.bytes["40 tools, 1 resource"]} bytes beside 1, ${v2.bytes["40 tools, 10,000 resources"]} beside 10,000` }),
+  };
+}
+
+// -------------------------------------------------------------------------------------------
 // 6. esbuild + @sourced/unplugin vs sourced check; 7. the plugin in watch mode
 
 const ESBUILD_CHILD = path.join(ROOT, "bench", "lib", "esbuild-child.mjs");

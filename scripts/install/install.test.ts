@@ -239,9 +239,11 @@ describe("a production install of the registry alone, with npm, without TypeScri
     project = installProject({ manager: "npm", tarballs: packWorkspace(), dependencies: { "@sourced/registry": PACKED, zod: "4.6.7" }, installArgs: ["--omit=dev"] });
   });
 
-  it("installs nothing of the start-up check: no @sourced/project, no analysis, no TypeScript (optional peers)", () => {
+  it("installs nothing of the start-up check: no @sourced/project, no analysis, no TypeScript (optional peers); the contract's rules, which depend on nothing", () => {
     const installed = (name: string) => fs.existsSync(path.join(project.directory, "node_modules", name, "package.json"));
     expect(installed("@sourced/registry")).toBe(true);
+    expect(installed("@sourced/contract-rules")).toBe(true);
+    expect(fs.readdirSync(path.join(project.directory, "node_modules", "@sourced")).sort()).toEqual(["contract-rules", "registry"]);
     for (const name of ["@sourced/project", "@sourced/analysis", "typescript"]) expect(installed(name), name).toBe(false);
     expect(project.installOutput).not.toMatch(/peer|ERESOLVE/i);
   });

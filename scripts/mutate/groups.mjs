@@ -12,6 +12,8 @@
 
 /** @param {...string} names */
 const registryTests = (...names) => names.map((name) => `packages/registry/test/${name}.test.ts`);
+/** The contract's rules' own tests (the registry's and the analysis' read the rules from that package). */
+const contractRulesTests = () => ["packages/contract-rules/test/rules.test.ts"];
 /** @param {...string} names */
 const analysisTests = (...names) => names.map((name) => `packages/analysis/test/${name}.test.ts`);
 
@@ -27,8 +29,8 @@ const analysisTests = (...names) => names.map((name) => `packages/analysis/test/
 /** @type {Record<string, MutationGroup>} */
 export const MUTATION_GROUPS = {
   registry: {
-    mutate: ["packages/registry/src/{wire,contract,url-rule,tool-name,problems,answers,net,bounds,stdio,tools-list,http,http-requests}.ts"],
-    tests: registryTests("net", "wire", "contract", "url-rule", "tool-name", "stdio-lines", "http-answers", "http-safety", "http-input", "listen-streams", "tools-list"),
+    mutate: ["packages/registry/src/{wire,contract,problems,answers,net,bounds,stdio,tools-list,http,http-requests}.ts", "packages/contract-rules/src/{url-rule,tool-name}.ts"],
+    tests: [...registryTests("net", "wire", "contract", "url-rule", "tool-name", "stdio-lines", "http-answers", "http-safety", "http-input", "listen-streams", "tools-list"), ...contractRulesTests()],
   },
   // The corpus through the classic backend on TypeScript 6 and 5, and the judgement's own cases.
   analysis: {
@@ -48,8 +50,8 @@ export const MUTATION_GROUPS = {
   },
   // The URL rule is read by the contract's schemas and by the registry's start-up check; its advice
   // for local data is read where a served resource may stand as a source, and `toSourceUrl` has tests of its own.
-  "url-rule": { mutate: ["packages/registry/src/url-rule.ts"], tests: registryTests("url-rule", "contract", "resource-sources", "to-source-url") },
-  "tool-name": { mutate: ["packages/registry/src/tool-name.ts"], tests: registryTests("tool-name") },
+  "url-rule": { mutate: ["packages/contract-rules/src/url-rule.ts"], tests: [...registryTests("url-rule", "contract", "resource-sources", "to-source-url"), ...contractRulesTests()] },
+  "tool-name": { mutate: ["packages/contract-rules/src/tool-name.ts"], tests: [...registryTests("tool-name"), ...contractRulesTests()] },
   // The net's answers to what the author's code throws (a ToolError, a stopped call) and its bounds
   // (deadlines, shutdown, a cancelled call) are pinned by their own tests, in process. The net is
   // four files: the result check, the words of its problems, its error answers, its deadlines.

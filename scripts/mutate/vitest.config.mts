@@ -17,6 +17,8 @@ function distToSource(): Plugin {
     name: "sourced:dist-to-source",
     enforce: "pre",
     resolveId(source, importer) {
+      // The registry's and the analysis' sources import the contract's rules by name: the mutated source too.
+      if (source === "@sourced/contract-rules") return join(ROOT, "packages", "contract-rules", "src", "index.ts");
       if (importer === undefined || !source.startsWith("../dist/")) return null;
       const testDir = dirname(importer);
       if (!/[\\/]packages[\\/][^\\/]+[\\/]test$/.test(testDir)) return null;

@@ -271,6 +271,8 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     }),
     isSourceFileFromExternalLibrary: (sourceFile) => native.isSourceFileFromExternalLibrary(sourceFile as unknown as NativeSourceFile),
     getTypeChecker: () => checker,
+    // Asked by name: a library file is never fetched to tell (the API caches the answer per program).
+    isDefaultLibraryFileName: (fileName) => native.getSourceFileMetadata(fileName)?.isDefaultLibrary === true,
     // The module graph's files (reach.ts): TypeScript's own library files are neither fetched nor
     // read (the largest files of a program, which import nothing and never declare the mark).
     getModuleGraphFiles: () =>

@@ -1,3 +1,4 @@
+import { describeSourceUrlProblem, toolNameProblem } from "@sourced/contract-rules";
 import type * as ts from "typescript";
 import type { AnalysisResult, AnnotationFix, Finding, FindingId, Registration, TypeScript, UnresolvedRegistryImport } from "./api.js";
 import {
@@ -16,7 +17,7 @@ import {
   resolveAlias,
   unresolvedImportsOf,
 } from "./context.js";
-import { judgeRegistered } from "./judge.js";
+import { judgeRegistered, undeclaredErrorResultsOf } from "./judge.js";
 import { FINDING_KINDS } from "./kinds.js";
 import { exactMarkedType, hasAnyType, markedTypeAt, ReferenceScan, referencedSymbol } from "./marked.js";
 import * as messages from "./messages.js";
@@ -31,8 +32,6 @@ import { type KeysBeyondOutput, keysBeyondOutputOf, outputKeysTypeOf, undeclared
 import { refusedSourcesOf } from "./sources.js";
 import { admitsUndefined } from "./strictness.js";
 import { headOf, isConstDeclaration, locate, MAX_HOPS, skipOuterExpressions } from "./syntax.js";
-import { toolNameProblem } from "./tool-name.js";
-import { describeSourceUrlProblem } from "./url-rule.js";
 
 export interface AnalyzeProgramOptions {
   /** Only these files (default: every file of the program but declaration files and node_modules). */
@@ -399,7 +398,7 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
   const nameNode = nameNodeOf(context, site, producer);
   return {
     registration,
-    startup: startupFindings(context, site, value, served, tool, nameNode, verdict.implementation, keysBeyondOutputOf(context, contract, () => exactMarkedType(context, producer, producerType), mark, verdict.implementation)),
+    startup: startupFindings(context, site, value, served, tool, nameNode, verdict.implementation, keysBeyondOutputOf(context, contract, () => exactMarkedType(context, producer, producerType), mark, verdict.implementation), verdict.id === undefined ? undeclaredErrorResultsOf(context, contract, verdict.implementation) : undefined),
     contract,
     producer,
     nameNode,
@@ -420,6 +419,7 @@ function startupFindings(
   nameNode: ts.Node,
   implementation: ts.SignatureDeclaration | undefined,
   beyondOutput: KeysBeyondOutput | undefined,
+  errorResults: ReturnType<typeof undeclaredErrorResultsOf>,
 ): readonly Finding[] {
   const { ts } = context;
   let findings: Finding[] | undefined;
@@ -449,6 +449,12 @@ function startupFindings(
     const here = declaredType.getSourceFile() === siteFile;
     const node = here ? declaredType : ts.isDecorator(site) ? site : value;
     (findings ??= []).push(makeFinding("undeclared-output-key", node, site, tool, messages.keysBeyondOutput(tool, keys, output, here ? undefined : locate(declaredType, siteFile))));
+  }
+  for (const object of errorResults?.nodes ?? []) {
+    const siteFile = site.getSourceFile();
+    const here = object.getSourceFile() === siteFile;
+    const node = here ? object : ts.isDecorator(site) ? site : value;
+    (findings ??= []).push(makeFinding("not-data-tool-output", node, site, tool, messages.errorResultNotDeclared(tool, errorResults!.declared.getText(), here ? undefined : locate(object, siteFile))));
   }
   return findings ?? NO_FINDINGS;
 }

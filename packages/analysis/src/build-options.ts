@@ -1,4 +1,4 @@
-import { closestMatch } from "./suggest.js";
+import { closestMatch } from "@sourced/contract-rules";
 
 /**
  * The options every build front-end takes (the ts-patch transformer in `compilerOptions.plugins`,

@@ -144,6 +144,7 @@ function computeMark(context: Context, type: ts.Type): ts.Symbol | undefined {
   }
   if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never | ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BigIntLike |
         ts.TypeFlags.BooleanLike | ts.TypeFlags.ESSymbolLike | ts.TypeFlags.VoidLike | ts.TypeFlags.Null)) return undefined;
+  if (declaredInDefaultLibraryOnly(context, type)) return undefined;
   for (const property of checker.getPropertiesOfType(type)) {
     // Properties keyed by a symbol have an escaped name starting with "__@"; cheap test first.
     if (!(property.escapedName as string).startsWith("__@")) continue;
@@ -156,6 +157,30 @@ function computeMark(context: Context, type: ts.Type): ts.Symbol | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Whether `type` is an object type every declaration of which is in the compiler's default
+ * library (an array of a module's records, `ReadonlyArray<Row>`; a `Map`): those never carry the
+ * mark, so their properties are not listed to look for it. The mark is a property keyed by a
+ * unique symbol whose declared type holds the mark's literal; the library declares no property
+ * keyed by a symbol whose type is a type parameter, so no instantiation of its types holds the
+ * literal either. A project that augments a library type (`declare global { interface Array<T>
+ * {…} }`) adds a declaration of its own, and the type is read as before. On the native backend each
+ * distinct array type cost a listing of its ~32 properties (docs/performance.md, issue 45).
+ */
+function declaredInDefaultLibraryOnly(context: Context, type: ts.Type): boolean {
+  const { program, checker } = context;
+  const symbol = type.getSymbol();
+  if (symbol === undefined) return false;
+  if (checker.declarationPathsOf !== undefined) {
+    const paths = checker.declarationPathsOf(symbol);
+    const isLibrary = program.isDefaultLibraryFileName?.bind(program);
+    return isLibrary !== undefined && paths !== undefined && paths.length > 0 && paths.every((path) => isLibrary(path));
+  }
+  const declarations = symbol.declarations;
+  const isLibrary = program.isSourceFileDefaultLibrary?.bind(program);
+  return isLibrary !== undefined && declarations !== undefined && declarations.length > 0 && declarations.every((declaration) => isLibrary(declaration.getSourceFile()));
 }
 
 function carriesMarkLiteral(context: Context, type: ts.Type): boolean {

@@ -2,7 +2,7 @@ export type { AnalysisResult, AnnotationFix, Finding, FindingId, FindingKind, Re
 export { analyzeProgram, analyzeSourceFile, isAnalysedFile } from "./analyze.js";
 export type { AnalyzeProgramOptions } from "./analyze.js";
 export { FINDING_KINDS } from "./kinds.js";
-export { closestMatch } from "./suggest.js";
+export { closestMatch } from "@sourced/contract-rules";
 export { closeParenEnd, sourceFileNamesOf } from "./ports.js";
 export type { CheckerPort, ProgramPort, SyntaxPort, SyntaxPortMember } from "./ports.js";
 export { DEFAULT_BUILD_OPTIONS, describeOptionValue, parseBuildOptions } from "./build-options.js";

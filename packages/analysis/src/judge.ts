@@ -3,6 +3,7 @@ import type { AnnotationFix, FindingId } from "./api.js";
 import { type Context, type Contract, destructuredProperty, isErrorType, printType, resolveAlias } from "./context.js";
 import * as messages from "./messages.js";
 import { closeParenEnd } from "./ports.js";
+import { returnedErrorResultsOf } from "./sources.js";
 import { writtenNullableMember } from "./strictness.js";
 import { declaredTypeNode, headOf, isConstDeclaration, isJavaScript, jsDocAssertedType, locate, MAX_HOPS, skipOuterExpressions, typeOfProperty, unionMembers } from "./syntax.js";
 
@@ -912,4 +913,24 @@ function typeNamed(context: Context, name: string, location: ts.Node): ts.Symbol
   const resolveName = (checker as { resolveName?: ts.TypeChecker["resolveName"] }).resolveName;
   if (typeof resolveName === "function") return resolveName.call(checker, name, location, ts.SymbolFlags.Type, false);
   return checker.getSymbolsInScope(location, ts.SymbolFlags.Type | ts.SymbolFlags.Alias).find((symbol) => symbol.name === name);
+}
+
+/**
+ * The error results (`{ content, isError: true }`) `implementation` returns that its declared
+ * return type does not admit: `DataToolOutput` is a result with data, so code written when it also
+ * held the error result fails there (TS2322); the finding says what to declare instead,
+ * `DataToolOutput | ErrorResult`. Nothing when the declared type admits the registry's
+ * `ErrorResult`, or the returned literal fits it anyway.
+ */
+export function undeclaredErrorResultsOf(context: Context, contract: Contract, implementation: ts.SignatureDeclaration | undefined): { readonly nodes: readonly ts.ObjectLiteralExpression[]; readonly declared: ts.TypeNode } | undefined {
+  const { checker } = context;
+  const declared = implementation?.type;
+  if (implementation === undefined || declared === undefined || contract.error === undefined || !contract.named.has("ErrorResult")) return undefined;
+  const returned = returnedErrorResultsOf(context, implementation);
+  if (returned.length === 0) return undefined;
+  const type = checker.getTypeFromTypeNode(declared);
+  const awaited = checker.getAwaitedType(type) ?? type;
+  if (isAssignable(context, contract.error, awaited)) return undefined;
+  const nodes = returned.filter((object) => !isAssignable(context, checker.getTypeAtLocation(object), awaited));
+  return nodes.length === 0 ? undefined : { nodes, declared };
 }

@@ -302,7 +302,7 @@ export function unnamedTool(arrow: boolean): string {
   );
 }
 
-/** `problem`: the registry's own words (see tool-name.ts), ending with the name to pass instead. */
+/** `problem`: the registry's own words (@sourced/contract-rules' tool-name rule), ending with the name to pass instead. */
 export function invalidToolName(tool: string, problem: string): string {
   return `${capitalize(quoteTool(tool))} has a name the registry refuses at start-up: ${problem}.`;
 }
@@ -338,7 +338,7 @@ export function keysBeyondOutput(tool: string | undefined, keys: readonly string
   );
 }
 
-/** `rule`: the net's own words for the refused source (see url-rule.ts), with its fix when it has one. */
+/** `rule`: the net's own words for the refused source (@sourced/contract-rules' URL rule), with its fix when it has one. */
 export function refusedSource(tool: string | undefined, source: string, where: string | undefined, rule: string): string {
   const quoted = JSON.stringify(source.length > 120 ? `${source.slice(0, 120)}…` : source);
   return (
@@ -387,4 +387,17 @@ export function wrongOptionValue(callee: string, tool: string | undefined, key: 
 export function outputNotAnObject(callee: string, tool: string | undefined, described: string): string {
   const whose = tool === undefined ? callee : `${callee} for ${quoteTool(tool)}`;
   return `Option 'output' of ${whose}: output describes ${JSON.stringify(described)}, not an object: it declares the keys structuredContent carries beside sources. Wrap it: z.object({ entities: … }). The registry refuses it when the server starts.`;
+}
+
+/**
+ * An error result returned where the declared return type admits none: `DataToolOutput` is the
+ * seed's class, a result with data; the error result is declared beside it.
+ */
+export function errorResultNotDeclared(tool: string | undefined, declared: string, at: string | undefined): string {
+  const where = at === undefined ? "" : ` at ${at}`;
+  const instead = declared.startsWith("Promise<") || declared.startsWith("PromiseLike<") ? `Promise<${DATA_TOOL_OUTPUT} | ErrorResult>` : `${DATA_TOOL_OUTPUT} | ErrorResult`;
+  return (
+    `${subject(tool, "")} returns an error result (isError: true, no sources)${where}, which its declared return type '${declared}' does not admit: ` +
+    `${DATA_TOOL_OUTPUT} is a result with data. Declare ': ${instead}' (import type { ErrorResult } from "${REGISTRY_MODULE}"), or throw a ToolError.`
+  );
 }

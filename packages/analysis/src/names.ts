@@ -5,7 +5,7 @@ import { isConstDeclaration, MAX_HOPS, skipOuterExpressions } from "./syntax.js"
 
 /*
  * What the registry refuses at start-up about a tool's name, seen at the registration: a function
- * it cannot name, a name the MCP rule forbids (`tool-name.ts`), a name taken twice on one registry.
+ * it cannot name, a name the MCP rule forbids (@sourced/contract-rules), a name taken twice on one registry.
  */
 
 /** A registry a registration is made on: its declaration, as the checker sees it, and the name it is read by. */

@@ -1,10 +1,10 @@
+import { closestMatch } from "@sourced/contract-rules";
 import type * as ts from "typescript";
 import { type Context, isMarked, type LiteralOptions, printType } from "./context.js";
 import { literalCallOf, markedTypeAt, typeOfSymbol } from "./marked.js";
 import * as messages from "./messages.js";
 import { isRegistryType } from "./registry-escape.js";
 import { propertyKey } from "./served.js";
-import { closestMatch } from "./suggest.js";
 import { unionMembers } from "./syntax.js";
 
 /*

@@ -181,6 +181,13 @@ export interface ProgramPort {
    * it, such a program is judged whole; a program without `getSourceFileNames` is read whole.
    */
   getModuleGraphFiles?(): readonly ts.SourceFile[];
+  /** Optional (TypeScript's own `Program` has it): whether `sourceFile` is one of the compiler's default library files. */
+  isSourceFileDefaultLibrary?(sourceFile: ts.SourceFile): boolean;
+  /**
+   * Optional, for a program that materialises files on demand: the same told by a file's name or
+   * canonical path (`CheckerPort.declarationPathsOf`), without materialising the file.
+   */
+  isDefaultLibraryFileName?(fileName: string): boolean;
 }
 
 /** The program's file names, without materialising every file when the program can say them. */

@@ -1,7 +1,7 @@
+import { canNeverBeSource } from "@sourced/contract-rules";
 import type * as ts from "typescript";
 import { type Context, resolveAlias } from "./context.js";
 import { isConstDeclaration, MAX_HOPS, skipOuterExpressions } from "./syntax.js";
-import { canNeverBeSource } from "./url-rule.js";
 
 /*
  * Sources the net refuses on every call, visible in the code: string literals in the `sources` of
@@ -44,11 +44,16 @@ type VisitStructured = (structured: ts.Expression, hops: number) => void;
  * enters an expression but a returned one.
  */
 export function forEachReturnedStructuredContent(context: Context, implementation: ts.SignatureDeclaration | undefined, visit: VisitStructured): void {
+  forEachReturnedValue(context, implementation, (returned) => resultsOf(context, returned, visit, 0));
+}
+
+/** Each value `implementation` returns: its own `return`s' expressions, or its expression body. */
+function forEachReturnedValue(context: Context, implementation: ts.SignatureDeclaration | undefined, visit: (returned: ts.Expression) => void): void {
   const { ts } = context;
   if (implementation === undefined || !("body" in implementation) || implementation.body === undefined) return;
   const { body } = implementation;
   if (!ts.isBlock(body)) {
-    resultsOf(context, body, visit, 0);
+    visit(body);
     return;
   }
   const statements = statementKinds(ts);
@@ -58,7 +63,7 @@ export function forEachReturnedStructuredContent(context: Context, implementatio
   };
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     if (ts.isReturnStatement(node)) {
-      if (node.expression !== undefined) resultsOf(context, node.expression, visit, 0);
+      if (node.expression !== undefined) visit(node.expression);
     } else {
       ts.forEachChild(node, push);
     }
@@ -99,16 +104,38 @@ type Collect = (source: ts.StringLiteralLike) => void;
 
 /** A returned value: an object literal (or a const holding one, or either branch of a conditional). */
 function resultsOf(context: Context, expression: ts.Expression, visit: VisitStructured, hops: number): void {
+  objectsOf(context, expression, (object, at) => {
+    const structured = propertyValue(context, object, "structuredContent");
+    if (structured !== undefined) visit(structured, at + 1);
+  }, hops);
+}
+
+/** The object literals a returned value is (through `const`s and either branch of a conditional). */
+function objectsOf(context: Context, expression: ts.Expression, visit: (object: ts.ObjectLiteralExpression, hops: number) => void, hops: number): void {
   const { ts } = context;
   const node = valueOf(context, expression, hops);
   if (node === undefined) return;
   if (ts.isConditionalExpression(node)) {
-    resultsOf(context, node.whenTrue, visit, hops + 1);
-    resultsOf(context, node.whenFalse, visit, hops + 1);
+    objectsOf(context, node.whenTrue, visit, hops + 1);
+    objectsOf(context, node.whenFalse, visit, hops + 1);
     return;
   }
-  const structured = ts.isObjectLiteralExpression(node) ? propertyValue(context, node, "structuredContent") : undefined;
-  if (structured !== undefined) visit(structured, hops + 1);
+  if (ts.isObjectLiteralExpression(node)) visit(node, hops);
+}
+
+/**
+ * The object literals `implementation` returns (its own `return`s; an expression body) whose
+ * `isError` is written `true`: error results, when nothing else in them says otherwise.
+ */
+export function returnedErrorResultsOf(context: Context, implementation: ts.SignatureDeclaration): ts.ObjectLiteralExpression[] {
+  const { ts } = context;
+  const found: ts.ObjectLiteralExpression[] = [];
+  const visit = (object: ts.ObjectLiteralExpression): void => {
+    const isError = propertyValue(context, object, "isError");
+    if (isError !== undefined && skipOuterExpressions(ts, isError).kind === ts.SyntaxKind.TrueKeyword) found.push(object);
+  };
+  forEachReturnedValue(context, implementation, (returned) => objectsOf(context, returned, visit, 0));
+  return found;
 }
 
 /** The elements of a `sources` array literal (or a const holding one, spreads of such included). */

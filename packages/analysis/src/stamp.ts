@@ -4,7 +4,7 @@
  *
  * Here, and not only in `@sourced/registry`, because a compile step (the transformer, a bundler
  * plugin) must not install the registry — the MCP SDK and zod — to spell one string. The registry
- * depends on no package of ours, so it keeps the same literal in its own `stamp.ts`; the
+ * depends on no package of ours but `@sourced/contract-rules`, so it keeps the same literal in its own `stamp.ts`; the
  * transformer's tests pin the two equal, on the built packages.
  */
 export const VERIFIED_STAMP_KEY = "@sourced/registry:verified";

@@ -4,18 +4,9 @@ import * as path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { CASES_DIR, CASES_TSCONFIG, EXPECTED_IDS } from "../../../fixtures/harness";
-import fc from "fast-check";
-import { analyzeSourceFile, FINDING_KINDS, type AnalysisResult, type Finding } from "../src/index";
+import * as rules from "@sourced/contract-rules";
+import { analyzeSourceFile, closestMatch, FINDING_KINDS, type AnalysisResult, type Finding } from "../src/index";
 import { referenceFactsOf } from "../src/marked";
-import { toolNameProblem } from "../src/tool-name";
-import { canNeverBeSource, describeSourceUrlProblem, isSourceUrl, SOURCE_URL_PATTERN } from "../src/url-rule";
-// The registry's own rules, from its sources: the analysis depends on no package of ours at run time.
-import { toolNameProblem as registryToolNameProblem } from "../../registry/src/tool-name";
-import {
-  describeSourceUrlProblem as registryDescribeSourceUrlProblem,
-  isSourceUrl as registryIsSourceUrl,
-  SOURCE_URL_PATTERN as REGISTRY_SOURCE_URL_PATTERN,
-} from "../../registry/src/url-rule";
 
 const DIST = path.resolve(__dirname, "../dist");
 
@@ -419,37 +410,16 @@ registry.tool()(function maybe(): DataToolOutput | undefined { return undefined;
   });
 });
 
-describe("the rules copied from the registry, pinned equal to its own", () => {
-  const hostile = fc.string({ unit: fc.constantFrom(..."aZ09_-.: /\\é%#?@".split("")), maxLength: 40 });
-  const names = fc.oneof(hostile, fc.constantFrom("constructor", "toString", "__proto__", "", "x".repeat(129), "-a", "a.", "#secret", "valid_name"));
-  const urls = fc.oneof(
-    fc.tuple(fc.constantFrom("https://", "http://", "HTTPS://", "https:/", "ftp://", "memory://", "", "./", "/"), hostile).map(([scheme, rest]) => scheme + rest),
-    fc.constantFrom("https://example.org/top cities", "example.org/cities", "C:\\data\\x.csv", "https://user@example.org/", "https://example.org/%zz"),
-  );
-
-  it("the tool-name rule: the same verdict and the same words", () => {
-    fc.assert(
-      fc.property(names, (name) => {
-        expect(toolNameProblem(name)).toBe(registryToolNameProblem(name));
-      }),
-      { numRuns: 500 },
-    );
-  });
-
-  it("the URL rule: the same pattern, the same verdict, the same words and fix", () => {
-    expect(SOURCE_URL_PATTERN).toBe(REGISTRY_SOURCE_URL_PATTERN);
-    fc.assert(
-      fc.property(urls, (url) => {
-        expect(isSourceUrl(url)).toBe(registryIsSourceUrl(url));
-        if (!isSourceUrl(url)) expect(describeSourceUrlProblem(url)).toBe(registryDescribeSourceUrlProblem(url));
-      }),
-      { numRuns: 500 },
-    );
-  });
-
-  it("reports only what no rule can accept: other schemes are left to the net (a resource's URI may be a source)", () => {
-    expect(["./data.json", "example.org/x", "https://example.org/a b", "HTTPS://example.org/", "C:\\data\\x.csv", "", "memory://graph space", "javascript:alert(1)", "data:text/plain,x"].filter(canNeverBeSource)).toHaveLength(9);
-    expect(["https://example.org/", "memory://graph", "file:///data/cities.json", "urn:isbn:0451450523"].filter(canNeverBeSource)).toEqual([]);
+describe("the contract's rules", () => {
+  it("are @sourced/contract-rules' own, which the registry enforces too: written once", () => {
+    // The words of invalid-tool-name and invalid-source are pinned above; here, that they are the package's.
+    expect(closestMatch).toBe(rules.closestMatch);
+    const { findings } = analyze(`${HEADER}
+registry.tool({ name: "top city" })(function topCity(): DataToolOutput { return { content: [{ type: "text", text: "x" }], structuredContent: { sources: ["./cities.csv"] } }; });
+`);
+    expect(findings.map((finding) => finding.id)).toEqual(["invalid-tool-name", "invalid-source"]);
+    expect(findings[0]!.message).toContain(rules.toolNameProblem("top city")!);
+    expect(findings[1]!.message).toContain(rules.describeSourceUrlProblem("./cities.csv"));
   });
 });
 
@@ -1175,6 +1145,19 @@ describe("questions left unasked on a program nobody has checked", () => {
     expect(one.declaredTypes).toBeGreaterThan(0);
     expect(one.references).toBe(0);
     expect(questionsFor(4)).toEqual(one);
+  });
+
+  it("lists no property of a type only the compiler's library declares (an array of records) to look for the mark", () => {
+    const { result, asked } = askedOf(`${HEADER}interface Row { readonly city: string }
+const rows: readonly Row[] = [{ city: "Oslo" }];
+const copies: Row[][] = [[...rows]];
+declare function keep(value: unknown): void;
+registry.tool()(function t(): DataToolOutput { keep(rows); keep(copies); keep(new Map<string, Row>()); return sample(); });
+`);
+    expect(result.findings).toEqual([]);
+    expect(result.registrations.map((registration) => registration.tool)).toEqual(["t"]);
+    const listed = asked("getPropertiesOfType").map(([type]) => (type as ts.Type).getSymbol()?.name);
+    expect(listed.filter((name) => name === "ReadonlyArray" || name === "Array" || name === "Map")).toEqual([]);
   });
 
   it("reads an overloaded callee's call by the overload it resolves to, not by the first one declared", () => {

@@ -14,7 +14,8 @@ import { FIXTURE_TSCONFIG, REPO } from "./helpers";
  */
 
 // `project` comes with the CLI, and is what the registry's start-up check runs on: a project that runs from source has it too.
-const PACKAGES = ["registry", "analysis", "analysis-native", "project", "cli", "eslint-plugin"] as const;
+// contract-rules: the registry and the analysis depend on it (an override, like the others, until it is published).
+const PACKAGES = ["contract-rules", "registry", "analysis", "analysis-native", "project", "cli", "eslint-plugin"] as const;
 const TOOLS = [
   `import { createRegistry, type DataToolOutput } from "@sourced/registry";`,
   `export const registry = createRegistry({ name: "recipes", version: "1.0.0" });`,
@@ -56,7 +57,8 @@ afterAll(() => {
 function freshProject(devDependencies: Record<string, string>, extra: Record<string, unknown> = {}): string {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "sourced-recipe-"));
   projects.push(directory);
-  const { "@sourced/registry": registry, "@sourced/eslint-plugin": _eslintPlugin, ...tools } = tarballs;
+  // The contract's rules come with the registry and the analysis, never installed by name.
+  const { "@sourced/registry": registry, "@sourced/eslint-plugin": _eslintPlugin, "@sourced/contract-rules": _contractRules, ...tools } = tarballs;
   // Our packages depend on each other by version; until they are published, each package
   // manager is told to take those versions from the tarballs (npm `overrides`, yarn `resolutions`,
   // pnpm `overrides` in pnpm-workspace.yaml). Everything else comes from the registry.

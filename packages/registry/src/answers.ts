@@ -27,9 +27,26 @@ export function capText(text: string, limit: number, where: string): string {
   return `${text.slice(0, end)}${note}`;
 }
 
-/** Logs once; a logger that throws falls back to stderr, so a warning is never lost nor doubled. */
+/**
+ * Control characters but the line break and the tab (C0, DEL, C1: an ANSI escape sequence, a bell,
+ * a carriage return) and the bidi controls: what a tool's text carries of them would act on the
+ * terminal or the log viewer that shows a warning — recolour it, retitle the window, hide a line,
+ * reorder it.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** `text` with its control characters escaped (`\x1b`, `\u202e`), as the log shows it. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROL, (char) => {
+    const code = char.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
+
+/** Logs once, its control characters escaped; a logger that throws falls back to stderr, so a warning is never lost nor doubled. */
 export function warn(logger: Logger, message: string): void {
-  const text = capText(message, LOG_TEXT_LIMIT, "not logged");
+  const text = escapeControls(capText(message, LOG_TEXT_LIMIT, "not logged"));
   try {
     logger.warn(text);
   } catch (error) {

@@ -19,8 +19,11 @@ export interface CallBounds {
   readonly shutdown: AbortSignal | undefined;
 }
 
-/** Why a call or a read was stopped before it settled: its deadline passed, or the serving shut down past its grace. */
-export type StopCause = "deadline" | "shutdown";
+/**
+ * Why a call or a read was stopped before it settled: its deadline passed, the serving shut down
+ * past its grace, or its client cancelled it (or went away: its answer is never sent, nor warned).
+ */
+export type StopCause = "deadline" | "shutdown" | "cancelled";
 
 /** How a stopped call or read is answered: the reason its signal is aborted with, the warning, the answer (which may throw: an MCP error). */
 export interface StoppedAnswer<T> {
@@ -58,6 +61,7 @@ export function withinBounds<T>(
       answered = true;
       clearTimeout(timer);
       shutdown?.removeEventListener("abort", onShutdown);
+      requestSignal.removeEventListener("abort", onCancelled);
       try {
         resolve(answer());
       } catch (error) {
@@ -73,9 +77,18 @@ export function withinBounds<T>(
       stop.abort(reason);
     };
     const onShutdown = (): void => stopFor("shutdown");
+    // Cancelled by its client, or its connection closed (stdin's end, a client gone): the SDK sends
+    // nothing for it and has aborted its signal; the bounds end with it, so no timer of a request
+    // that will never be answered keeps the process alive until its deadline.
+    const onCancelled = (): void => {
+      if (answered) return;
+      settle(stopped("cancelled").answer);
+    };
     if (timeoutMs !== Infinity) timer = setTimeout(() => stopFor("deadline"), Math.min(timeoutMs, MAX_TIMER_MS));
     if (shutdown?.aborted) onShutdown();
     else shutdown?.addEventListener("abort", onShutdown, { once: true });
+    if (requestSignal.aborted) onCancelled();
+    else requestSignal.addEventListener("abort", onCancelled, { once: true });
     outcome.then(
       (value) => settle(() => value),
       (error: unknown) => settle(() => failed(error)),

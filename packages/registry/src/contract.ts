@@ -1,9 +1,9 @@
 import type { ContentBlock, CallToolResult } from "@modelcontextprotocol/server";
 import type { ChartConfiguration } from "chart.js";
 import { z } from "zod";
+import { contentsUriProblem, describeSourceUrlProblem, isContentsUri, SOURCE_URL_REGEX, urlRuleProblem } from "@sourced/contract-rules";
 import type { CompiledInput, ParsedArguments } from "./input.js";
 import type { ServedResources } from "./resource-sources.js";
-import { describeSourceUrlProblem, SOURCE_URL_REGEX, urlRuleProblem } from "./url-rule.js";
 import { thrownText } from "./wire.js";
 
 /*
@@ -17,7 +17,7 @@ import { thrownText } from "./wire.js";
  */
 
 /**
- * An absolute `http:` or `https:` URL, by the one URL rule (url-rule.ts): its pattern is published
+ * An absolute `http:` or `https:` URL, by the one URL rule (@sourced/contract-rules): its pattern is published
  * in the JSON Schema next to `format: "uri"`, and the pattern is all the server checks, so a client
  * validating with the published schema accepts exactly what the server accepts.
  */
@@ -302,6 +302,9 @@ export function contractFor(served: ServedResources | undefined, output?: Compil
   };
 }
 
+/** The URI a read's contents (and a prompt's resources) name: any absolute URI but a browser's own (url-rule.ts). */
+const contentsUri = z.string({ error: (issue) => contentsUriProblem(issue.input) }).refine(isContentsUri, { error: (issue) => contentsUriProblem(issue.input) });
+
 /**
  * What a resource of the registry's (`registry.resource()`) may answer a `resources/read` with:
  * its contents, each with its URI and text or base64 blob, as MCP defines them; `_meta`; nothing
@@ -311,14 +314,35 @@ export const readResourceResultSchema = z.strictObject(
   {
     contents: z.array(
       z.union([
-        z.strictObject({ uri: z.string(), mimeType: z.string().optional(), _meta: meta.optional(), text: z.string() }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
-        z.strictObject({ uri: z.string(), mimeType: z.string().optional(), _meta: meta.optional(), blob: base64 }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
+        z.strictObject({ uri: contentsUri, mimeType: z.string().optional(), _meta: meta.optional(), text: z.string() }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
+        z.strictObject({ uri: contentsUri, mimeType: z.string().optional(), _meta: meta.optional(), blob: base64 }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
       ]),
       { error: missing("is missing: a read answers with its contents, [{ uri, text }]") },
     ),
     _meta: meta.optional(),
   },
   { error: onlyKeys("a resource read result", "contents and _meta") },
+);
+
+/**
+ * What a prompt of the registry's (`registry.prompt()`) may answer a `prompts/get` with: its
+ * messages, each a role (`user` or `assistant`) and one content block as MCP defines them (a
+ * resource's URI any but a browser's own), an optional description, `_meta`; nothing else. Checked
+ * against the plain-JSON wire copy, as a tool's result and a resource's read are.
+ */
+export const getPromptResultSchema = z.strictObject(
+  {
+    description: z.string().optional(),
+    messages: z.array(
+      z.strictObject(
+        { role: z.enum(["user", "assistant"]), content: contentBlockFor(contentsUri) },
+        { error: (issue) => missing('is missing: a message has a role ("user" or "assistant") and one content block')(issue) ?? onlyKeys("a prompt message", "role and content")(issue) },
+      ),
+      { error: missing('is missing: a prompt answers with its messages, [{ role: "user", content: { type: "text", text } }]') },
+    ),
+    _meta: meta.optional(),
+  },
+  { error: onlyKeys("a prompt result", "description, messages and _meta") },
 );
 
 /** No keys beyond the contract's: what `Extra` defaults to. */

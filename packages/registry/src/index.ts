@@ -14,8 +14,7 @@ export { VERIFIED_STAMP, isVerified, markVerified, verifiedBy } from "./verified
 export type { VerifiedFunction } from "./verified.js";
 export { ERROR_TEXT_LIMIT } from "./answers.js";
 export { ToolError } from "./tool-error.js";
-export { TOOL_NAME_PATTERN } from "./tool-name.js";
-export { isSourceUrl, SOURCE_URL_PATTERN, toSourceUrl } from "./url-rule.js";
+export { isSourceUrl, SOURCE_URL_PATTERN, TOOL_NAME_PATTERN, toSourceUrl } from "@sourced/contract-rules";
 export { WIRE_LIMITS } from "./wire.js";
 // Everything a server author writes beside registry.tool(), from this one package: templates and
 // completion (resources, prompts), the 2026-07-28 way to ask the client (`throw inputRequired(…)`),

@@ -7,7 +7,7 @@ import type { Logger } from "./logger.js";
 import { describePath, describeProblems, inPlainWords } from "./problems.js";
 import { ToolError } from "./tool-error.js";
 import type { ToolFunction } from "./types.js";
-import { thrownText, toWire } from "./wire.js";
+import { toWire } from "./wire.js";
 
 /** What the net calls: a registered tool, as `fn.call(thisArg, args, extra)`. */
 export interface NetTool extends NamedTool {
@@ -102,7 +102,7 @@ function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallTool
   // `throw inputRequired(…)`: the tool asks the client for input; the SDK sends or fulfils it (client-requests.ts).
   const asked = thrownInputRequest(error);
   if (asked !== undefined) return asked as unknown as CallToolResult;
-  if (isToolError(error)) return expectedFailure(tool, thrownText(error), logger);
+  if (isToolError(error)) return expectedFailure(tool, expectedFailureText(error), logger);
   const { message, detail } = describeThrown(error);
   const result = errorResult(`${toolLabel(tool, "result")} failed: ${message}`);
   warn(logger, `${toolLabel(tool, "log")} threw: ${detail}`);
@@ -110,11 +110,26 @@ function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallTool
 }
 
 /**
- * A `ToolError`: its message is the answer, as the tool wrote it for the LLM (one naming the tool
- * stands in for a message without visible text); the log gets one line without a stack.
+ * The text of a `ToolError`, as its author wrote it for the LLM: `undefined` when it has none to
+ * give — a message without visible text, not a string, or a `message` getter that throws — and
+ * the answer names what failed instead.
  */
-function expectedFailure(tool: NamedTool, message: string, logger: Logger): CallToolResult {
-  const text = hasVisibleText(message) ? message : `${toolLabel(tool, "result")} failed.`;
+export function expectedFailureText(error: ToolError): string | undefined {
+  let message: unknown;
+  try {
+    message = error.message;
+  } catch {
+    return undefined;
+  }
+  return typeof message === "string" && hasVisibleText(message) ? message : undefined;
+}
+
+/**
+ * A `ToolError`: its message is the answer, as the tool wrote it for the LLM (one naming the tool
+ * stands in for a message it cannot give); the log gets one line without a stack.
+ */
+function expectedFailure(tool: NamedTool, message: string | undefined, logger: Logger): CallToolResult {
+  const text = message ?? `${toolLabel(tool, "result")} failed.`;
   warn(logger, `${toolLabel(tool, "log")} answered with an error: ${text.replace(/\s*[\r\n\u2028\u2029]+\s*/gu, " ")}`);
   return errorResult(text);
 }

@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
+import { closestMatch } from "@sourced/contract-rules";
 import { formatSite, type LazySite } from "./site.js";
-import { closestKey } from "./suggest.js";
 import type { RegistryOptions, ToolOptions } from "./types.js";
 
 /*
@@ -53,6 +53,7 @@ export const REGISTRY_OPTIONS: OptionTable<RegistryOptions> = {
   },
   requireVerified: BOOLEAN,
   startupCheck: { takes: '"auto", "require" or false', accepts: (value) => value === "auto" || value === "require" || value === false },
+  startupCheckTimeoutMs: DEADLINE,
   ui: BOOLEAN,
   callTimeoutMs: DEADLINE,
   title: STRING,
@@ -97,7 +98,7 @@ export function optionProblems(options: object, table: OptionTable<object>, what
   for (const key of Object.keys(options)) {
     const rule = Object.hasOwn(table, key) ? (table as Record<string, OptionRule>)[key] : undefined;
     if (rule === undefined) {
-      const nearest = closestKey(key, known);
+      const nearest = closestMatch(key, known);
       problems.push(`unknown ${what} ${JSON.stringify(key)}${nearest === undefined ? "" : `: did you mean ${JSON.stringify(nearest)}?`}`);
       continue;
     }

@@ -26,6 +26,12 @@ export interface CompiledSchemas {
  */
 function compileOutput(output: unknown): CompiledInput {
   const compiled = compileInput(output, "output");
+  // Every result carrying it would be refused by the net (wire.ts): refused here, once, as a tool named so is.
+  if (declaredKeys(compiled).includes("__proto__") || ownsProto(output) || ownsProto((output as { shape?: unknown }).shape)) {
+    throw new InputRefusal(
+      'output declares "__proto__", which JSON readers may take for the prototype: no result could carry it (the net refuses such a key). Give the key another name (output: { proto: z.string() }).',
+    );
+  }
   const taken = declaredKeys(compiled).filter((key) => (CONTRACT_KEYS as readonly string[]).includes(key));
   if (taken.length > 0) {
     throw new InputRefusal(
@@ -34,6 +40,15 @@ function compileOutput(output: unknown): CompiledInput {
     );
   }
   return compiled;
+}
+
+/** Whether `shape` (a raw shape, a zod object's `shape`) has an own `__proto__` key, which its JSON Schema would lose. */
+function ownsProto(shape: unknown): boolean {
+  try {
+    return typeof shape === "object" && shape !== null && Object.hasOwn(shape, "__proto__");
+  } catch {
+    return false;
+  }
 }
 
 /** A decorated static method: its name, and its class once the class exists. */
@@ -145,6 +160,8 @@ export interface RegistrationPolicy {
   readonly logger: Logger;
   readonly checkMode: StartupCheckMode;
   readonly requireVerified: boolean;
+  /** How long the start-up check may take (`RegistryOptions.startupCheckTimeoutMs`). */
+  readonly startupCheckTimeoutMs: number;
 }
 
 /** A registration the registry cannot take as it is, waiting for the start-up check's verdict (see `Registrations.undecided`). */

@@ -6,12 +6,13 @@ import { InputRefusal } from "./input.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, optionsError, REGISTRY_OPTIONS, TOOL_OPTIONS, toolOptionProblems } from "./options.js";
 import { compileSchemas, Registrations, type CompiledSchemas, type RegistrationPolicy } from "./registration.js";
-import { checkedRead } from "./resource-net.js";
+import { checkedPrompt, checkedRead } from "./resource-net.js";
 import { ServedResources } from "./resource-sources.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
 import { buildServer, ToolTable, type Offering, type OfferingHandle, type ServingContext, type TableSource } from "./server.js";
 import { formatSite, LazySite } from "./site.js";
 import type { RegisteredTool, RegistryOptions, ToolArgs, ToolDecorator, ToolDecoratorFor, ToolInput, ToolOptions, ToolOutput } from "./types.js";
+import { DEFAULT_STARTUP_CHECK_TIMEOUT_MS } from "./startup.js";
 import { StartupVerdicts } from "./verdicts.js";
 
 /*
@@ -46,7 +47,12 @@ export interface Registry {
    */
   resource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): RegisteredOffering;
   resource(name: string, template: ResourceTemplate, metadata: ResourceMetadata, read: ReadResourceTemplateCallback): RegisteredOffering;
-  /** Serves a prompt beside the tools, as `resource` does: the SDK's `registerPrompt`, with its arguments. */
+  /**
+   * Serves a prompt beside the tools, as `resource` does: the SDK's `registerPrompt`, with its
+   * arguments. Its answers go through the net as a resource's reads do: only a checked
+   * `GetPromptResult` is sent (a copy made once: a `toJSON` or a getter runs once, before the
+   * check), else an MCP error naming it and one warning, within `callTimeoutMs`.
+   */
   prompt(name: string, config: PromptConfig<undefined>, get: PromptCallback): RegisteredOffering;
   prompt<Args extends StandardSchemaWithJSON>(name: string, config: PromptConfig<Args>, get: PromptCallback<Args>): RegisteredOffering;
   /**
@@ -105,7 +111,13 @@ export function createRegistry(options: RegistryOptions): Registry {
   // Checked with the other options (options.ts).
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const view = gatewayView(options.ui, logger);
-  const policy: RegistrationPolicy = { registryName: name, logger, checkMode: options.startupCheck ?? "auto", requireVerified: options.requireVerified === true };
+  const policy: RegistrationPolicy = {
+    registryName: name,
+    logger,
+    checkMode: options.startupCheck ?? "auto",
+    requireVerified: options.requireVerified === true,
+    startupCheckTimeoutMs: options.startupCheckTimeoutMs ?? DEFAULT_STARTUP_CHECK_TIMEOUT_MS,
+  };
   // Called only once all three exist: when a registration or a verdict changes the tools.
   const changed = (): void => tables.changed();
   const registrations = new Registrations(policy, changed);
@@ -167,7 +179,14 @@ export function createRegistry(options: RegistryOptions): Registry {
     },
 
     prompt(...args: unknown[]): RegisteredOffering {
-      return offerings.offer("registry.prompt()", new LazySite(new Error()), "prompts", (server) => (server.registerPrompt as (...given: unknown[]) => OfferingHandle)(...args));
+      // Its answers go through the net as a resource's reads do (resource-net.ts); a `get` that is
+      // no function is the SDK's to refuse.
+      const [promptName, config, get] = args;
+      return offerings.offer("registry.prompt()", new LazySite(new Error()), "prompts", (server, serving) => {
+        const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown };
+        const checked = typeof get === "function" ? checkedPrompt(String(promptName), get as (...given: [...unknown[], ServerContext]) => unknown, logger, bounds) : get;
+        return (server.registerPrompt as (...given: unknown[]) => OfferingHandle)(promptName, config, checked, ...args.slice(3));
+      });
     },
 
     // A serving layer passes what it asks of its servers; the public signature takes nothing. A

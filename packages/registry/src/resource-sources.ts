@@ -1,6 +1,5 @@
 import type { ResourceTemplate } from "@modelcontextprotocol/server";
-import { closestKey } from "./suggest.js";
-import { isResourceUriForm, localDataAdvice, SOURCE_URL_PATTERN, urlRuleProblem } from "./url-rule.js";
+import { closestMatch, isResourceUriForm, localDataAdvice, SOURCE_URL_PATTERN, urlRuleProblem } from "@sourced/contract-rules";
 
 /*
  * The resources a registry serves, as sources: data a tool read from a local file, a database or
@@ -12,6 +11,18 @@ import { isResourceUriForm, localDataAdvice, SOURCE_URL_PATTERN, urlRuleProblem 
 
 /** How many served URIs a refusal lists. */
 const LISTED = 5;
+
+/** How many schemes the published schema of a source names one by one (sourceJsonSchema); past that, any scheme. */
+const PUBLISHED_SCHEMES = 16;
+/** An RFC 3986 scheme, as a pattern. */
+const SCHEME_PATTERN = "[A-Za-z][A-Za-z0-9+.-]*";
+
+const SCHEME = new RegExp(`^${SCHEME_PATTERN}(?=:)`, "u");
+
+/** The scheme of a URI or a template, as written (`memory`); `""` when it starts with none. */
+function schemeOf(uri: string): string {
+  return SCHEME.exec(uri)?.[0] ?? "";
+}
 
 export class ServedResources {
   private readonly uris = new Set<string>();
@@ -44,17 +55,26 @@ export class ServedResources {
   }
 
   /**
-   * The JSON Schema of one source, as `tools/list` publishes it: the URL rule's pattern, the served
-   * URIs, and for each template its fixed start (a client's check may accept more instances than
-   * the template matches, never fewer, so it never refuses what the server sends).
+   * The JSON Schema of one source, as `tools/list` publishes it: the URL rule's pattern, and the
+   * schemes of the served URIs and templates (`^(?:memory|urn):`). A client's check may accept more
+   * than the server sends, never less: so the published schema does not grow with the number of
+   * resources (10,000 served URIs are one pattern, not a list every tool repeats), while the net
+   * accepts exactly the served URIs. Past `PUBLISHED_SCHEMES` schemes, any scheme's.
    */
   sourceJsonSchema(description: string): Record<string, unknown> {
-    const anyOf: Record<string, unknown>[] = [{ pattern: SOURCE_URL_PATTERN, format: "uri" }];
-    if (this.uris.size > 0) anyOf.push({ enum: [...this.uris] });
+    const schemes = new Set<string>();
+    // A template whose scheme is a variable (`{scheme}://…`) may have an instance of any scheme.
+    let anyScheme = false;
+    for (const uri of this.uris) schemes.add(schemeOf(uri));
     for (const { text } of this.templates) {
-      const start = text.slice(0, text.search(/\{|$/u));
-      anyOf.push({ pattern: `^${start.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&")}` });
+      const scheme = schemeOf(text);
+      if (scheme === "") anyScheme = true;
+      // A template of an http(s) URL has no instance the net takes for a resource (isResourceUriForm).
+      else if (!/^https?$/iu.test(scheme)) schemes.add(scheme);
     }
+    const anyOf: Record<string, unknown>[] = [{ pattern: SOURCE_URL_PATTERN, format: "uri" }];
+    if (anyScheme || schemes.size > PUBLISHED_SCHEMES) anyOf.push({ pattern: `^${SCHEME_PATTERN}:` });
+    else if (schemes.size > 0) anyOf.push({ pattern: `^(?:${[...schemes].sort().map((scheme) => scheme.replace(/[.+]/gu, "\\$&")).join("|")}):` });
     return { type: "string", description, anyOf };
   }
 
@@ -63,7 +83,7 @@ export class ServedResources {
     const listed = [...this.uris, ...this.templates.map(({ text }) => text)];
     const shown = listed.slice(0, LISTED).join(", ") + (listed.length > LISTED ? `, and ${listed.length - LISTED} more` : "");
     // A slip of a served URI (a long string, never one: its distance would cost too much).
-    const nearest = typeof value === "string" && value.length <= 200 ? closestKey(value, [...this.uris]) : undefined;
+    const nearest = typeof value === "string" && value.length <= 200 ? closestMatch(value, [...this.uris]) : undefined;
     const served = `it is no URI of a resource this server serves (${shown})${nearest === undefined ? "" : `: did you mean ${JSON.stringify(nearest)}?`}`;
     return `${urlRuleProblem(value)}; ${served}${typeof value === "string" ? localDataAdvice(value) : ""}`;
   }

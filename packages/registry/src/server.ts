@@ -3,6 +3,7 @@ import type { CallToolRequest, CallToolResult, Icon, ListToolsResult, ServerCont
 import { z } from "zod";
 import { statelessRefusal, type Audience } from "./audience.js";
 import { statelessContext } from "./client-requests.js";
+import { answerClientMistakes } from "./client-mistakes.js";
 import { contractFor, type ResultContract } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
 import { JSON_SCHEMA_TARGET, type CompiledInput, type ParsedArguments } from "./input.js";
@@ -10,6 +11,7 @@ import type { Logger } from "./logger.js";
 import { capText, ERROR_TEXT_LIMIT, STOPPED } from "./answers.js";
 import { callWithinBounds } from "./bounds.js";
 import { callThroughNet, thrownAnswer, thrownUnlessUnanswered, type NetTool } from "./net.js";
+import { publishedContract } from "./published-schema.js";
 import type { ServedResources } from "./resource-sources.js";
 import type { SerialisedLists } from "./tools-list.js";
 import type { ToolOptions } from "./types.js";
@@ -163,7 +165,8 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output"): Tool["inputSch
  * `output` declares, as that schema states them (its properties, its required keys, its `$defs`).
  */
 function publishedOutputSchema(contract: ResultContract): Tool["outputSchema"] {
-  const json = toJsonSchema(contract.structuredContent, "output") as Record<string, unknown> & { properties: Record<string, unknown>; required?: string[] };
+  // Smaller than the contract's whole schema, never stricter (published-schema.ts).
+  const json = publishedContract(toJsonSchema(contract.structuredContent, "output")) as Record<string, unknown> & { properties: Record<string, unknown>; required?: string[] };
   if (contract.output === undefined) return json;
   const declared = contract.output.json as { properties?: Record<string, unknown>; required?: unknown; $defs?: Record<string, unknown> };
   const required = Array.isArray(declared.required) ? (declared.required as string[]) : [];
@@ -236,6 +239,8 @@ export function buildServer(
     { name, version, ...defined({ title, icons, websiteUrl }) },
     { ...defined({ instructions }), cacheHints: { "tools/list": LIST_CACHE, "resources/list": LIST_CACHE }, enforceStrictCapabilities: true },
   );
+  // A request whose params break the method's schema is the client's mistake: -32602 in plain words.
+  answerClientMistakes(server);
   const lowLevel = server.server;
   const stateless = serving.stateless === true;
   // list_changed only where the registry says its lists change (`listChanged`) and a client can be

@@ -19,8 +19,18 @@ export type StartupCheckMode = "auto" | "require" | false;
 /** `@sourced/project/startup`, as far as the registry reads it (the layer's own types, restated: no dependency). */
 interface ProjectLayer {
   readonly STARTUP_PROTOCOL: number;
-  checkRegistrations(registrations: readonly { readonly tool: string; readonly frames: readonly Site[] }[], options?: { readonly cwd?: string }): Promise<LayerOutcome>;
+  checkRegistrations(registrations: readonly { readonly tool: string; readonly frames: readonly Site[] }[], options?: { readonly cwd?: string; readonly timeoutMs?: number }): Promise<LayerOutcome>;
 }
+
+/**
+ * The default of `RegistryOptions.startupCheckTimeoutMs`: how long the check may take before the
+ * tools it has not judged are served unchecked (`"auto"`) or refused (`"require"`). A cold check
+ * of a large project on a loaded machine takes a minute; a check that takes longer is stuck (a
+ * file it reads blocks: a FIFO, a network mount that does not answer).
+ */
+export const DEFAULT_STARTUP_CHECK_TIMEOUT_MS = 120_000;
+/** How long after the registry's deadline the project layer stops its worker. */
+const LAYER_GRACE_MS = 1_000;
 
 interface LayerOutcome {
   readonly verifier: string;
@@ -96,7 +106,7 @@ export interface Verdicts {
  * is missing, speaks another protocol or fails is an `unjudged` verdict for every registration,
  * saying what to install or report.
  */
-export async function judge(registrations: readonly Judged[]): Promise<Verdicts> {
+export async function judge(registrations: readonly Judged[], timeoutMs: number = DEFAULT_STARTUP_CHECK_TIMEOUT_MS): Promise<Verdicts> {
   const unjudged = (reason: string): Verdicts => {
     layerReasons.add(reason);
     return { verifier: LAYER, verdicts: registrations.map(() => ({ kind: "unjudged", reason })) };
@@ -120,11 +130,40 @@ export async function judge(registrations: readonly Judged[]): Promise<Verdicts>
   }
   if (layer.STARTUP_PROTOCOL !== PROTOCOL) return unjudged(`the installed ${LAYER} speaks another version of the check's protocol (${String(layer.STARTUP_PROTOCOL)}, this registry ${PROTOCOL}): install matching versions of @sourced/registry and ${LAYER}`);
   try {
-    const outcome = await layer.checkRegistrations(registrations);
+    // The registry keeps its deadline, whatever the layer does; the layer is told a little more, so
+    // it stops its worker just after (its own words would call the stop a failure of the check).
+    const outcome = await withinDeadline(layer.checkRegistrations(registrations, timeoutMs === Infinity ? {} : { timeoutMs: timeoutMs + LAYER_GRACE_MS }), timeoutMs);
+    if (outcome === undefined) {
+      // Not the layer's absence: the ways out are the build's and the deadline's, not an install.
+      const reason =
+        `the start-up check did not finish within ${timeoutMs.toLocaleString("en-US")} ms (createRegistry({ startupCheckTimeoutMs }) sets it): ` +
+        "a file it reads may block (a FIFO, a network mount that does not answer), or the project takes longer to judge";
+      return { verifier: LAYER, verdicts: registrations.map(() => ({ kind: "unjudged", reason })) };
+    }
     return outcome.verdicts.length === registrations.length ? outcome : unjudged(`${LAYER} answered ${outcome.verdicts.length} verdicts for ${registrations.length} registrations. Please report it`);
   } catch (error) {
     return unjudged(`${LAYER} failed (${messageOf(error)}). Please report it`);
   }
+}
+
+/** What `promise` settles with, or `undefined` once `timeoutMs` has passed (a timer that keeps no process alive). */
+function withinDeadline<T>(promise: Promise<T>, timeoutMs: number): Promise<T | undefined> {
+  if (timeoutMs === Infinity) return promise;
+  return new Promise<T | undefined>((resolve, reject) => {
+    const timer = setTimeout(() => resolve(undefined), Math.min(timeoutMs, 2 ** 31 - 1));
+    timer.unref();
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as the layer rejected
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The reasons `judge` gives itself: the project layer is missing or unusable, so the ways out begin with installing it. */

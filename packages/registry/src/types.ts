@@ -234,6 +234,15 @@ export interface RegistryOptions {
    */
   startupCheck?: StartupCheckMode;
   /**
+   * How long the start-up check may take, in ms (`Infinity` for no limit): the tools it has not
+   * judged by then are treated as ones it could not judge — served unchecked with one warning under
+   * `"auto"`, refused under `"require"` — and the warning says why. `tools/list` and `tools/call`
+   * wait for the check, so a check that blocks (a tsconfig `extends` naming a FIFO, a network mount
+   * that does not answer) would hold them forever. Default 120 s: a cold check of a large project
+   * on a loaded machine takes a minute.
+   */
+  startupCheckTimeoutMs?: number;
+  /**
    * Declare the data view (MCP Apps) on every tool and serve it, so hosts that render MCP Apps
    * show each result's sources, table, charts and force. Default `true`; a tool opts out alone
    * with `registry.tool({ ui: false })`.

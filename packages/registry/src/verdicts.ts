@@ -44,7 +44,7 @@ export class StartupVerdicts {
       });
       if (batch.length === 0 && pending.length === 0) return;
       const asked = [...batch.map((entry) => ({ tool: entry.name, frames: entry.lazySite.frames() })), ...pending.map(({ name, lazySite }) => ({ tool: name, frames: lazySite.frames() }))];
-      const { verifier, verdicts } = await judge(asked);
+      const { verifier, verdicts } = await judge(asked, this.policy.startupCheckTimeoutMs);
       applyVerdicts(entries, this.policy, batch, verdicts.slice(0, batch.length), verifier);
       pending.forEach(({ name, error, entry }, index) => {
         const verdict = verdicts[batch.length + index]!;

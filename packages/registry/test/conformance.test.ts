@@ -75,8 +75,8 @@ const NEED_A_SESSION = [
  * Warnings the suite gives a server that follows the specification. Its sse-polling scenario
  * sends its tool call with `MCP-Protocol-Version: 2025-03-26` (in a session whose handshake agreed
  * 2025-11-25), and a priming event — empty data, with `retry` — is only for 2025-11-25 and later:
- * earlier clients break on it, so the SDK's session transport sends none, and closes no stream
- * early for that request. The suite's own everything-server on the SDK gets the same two warnings.
+ * earlier clients break on it, so the SDK's session transport (the v1 line's and v2's alike) sends
+ * none, and closes no stream early for that request: any server on the SDK gets these two warnings.
  * Priming events, `retry` and resumption are checked at 2025-11-25 in sdk-features.test.ts.
  */
 const SPEC_WARNINGS: Record<string, readonly string[]> = { "server-sse-polling": ["server-sse-priming-event", "server-sse-retry-field"] };

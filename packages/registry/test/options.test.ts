@@ -22,7 +22,7 @@ describe("createRegistry() options", () => {
     expect(() => createRegistry(options)).toThrow(
       new RegExp(
         `^createRegistry\\(\\) at .*${SITE}: unknown option "requireVerifed": did you mean "requireVerified"\\? ` +
-          "createRegistry\\(\\) takes name, version, logger, requireVerified, startupCheck, ui, callTimeoutMs, title, instructions, icons, websiteUrl and listChanged\\.$",
+          "createRegistry\\(\\) takes name, version, logger, requireVerified, startupCheck, startupCheckTimeoutMs, ui, callTimeoutMs, title, instructions, icons, websiteUrl and listChanged\\.$",
         "u",
       ),
     );

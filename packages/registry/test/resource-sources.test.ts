@@ -86,11 +86,11 @@ describe("a served resource's URI as a source", () => {
     await checkOverHttp(memoryRegistry, expectResourceSources);
   });
 
-  test("tools/list publishes the served URIs and each template's start beside the URL rule", async () => {
+  test("tools/list publishes the schemes of the served URIs and templates beside the URL rule (not each URI: the list would grow with them)", async () => {
     const { client, close } = await connectInMemory(memoryRegistry());
     const { tools } = await client.listTools();
     const items = (tools[0]!.outputSchema as { properties: { sources: { items: { anyOf: object[] } } } }).properties.sources.items;
-    expect(items.anyOf.slice(1)).toEqual([{ enum: ["memory://graph"] }, { pattern: "^memory:\\/\\/entities\\/" }]);
+    expect(items.anyOf.slice(1)).toEqual([{ pattern: "^(?:memory):" }]);
     await close();
   });
 

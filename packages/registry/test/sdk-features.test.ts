@@ -112,6 +112,12 @@ let sessionful: URL;
 let stateless: URL;
 beforeAll(async () => {
   [sessionful, stateless] = await Promise.all([startHttp(["--sessions"]), startHttp([])]);
+  // The first tools/list waits for the start-up check's verdicts, which later server processes
+  // (the stdio ones) then find judged: they do not all judge the same sources at once.
+  const warm = new LegacyClient({ name: "features", version: "1.0.0" });
+  await warm.connect(new LegacyStreamableHTTPClientTransport(stateless));
+  await warm.listTools(undefined, { timeout: 120_000 });
+  await warm.close();
 });
 afterAll(() => {
   for (const child of servers) child.kill("SIGTERM");

@@ -1,35 +1,42 @@
 import { AjvJsonSchemaValidator as AjvV2 } from "@modelcontextprotocol/client/validators/ajv";
 import { AjvJsonSchemaValidator as AjvV1 } from "@modelcontextprotocol/sdk/validation/ajv";
+import * as rules from "@sourced/contract-rules";
 import fc from "fast-check";
 import { beforeAll, describe, expect, test } from "vitest";
+import { z } from "zod";
 import { createRegistry, isSourceUrl, SOURCE_URL_PATTERN, structuredContentSchema } from "../dist/index.js";
+import { PUBLISHED_SOURCE_URL_PATTERN } from "@sourced/contract-rules";
 import { connectInMemory, seedResult } from "./helpers.js";
 
 // The registries of this file test the run time (their tools break the contract on purpose, or sit
 // in no tsconfig): the start-up check is off here; startup-check.test.ts tests it.
 
 /*
- * One URL rule, two readers: the server accepts a source exactly when the JSON Schema it publishes
- * as outputSchema does, as the SDK clients' own validators read it (v1 `@modelcontextprotocol/sdk`
- * and v2 `@modelcontextprotocol/client`, both ajv with ajv-formats).
+ * One URL rule, two readers: the server accepts a source exactly when the contract's JSON Schema
+ * (generated from `structuredContentSchema`) does, as the SDK clients' own validators read it (v1
+ * `@modelcontextprotocol/sdk` and v2 `@modelcontextprotocol/client`, both ajv with ajv-formats).
+ * What tools/list publishes in every tool's outputSchema is its superset (issue 44: 600 characters
+ * a tool made a list of 1,000 tools 2 MB): a client's check accepts every source the server sends.
  */
 
 type Check = (value: unknown) => { valid: boolean };
 let published: Record<string, unknown>;
+let listed: Record<string, unknown>;
 let clientV1: Check;
 let clientV2: Check;
 
 beforeAll(async () => {
+  published = z.toJSONSchema(structuredContentSchema, { target: "draft-2020-12", io: "output" });
+  clientV1 = new AjvV1().getValidator(published);
+  clientV2 = new AjvV2().getValidator(published);
   // The schema exactly as a client receives it in tools/list.
   const registry = createRegistry({ name: "urls", version: "1.0.0", startupCheck: false });
   registry.tool()(function list_cities() {
     return seedResult();
   });
   const { client, close } = await connectInMemory(registry);
-  published = (await client.listTools()).tools[0]!.outputSchema as Record<string, unknown>;
+  listed = (await client.listTools()).tools[0]!.outputSchema as Record<string, unknown>;
   await close();
-  clientV1 = new AjvV1().getValidator(published);
-  clientV2 = new AjvV2().getValidator(published);
 });
 
 const server = (source: string) => structuredContentSchema.safeParse({ sources: [source] }).success;
@@ -73,6 +80,22 @@ describe("the source URL rule", () => {
     const items = (published.properties as { sources: { items: { pattern: string; format: string } } }).sources.items;
     expect(items.format).toBe("uri");
     expect(new RegExp(items.pattern, "u").source).toBe(new RegExp(SOURCE_URL_PATTERN, "u").source);
+  });
+
+  test("what tools/list publishes for a source is a superset of the rule: both clients accept every source the server accepts, on 12,000 generated URL-like strings", () => {
+    const items = (listed.properties as { sources: { items: { pattern: string; format: string } } }).sources.items;
+    expect(items).toMatchObject({ pattern: PUBLISHED_SOURCE_URL_PATTERN, format: "uri" });
+    const listedV1 = new AjvV1().getValidator(listed);
+    const listedV2 = new AjvV2().getValidator(listed);
+    const publishedRule = new RegExp(PUBLISHED_SOURCE_URL_PATTERN, "u");
+    const samples = fc.sample(urlLike, { numRuns: 12_000, seed: 20_261_206 });
+    const accepted = samples.filter((sample) => server(sample));
+    expect(accepted.length).toBeGreaterThan(2_000);
+    expect(accepted.filter((sample) => !publishedRule.test(sample) || !listedV1({ sources: [sample] }).valid || !listedV2({ sources: [sample] }).valid)).toEqual([]);
+    // And it still refuses what is plainly no http(s) URL.
+    for (const refused of ["javascript:alert(1)", "ftp://example.org", "https://exa mple.org", 'https://example.org/"><script>', "https://example.org/\\x"]) {
+      expect(publishedRule.test(refused), refused).toBe(false);
+    }
   });
 
   test("server and the v1 and v2 SDK clients' validators agree on 12,000 generated URL-like strings", () => {
@@ -321,4 +344,9 @@ describe("which URIs of another scheme are told they may stand as a resource's U
     const scheme = /^[^:]+/u.exec(source)![0];
     expect(refusal(source)).toBe(`${RULE} (its scheme is ${JSON.stringify(scheme)})${advised ? RESOURCE_ADVICE : ""}`);
   });
+});
+
+test("the rule the registry exports is @sourced/contract-rules' own, which the analysis reads too: written once", () => {
+  expect(isSourceUrl).toBe(rules.isSourceUrl);
+  expect(SOURCE_URL_PATTERN).toBe(rules.SOURCE_URL_PATTERN);
 });

@@ -86,7 +86,7 @@ function element<K extends keyof HTMLElementTagNameMap>(
  * than http(s), which the net accepts only when the server serves it. It is never navigated to:
  * the view asks the host to read it from the server (`resources/read`) and shows what it holds.
  * A scheme the browser runs or renders itself (`javascript:`, `data:` …) is never one: the net
- * refuses it as a source (the registry's url-rule.ts), so only a result that bypassed the net can
+ * refuses it as a source (the URL rule of @sourced/contract-rules), so only a result that bypassed the net can
  * hold it, and it is shown as refused text.
  */
 export function resourceUri(value: unknown): string | undefined {

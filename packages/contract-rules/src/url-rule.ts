@@ -4,7 +4,8 @@
  * next to `format: "uri"`, and it is what the server checks — nothing else. The pattern accepts a
  * strict subset of what ajv-formats' `uri` accepts (the format every SDK client checks), so the
  * published schema accepts exactly what the pattern accepts, and the server and every client that
- * validates with the published schema never disagree.
+ * validates with the published schema never disagree. The analysis reads the same rule at build
+ * time (`canNeverBeSource`): what it refuses, no registry accepts at run time.
  *
  * Accepted: `http://` or `https://` (lowercase), a host that is a domain name or a dotted IPv4
  * address, an optional port up to 65535, then path, query and fragment of RFC 3986 characters with
@@ -31,6 +32,16 @@ export const SOURCE_URL_PATTERN = `^https?://${HOST}${PORT}(?:/${PCHAR}*)*(?:\\?
 
 // Stryker disable next-line StringLiteral: the pattern matches ASCII only, so it reads the same with or without `u`.
 export const SOURCE_URL_REGEX = new RegExp(SOURCE_URL_PATTERN, "u");
+
+/**
+ * What `tools/list` publishes for a source in every tool's `outputSchema` (the registry's
+ * published-schema.ts): a
+ * superset of the rule in 45 characters instead of 600 — http(s), then RFC 3986's characters and
+ * `%` — so a client's check never refuses what the server sends, and 1,000 tools do not repeat
+ * the whole rule 1,000 times. The net checks the rule itself; the contract's own JSON Schema
+ * (`structuredContentSchema`) carries it whole.
+ */
+export const PUBLISHED_SOURCE_URL_PATTERN = "^https?://[A-Za-z0-9._~!$&'()*+,;=:@%/?#-]+$";
 
 /** Whether `value` is accepted as a source URL. */
 export function isSourceUrl(value: unknown): value is string {
@@ -120,11 +131,41 @@ const BROWSER_SCHEME = /^(?:javascript|vbscript|data|blob|about):/iu;
  * Whether `value` may stand as a source as the URI of a resource the registry serves: an absolute
  * URI of a scheme other than http(s) and the browser's own (`memory://graph`, `urn:…`,
  * `file:///…`), of RFC 3986 characters only. An http(s) URL is the URL rule's alone, so a misspelt one is never taken for a
- * resource. The analysis keeps the negation (`canNeverBeSource`), pinned equal by a test: what it
- * refuses at build time, no registry accepts at run time.
+ * resource.
  */
 export function isResourceUriForm(value: string): boolean {
   return SCHEME.test(value) && !/^https?:/iu.test(value) && !BROWSER_SCHEME.test(value) && URI_CHARACTERS.test(value);
+}
+
+/**
+ * Whether no rule can accept `value` as a source, now or when a source may also be the URI of a
+ * resource the registry serves: it fails the URL rule, and it is no absolute URI of another
+ * scheme (`file:`, `memory:`, `urn:` are left to the net, which knows the resources). Relative
+ * paths, bare hosts, a misspelt `http(s)` URL, a space or a backslash anywhere are never sources.
+ * The analysis reports these at build time.
+ */
+export function canNeverBeSource(value: string): boolean {
+  return !isSourceUrl(value) && !isResourceUriForm(value);
+}
+
+/**
+ * Whether `value` may be the URI of what a resource read or a prompt carries (a read's contents, an
+ * embedded resource, a resource link): an absolute URI — a scheme, then anything — of a scheme other
+ * than the browser's own, so a host never makes a link or a button of `javascript:alert(1)` a
+ * server answered. Looser than a source (any scheme, any characters): these name what was read,
+ * which the SDK already parsed as a URL.
+ */
+export function isContentsUri(value: string): boolean {
+  return SCHEME.test(value) && !BROWSER_SCHEME.test(value);
+}
+
+/** Why `value` is no contents URI (isContentsUri), for the net's messages. */
+export function contentsUriProblem(value: unknown): string {
+  if (typeof value !== "string") return `must be a string, not ${value === null ? "null" : typeof value}`;
+  if (BROWSER_SCHEME.test(value)) {
+    return `is a URI a browser runs or renders itself (${value.slice(0, value.indexOf(":") + 1).toLowerCase()}), which no contents may name: name what was read, e.g. "memory://graph"`;
+  }
+  return 'must be an absolute URI (a scheme, then the rest: "memory://graph", "https://example.org/data")';
 }
 
 /** A bare file name of a common data format (`cities.csv`); a bare host (`example.org`) is none. */

@@ -1,3 +1,9 @@
+/*
+ * Did-you-mean: the known word nearest to a misspelt one. The registry suggests an option key or a
+ * served resource's URI with it, the analysis and the front-ends a misspelt option or CLI flag, so
+ * every misspelling in the project is answered the same way.
+ */
+
 /**
  * The candidate nearest to a mistyped word, when it is near enough to be a typo (edit distance at
  * most a third of the word, and at least 1). Shared by the front-ends' option checks, so a

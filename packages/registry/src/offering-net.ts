@@ -1,0 +1,102 @@
+import { ProtocolError, ProtocolErrorCode, type ServerContext } from "@modelcontextprotocol/server";
+import type { z } from "zod";
+import type { Logger } from "./logger.js";
+import { answerText, describeThrown, warn } from "./answers.js";
+import { deadlineText, withinBounds, type CallBounds } from "./bounds.js";
+import { expectedFailureText, isToolError } from "./net.js";
+import { describeProblems, inPlainWords } from "./problems.js";
+import { toWire } from "./wire.js";
+
+/*
+ * A resource's reads and a prompt's answers through the net, as a tool's calls: what the author's
+ * callback answers is made into its plain-JSON wire copy (once: a `toJSON`, a getter or a proxy
+ * runs once, before the check) and checked against the MCP result it must be, and only the checked
+ * copy is sent. A callback that throws, or answers what breaks the contract, is answered with an
+ * MCP error naming the resource or the prompt (and one warning; a `ToolError` is one line without a
+ * stack): never an unchecked answer, never silence, never a crashed server. Each is bounded as a
+ * call is (`withinBounds`): one still running at the registry's `callTimeoutMs`, or at the end of
+ * the shutdown grace, is answered then with an MCP error, and the signal it was given
+ * (`ctx.mcpReq.signal`) aborted.
+ */
+
+/** What is answered through the net: a resource's reads, or a prompt's `prompts/get`. */
+export interface Offered {
+  /** "resource" or "prompt", as messages name it. */
+  readonly kind: "resource" | "prompt";
+  readonly name: string;
+  /** The MCP result it must answer: `ReadResourceResult`, `GetPromptResult`. */
+  readonly contract: string;
+  readonly schema: z.ZodType;
+  /** What it is doing while it runs, and what is stopped: "being read" and "the read"; "answering" and "the answer". */
+  readonly running: string;
+  readonly stops: string;
+}
+
+/** A callback of the SDK's whose request context comes last: a read `(uri, ctx)`, `(uri, variables, ctx)`; a prompt `(args, ctx)`, `(ctx)`. */
+type Args = [...unknown[], ServerContext];
+
+/** `callback`, checked against `offered.schema` and bounded by `bounds` (the registry's deadline, the serving's shutdown): see above. */
+export function checkedCallback<T>(offered: Offered, callback: (...args: Args) => unknown, logger: Logger, bounds: CallBounds): (...args: Args) => Promise<T> {
+  const { kind, name, contract, schema, running, stops } = offered;
+  const label = `${kind === "resource" ? "Resource" : "Prompt"} "${name}"`;
+  const checked = async (args: Args, signal: AbortSignal): Promise<T> => {
+    const refuse = (text: string, log: string = text): never => {
+      // Once its signal is aborted (stopped here, or cancelled by the client) the SDK sends no
+      // answer: what it failed with afterwards is no failure to log.
+      if (!signal.aborted) warn(logger, log);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, answerText(text));
+    };
+    let value: unknown;
+    try {
+      value = await callback(...args);
+    } catch (error) {
+      if (isToolError(error)) {
+        const text = expectedFailureText(error) ?? `${label} failed.`;
+        return refuse(text, `${label} answered with an error: ${text}`);
+      }
+      const { message, detail } = describeThrown(error);
+      return refuse(`${label} failed: ${message}`, `${label} threw: ${detail}`);
+    }
+    const wire = toWire(value);
+    if (!wire.ok) return refuse(`${label} answered with a result that cannot be sent as JSON, so it was not sent: ${wire.refusal.problem}`);
+    const parsed = schema.safeParse(wire.value, { error: inPlainWords });
+    if (!parsed.success) {
+      const problems = describeProblems(parsed.error.issues).map((line) => `- ${line}`);
+      return refuse(`${label} answered with a result that breaks the ${contract} contract, so it was not sent:\n${problems.join("\n")}`);
+    }
+    return wire.value as T;
+  };
+  const stopped = (text: string): never => {
+    throw new ProtocolError(ProtocolErrorCode.InternalError, answerText(text));
+  };
+  return (...args: Args) => {
+    const ctx = args.at(-1) as ServerContext;
+    const outcome = withinBounds(
+      ctx.mcpReq.signal,
+      bounds,
+      logger,
+      // The callback sees the bounded signal in its context, as a tool does in its `extra`.
+      (signal) => checked([...args.slice(0, -1), { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }] as unknown as Args, signal),
+      (cause) => {
+        if (cause === "shutdown") {
+          return {
+            reason: new DOMException(`the server shut down while ${kind} "${name}" was ${running}`, "AbortError"),
+            answer: () => stopped(`${label} was still ${running} when the server shut down, so ${stops} was stopped.`),
+            warning: `${kind} "${name}" was still ${running} at the end of the shutdown grace: ${stops} was answered with an error and its signal aborted.`,
+          };
+        }
+        const ms = deadlineText(bounds.timeoutMs);
+        return {
+          reason: new DOMException(`${kind} "${name}" did not answer within ${ms}`, "TimeoutError"),
+          answer: () => stopped(`${label} did not answer within ${ms}, so ${stops} was stopped.`),
+          warning: `${kind} "${name}" did not answer within ${ms}: ${stops} was answered with an error and its signal aborted. If it needs longer, raise the limit: createRegistry({ callTimeoutMs }).`,
+        };
+      },
+      // `checked` rejects only with the MCP error it means to send.
+      (error) => {
+        throw error;
+      },
+    );
+    return Promise.resolve(outcome);
+  };
+}

@@ -1,0 +1,322 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { z } from "zod";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { createRegistry, type HttpServing } from "../dist/index.js";
+import type { AnyClient } from "./both-clients.js";
+import { compileServers, MODERN_ENVELOPE, modernHeaders, rawInitialize, rawStdioProcesses, recordingLogger, type RawStdio } from "./helpers.js";
+import { buildFourthRound, GOOD_RESULT, PROMPTS, toJsonCalls } from "./servers/fourth-round.js";
+
+/*
+ * The fourth run-time round (issue 44), over the real transports — stdio (a compiled server) and
+ * Streamable HTTP on 127.0.0.1 — with the v2 and the v1 Client, and raw JSON-RPC where no client
+ * would send the mistake: prompts through the net; a client's mistake answered -32602 in plain
+ * words, -32603 kept for the server's own failures; calls in flight when stdin closes; the
+ * smaller holes (a ToolError whose message cannot be read, control characters in the log, a
+ * resource answering contents of a `javascript:` URI, an output shape with an own `__proto__`).
+ */
+
+let outDir: string;
+const processes = rawStdioProcesses();
+const logger = recordingLogger();
+let serving: HttpServing;
+beforeAll(async () => {
+  outDir = await compileServers("fourth-round");
+  serving = await buildFourthRound(logger).serveHttp();
+});
+afterEach(() => processes.stopAll());
+afterAll(async () => {
+  await serving.close();
+});
+
+/** A connected client of each kind, over stdio (the compiled server) or HTTP (the in-process one). */
+async function eachClient(check: (client: AnyClient, label: string) => Promise<void>): Promise<void> {
+  const server = { command: process.execPath, args: [`${outDir}/fourth-round-server.js`], stderr: "pipe" as const };
+  const clients: Array<[string, () => Promise<{ client: AnyClient; close(): Promise<void> }>]> = [
+    [
+      "v2 Client over stdio",
+      async () => {
+        const client = new Client({ name: "fourth-round", version: "1.0.0" });
+        await client.connect(new StdioClientTransport(server));
+        return { client, close: () => client.close() };
+      },
+    ],
+    [
+      "v1 Client over stdio",
+      async () => {
+        const client = new LegacyClient({ name: "fourth-round", version: "1.0.0" });
+        await client.connect(new LegacyStdioClientTransport(server));
+        return { client: client as unknown as AnyClient, close: () => client.close() };
+      },
+    ],
+    [
+      "v2 Client over HTTP (2026-07-28)",
+      async () => {
+        const client = new Client({ name: "fourth-round", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+        await client.connect(new StreamableHTTPClientTransport(serving.url));
+        return { client, close: () => client.close() };
+      },
+    ],
+    [
+      "v1 Client over HTTP",
+      async () => {
+        const client = new LegacyClient({ name: "fourth-round", version: "1.0.0" });
+        await client.connect(new LegacyStreamableHTTPClientTransport(serving.url));
+        return { client: client as unknown as AnyClient, close: () => client.close() };
+      },
+    ],
+  ];
+  for (const [label, connect] of clients) {
+    const { client, close } = await connect();
+    try {
+      await check(client, label);
+    } finally {
+      await close();
+    }
+  }
+}
+
+/** What a request fails with: its JSON-RPC code and message. */
+async function failure(request: Promise<unknown>): Promise<{ code: unknown; message: string }> {
+  try {
+    await request;
+  } catch (error) {
+    return { code: (error as { code?: unknown }).code, message: String((error as Error).message) };
+  }
+  throw new Error("the request succeeded");
+}
+
+async function initialized(): Promise<RawStdio> {
+  const server = processes.start(`${outDir}/fourth-round-server.js`);
+  server.send(rawInitialize(1));
+  await server.answer(1);
+  server.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  return server;
+}
+
+/** A raw POST of one request to the HTTP server, as a 2025-era client or a 2026-07-28 one sends it; the JSON-RPC answer. */
+async function rawPost(method: string, params: Record<string, unknown>, era: "2025" | "2026"): Promise<Record<string, unknown>> {
+  const name = typeof params["name"] === "string" ? params["name"] : undefined;
+  const headers =
+    era === "2026"
+      ? modernHeaders(method, method === "tools/call" || method === "prompts/get" ? name : undefined)
+      : { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+  const body = { jsonrpc: "2.0", id: 7, method, params: era === "2026" ? { ...params, _meta: MODERN_ENVELOPE } : params };
+  const response = await fetch(serving.url, { method: "POST", headers, body: JSON.stringify(body) });
+  const text = await response.text();
+  const json = text.startsWith("{") ? text : text.split("\n").find((line) => line.startsWith("data: "))?.slice(6);
+  if (json === undefined) throw new Error(`no JSON-RPC answer to ${method} (${response.status}): ${JSON.stringify(text)}`);
+  return JSON.parse(json) as Record<string, unknown>;
+}
+
+/** Stderr's warnings of a stdio server, one JSON string per line. */
+const warningsOf = (server: RawStdio): string[] =>
+  server.stderr
+    .join("")
+    .split("\n")
+    .filter((line) => line.startsWith('"'))
+    .map((line) => JSON.parse(line) as string);
+
+describe("prompts through the net", () => {
+  test("every answer is checked and copied once: what breaks the contract is answered with an error naming the prompt (both clients, stdio and HTTP)", async () => {
+    toJsonCalls.count = 0;
+    logger.warnings.length = 0;
+    await eachClient(async (client, label) => {
+      expect((await client.getPrompt({ name: "greet", arguments: { who: "Ada" } })).messages, label).toEqual([{ role: "user", content: { type: "text", text: "Hello Ada" } }]);
+      for (const [name, expected] of Object.entries(PROMPTS)) {
+        if ("answer" in expected) {
+          expect((await client.getPrompt({ name })).messages, `${label}: ${name}`).toEqual(expected.answer.messages);
+          continue;
+        }
+        const { code, message } = await failure(client.getPrompt({ name }));
+        expect(code, `${label}: ${name}`).toBe(-32603);
+        for (const part of expected.includes) expect(message, `${label}: ${name}`).toContain(part);
+      }
+    });
+    // The HTTP server's toJSON ran once for each of its two clients: what was checked is what was sent.
+    expect(toJsonCalls.count).toBe(2);
+    // One warning per refused answer, for each of the two HTTP clients.
+    const refused = Object.values(PROMPTS).filter((expected) => !("answer" in expected)).length;
+    expect(logger.warnings.filter((warning) => warning.startsWith("Prompt "))).toHaveLength(2 * refused);
+  });
+
+  test("raw JSON-RPC over stdio: a prompt answering a BigInt or a cycle is answered, not left silent, and the server keeps serving", async () => {
+    const server = await initialized();
+    server.send({ jsonrpc: "2.0", id: 2, method: "prompts/get", params: { name: "bigint" } });
+    server.send({ jsonrpc: "2.0", id: 3, method: "prompts/get", params: { name: "cycle" } });
+    expect(await server.answer(2, 5_000)).toMatchObject({ error: { code: -32603, message: expect.stringContaining('Prompt "bigint"') } });
+    expect(await server.answer(3, 5_000)).toMatchObject({ error: { code: -32603, message: expect.stringContaining('Prompt "cycle"') } });
+    server.send({ jsonrpc: "2.0", id: 4, method: "prompts/get", params: { name: "greet", arguments: { who: "Ada" } } });
+    expect(await server.answer(4)).toMatchObject({ result: { messages: [{ role: "user", content: { type: "text", text: "Hello Ada" } }] } });
+    const warnings = warningsOf(server);
+    expect(warnings.filter((warning) => warning.startsWith('Prompt "bigint"'))).toHaveLength(1);
+    expect(warnings.filter((warning) => warning.startsWith('Prompt "cycle"'))).toHaveLength(1);
+  });
+
+  test("raw HTTP: a prompt answering a BigInt is an error answer, not an empty event stream (both eras)", async () => {
+    for (const era of ["2025", "2026"] as const) {
+      expect(await rawPost("prompts/get", { name: "bigint" }, era), era).toMatchObject({ error: { code: -32603, message: expect.stringContaining('Prompt "bigint"') } });
+    }
+  });
+
+  test("a prompt that never settles is answered at the registry's deadline, its signal aborted", async () => {
+    let aborted: unknown;
+    const registry = createRegistry({ name: "slow-prompt", version: "1.0.0", startupCheck: false, logger: recordingLogger(), callTimeoutMs: 200 });
+    registry.prompt("slow", {}, (ctx) => new Promise<never>(() => ctx.mcpReq.signal.addEventListener("abort", () => (aborted = ctx.mcpReq.signal.reason as unknown))));
+    const slow = await registry.serveHttp();
+    try {
+      const client = new Client({ name: "fourth-round", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      await client.connect(new StreamableHTTPClientTransport(slow.url));
+      const { code, message } = await failure(client.getPrompt({ name: "slow" }));
+      expect(code).toBe(-32603);
+      expect(message).toContain('Prompt "slow" did not answer within 200 ms');
+      expect(aborted).toBeInstanceOf(DOMException);
+      await client.close();
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+/** Requests a client gets wrong, by method: raw params, and what the plain-words message must say. */
+const MISTAKES: Array<{ method: string; params: Record<string, unknown>; says: string }> = [
+  { method: "resources/read", params: {}, says: "uri: is missing: it must be a string" },
+  { method: "resources/read", params: { uri: 5 }, says: "uri: must be a string, not a number" },
+  { method: "resources/read", params: { uri: { href: "memory://graph" } }, says: "uri: must be a string, not an object" },
+  { method: "prompts/get", params: { name: "greet", arguments: { who: 5 } }, says: "arguments.who: must be a string, not a number" },
+  { method: "prompts/get", params: { name: 5 }, says: "name: must be a string, not a number" },
+  { method: "tools/list", params: { cursor: 5 }, says: "cursor: must be a string, not a number" },
+  { method: "resources/list", params: { cursor: 5 }, says: "cursor: must be a string, not a number" },
+  { method: "resources/templates/list", params: { cursor: {} }, says: "cursor: must be a string, not an object" },
+  { method: "prompts/list", params: { cursor: [] }, says: "cursor: must be a string, not a list" },
+  { method: "tools/call", params: { name: 5 }, says: "name: must be a string, not a number" },
+  { method: "tools/call", params: { name: "fine", arguments: 5 }, says: "arguments: must be an object, not a number" },
+];
+
+/** A -32602 in plain words: the method, the parameter, what is wrong; no zod issue JSON. */
+function expectPlainInvalidParams(answer: Record<string, unknown>, method: string, says: string, label: string): void {
+  const error = answer["error"] as { code: number; message: string } | undefined;
+  expect(error?.code, `${label}: ${JSON.stringify(answer)}`).toBe(-32602);
+  expect(error?.message, label).toContain(`Invalid params for ${method}: `);
+  expect(error?.message, label).toContain(says);
+  expect(error?.message, label).not.toMatch(/"code"|"path"|Invalid input: expected/);
+}
+
+describe("a client's mistake is answered -32602 in plain words; -32603 is the server's own failure", () => {
+  test("raw JSON-RPC over stdio, every method", async () => {
+    const server = await initialized();
+    let id = 10;
+    for (const { method, params, says } of MISTAKES) {
+      server.send({ jsonrpc: "2.0", id, method, params });
+      expectPlainInvalidParams(await server.answer(id, 5_000), method, says, `stdio ${method} ${JSON.stringify(params)}`);
+      id++;
+    }
+    // The server keeps serving, and logged none of them: they are the client's.
+    server.send({ jsonrpc: "2.0", id: 99, method: "resources/read", params: { uri: "memory://graph" } });
+    expect(await server.answer(99)).toMatchObject({ result: { contents: [{ uri: "memory://graph" }] } });
+    expect(warningsOf(server)).toEqual([]);
+  });
+
+  test("raw HTTP, a 2025-era POST and a 2026-07-28 one, every method", async () => {
+    for (const era of ["2025", "2026"] as const) {
+      for (const { method, params, says } of MISTAKES) {
+        expectPlainInvalidParams(await rawPost(method, params, era), method, says, `HTTP ${era} ${method} ${JSON.stringify(params)}`);
+      }
+    }
+  });
+
+  test("initialize with params of the wrong type, over stdio: -32602 in plain words", async () => {
+    const server = processes.start(`${outDir}/fourth-round-server.js`);
+    server.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 2025, capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    expectPlainInvalidParams(await server.answer(1, 5_000), "initialize", "protocolVersion: must be a string, not a number", "stdio initialize");
+  });
+
+  test("the clients' own mistakes (what they pass on unchecked) are -32602; a prompt that throws is -32603", async () => {
+    await eachClient(async (client, label) => {
+      for (const params of [{}, { uri: 5 }, { uri: {} }]) {
+        const { code, message } = await failure(client.readResource(params as never));
+        expect(code, `${label} ${JSON.stringify(params)}`).toBe(-32602);
+        expect(message, label).toContain("Invalid params for resources/read: uri: ");
+      }
+      const wrongArgument = await failure(client.getPrompt({ name: "greet", arguments: { who: 5 } } as never));
+      expect(wrongArgument.code, label).toBe(-32602);
+      expect((await failure(client.getPrompt({ name: "throws" }))).code, label).toBe(-32603);
+    });
+  });
+});
+
+describe("stdin closed while calls are in flight", () => {
+  test("the calls' signals are aborted and the process exits at once, not at the call deadline", async () => {
+    const server = await initialized();
+    server.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "wait_for_abort", arguments: {} } });
+    server.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "wait_for_abort", arguments: {} } });
+    // Both calls are running (the server answered a ping sent after them).
+    server.send({ jsonrpc: "2.0", id: 4, method: "ping" });
+    await server.answer(4);
+    const closedAt = Date.now();
+    server.child.stdin.end();
+    const exit = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve("still running"), 5_000))]);
+    expect(exit).toBe(0);
+    expect(Date.now() - closedAt).toBeLessThan(3_000);
+    expect(warningsOf(server).filter((line) => line === "signal aborted")).toHaveLength(2);
+  });
+});
+
+describe("the smaller holes", () => {
+  test("a ToolError whose message getter throws reaches the wire with the tool's name (both clients, stdio and HTTP)", async () => {
+    await eachClient(async (client, label) => {
+      const result = await client.callTool({ name: "unreadable", arguments: {} });
+      expect(result.isError, label).toBe(true);
+      expect(result.content, label).toEqual([{ type: "text", text: 'Tool "unreadable" failed.' }]);
+    });
+  });
+
+  test("control characters from a tool's text are escaped in the log, over stdio and HTTP", async () => {
+    const server = await initialized();
+    server.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ansi", arguments: {} } });
+    server.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "ansi_thrown", arguments: {} } });
+    // The client still gets the text as the tool wrote it: it is the LLM's.
+    expect(await server.answer(2)).toMatchObject({ result: { isError: true, content: [{ text: "\u001b[31mThe upstream is down\u001b[0m\u0007 \u009b2J" }] } });
+    await server.answer(3);
+    const logged = warningsOf(server);
+    expect(logged.find((line) => line.includes("The upstream is down"))).toContain("\\x1b[31mThe upstream is down\\x1b[0m\\x07 \\x9b2J");
+    expect(logged.find((line) => line.includes("broken"))).toContain("\\x1b]0;owned\\x07broken");
+    // Nothing on stderr carries a raw control character but the line ends (and the stack's).
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    expect(server.stderr.join("")).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u);
+
+    logger.warnings.length = 0;
+    const client = new Client({ name: "fourth-round", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await client.connect(new StreamableHTTPClientTransport(serving.url));
+    await client.callTool({ name: "ansi", arguments: {} });
+    await client.close();
+    expect(logger.warnings).toEqual(['Tool "ansi" (registered at ' + logger.warnings[0]!.slice('Tool "ansi" (registered at '.length).split(")")[0] + ") answered with an error: \\x1b[31mThe upstream is down\\x1b[0m\\x07 \\x9b2J"]);
+  });
+
+  test("a resource read answering contents of a javascript: or data: URI is refused (both clients, stdio and HTTP)", async () => {
+    await eachClient(async (client, label) => {
+      expect((await client.readResource({ uri: "memory://graph" })).contents, label).toEqual([{ uri: "memory://graph", mimeType: "application/json", text: "{}" }]);
+      for (const uri of ["memory://script", "memory://data-uri"]) {
+        const { code, message } = await failure(client.readResource({ uri }));
+        expect(code, `${label} ${uri}`).toBe(-32603);
+        expect(message, `${label} ${uri}`).toContain("breaks the ReadResourceResult contract, so it was not sent");
+        expect(message, `${label} ${uri}`).toContain("contents[0].uri: ");
+      }
+    });
+  });
+
+  test("an output shape with an own __proto__ key is refused at registration, as a __proto__ tool name is", () => {
+    const registry = createRegistry({ name: "proto", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+    const shape = JSON.parse('{"__proto__": 1}') as Record<string, unknown>;
+    shape["__proto__"] = z.string();
+    expect(Object.hasOwn(shape, "__proto__")).toBe(true);
+    expect(() => registry.tool({ name: "proto", output: shape as never })).toThrow(/registry\.tool\(\) at .*: output declares "__proto__"/u);
+    expect(() => registry.tool({ name: "proto", output: z.object(shape as never) as never })).toThrow(/output declares "__proto__"/u);
+    // The tool it would have been is not served; GOOD_RESULT stays what the net accepts.
+    expect(registry.tools).toEqual([]);
+    expect(GOOD_RESULT.structuredContent.sources).toHaveLength(1);
+  });
+});

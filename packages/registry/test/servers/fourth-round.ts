@@ -1,0 +1,110 @@
+// What the fourth run-time round (issue 44) holds the registry to: prompts through the net, a
+// client's mistake answered as one, a call in flight when stdin closes, the smaller holes. Served
+// over stdio by fourth-round-server.ts and over HTTP in-process by the tests.
+// The start-up check is off: these tools are unannotated on purpose, and the net is what is tested.
+import { createRegistry, ToolError, type Logger, type Registry } from "@sourced/registry";
+import { z } from "zod";
+
+const text = (value: string) => ({ type: "text" as const, text: value });
+const message = (value: string) => ({ role: "user" as const, content: text(value) });
+
+/** How often the toJSON of a `to_json_once` prompt's answer ran (in this process): once per answer. */
+export const toJsonCalls = { count: 0 };
+
+function cycle(): Record<string, unknown> {
+  const answer: Record<string, unknown> = { messages: [message("loop")] };
+  (answer.messages as unknown[]).push(answer);
+  return answer;
+}
+
+/** A `ToolError` whose `message` cannot be read: its getter throws. */
+function unreadableToolError(): ToolError {
+  const error = new ToolError("never read");
+  Object.defineProperty(error, "message", {
+    get() {
+      throw new Error("the message getter threw");
+    },
+  });
+  return error;
+}
+
+/**
+ * The prompts, by name: what each answers, and what a client must receive (`answer`: the exact
+ * result; else an error whose message has every `includes`).
+ */
+export const PROMPTS = {
+  bigint: {
+    get: () => ({ messages: [message("hi")], _meta: { "example.org/n": 1n } }),
+    includes: ['Prompt "bigint" answered with a result that cannot be sent as JSON, so it was not sent', "BigInt"],
+  },
+  cycle: { get: cycle, includes: ['Prompt "cycle" answered with a result that cannot be sent as JSON, so it was not sent', "a cycle"] },
+  wrong_role: {
+    get: () => ({ messages: [{ role: "system", content: text("x") }] }),
+    includes: ['Prompt "wrong_role" answered with a result that breaks the GetPromptResult contract, so it was not sent', "messages[0].role"],
+  },
+  extra_key: {
+    get: () => ({ messages: [message("hi")], secret: "y" }),
+    includes: ['Prompt "extra_key" answered with a result that breaks the GetPromptResult contract', '"secret" is not a key'],
+  },
+  to_json: {
+    get: () => ({ toJSON: () => ({ messages: "all of them" }) }),
+    includes: ['Prompt "to_json" answered with a result that breaks the GetPromptResult contract', "messages: must be a list"],
+  },
+  to_json_once: {
+    // Checked the first time; what a second toJSON would give is never sent.
+    get: () => {
+      let calls = 0;
+      return {
+        toJSON: () => {
+          toJsonCalls.count++;
+          return ++calls === 1 ? { messages: [message("checked")] } : { messages: [message("swapped")], leak: true };
+        },
+      };
+    },
+    answer: { messages: [message("checked")] },
+  },
+  throws: {
+    get: () => {
+      throw new Error("the template is gone");
+    },
+    includes: ['Prompt "throws" failed: the template is gone'],
+  },
+  javascript_link: {
+    get: () => ({ messages: [{ role: "user", content: { type: "resource_link", uri: "javascript:alert(1)", name: "x" } }] }),
+    includes: ['Prompt "javascript_link" answered with a result that breaks the GetPromptResult contract', "messages[0].content.uri"],
+  },
+} as const satisfies Record<string, { get: () => unknown; includes?: readonly string[]; answer?: unknown }>;
+
+export const GOOD_RESULT = { content: [text("Tokyo has 37,400,068 inhabitants.")], structuredContent: { sources: ["https://example.org/cities-data"] } };
+
+export function buildFourthRound(logger: Logger): Registry {
+  const registry = createRegistry({ name: "fourth-round", version: "1.0.0", logger, startupCheck: false });
+  registry.tool({ name: "fine" })(() => GOOD_RESULT);
+  // Never settles; says on stderr when its signal is aborted (a tool stuck on an upstream that
+  // never answers, holding nothing that keeps the process alive).
+  registry.tool({ name: "wait_for_abort" })(
+    (_args: unknown, extra: { mcpReq: { signal: AbortSignal } }) =>
+      new Promise(() => {
+        const { signal } = extra.mcpReq;
+        signal.addEventListener("abort", () => void process.stderr.write(`${JSON.stringify("signal aborted")}\n`));
+      }),
+  );
+  registry.tool({ name: "ansi" })(() => {
+    throw new ToolError("\u001b[31mThe upstream is down\u001b[0m\u0007 \u009b2J");
+  });
+  registry.tool({ name: "ansi_thrown" })(() => {
+    throw new Error("\u001b]0;owned\u0007broken");
+  });
+  registry.tool({ name: "unreadable" })(() => {
+    throw unreadableToolError();
+  });
+  registry.resource("graph", "memory://graph", { mimeType: "application/json" }, (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: "{}" }] }));
+  registry.resource("script", "memory://script", {}, () => ({ contents: [{ uri: "javascript:alert(1)", text: "x" }] }));
+  registry.resource("data_uri", "memory://data-uri", {}, () => ({ contents: [{ uri: "data:text/html,<script>alert(1)</script>", text: "x" }] }));
+  registry.prompt("greet", { description: "Greets someone", argsSchema: z.object({ who: z.string() }) }, ({ who }) => ({ messages: [message(`Hello ${who}`)] }));
+  for (const [name, { get }] of Object.entries(PROMPTS)) registry.prompt(name, {}, get as () => never);
+  return registry;
+}
+
+/** One JSON string per line on stderr: what the tests read back. */
+export const jsonLinesLogger: Logger = { warn: (text) => void process.stderr.write(`${JSON.stringify(text)}\n`) };
