@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanEnv, packWorkspace, removePackedTarballs, REPO, type Run, type Tarballs } from "../install";
-import { describeNode, envWithNode, nodeBinary } from "../node-lines";
+import { describeNode, envWithNode, NODE_LINES, nodeBinary, type NodeBinary } from "../node-lines";
 
 /*
  * The README's quick start, followed as a user would on Node 24: each path in a fresh project
@@ -74,7 +74,9 @@ afterAll(() => {
   removePackedTarballs();
 });
 
-const env = (): NodeJS.ProcessEnv => envWithNode(NODE, cleanEnv({ npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" }));
+/** The Node the commands and servers run on: Node 24, or the line a test sets for itself. */
+let current: NodeBinary = NODE;
+const env = (): NodeJS.ProcessEnv => envWithNode(current, cleanEnv({ npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" }));
 
 /** A fresh ES module package outside the workspace, as the quick start begins: `"type": "module"`. */
 function freshProject(name: string): string {
@@ -169,24 +171,34 @@ function addUndeclaredTool(directory: string): number {
 }
 
 // Each path installs a fresh project from the registry: minutes on a loaded machine, not a test's usual two.
-describe(`the README's quick start, in fresh projects on ${describeNode(NODE)}`, { timeout: 600_000 }, () => {
+describe(`the README's quick start, in fresh projects on ${describeNode(NODE)} (run from source: on every supported line)`, { timeout: 600_000 }, () => {
   it("shows the sources, the tsconfig and the registry's install line", () => {
     expect(Object.keys(filesOf(part("")))).toEqual(["src/tools.ts", "src/server.ts", "tsconfig.json"]);
     expect(commandsOf(part(""))).toEqual(["npm install @sourced/registry", "npm install --save-dev @sourced/project typescript@6.0"]);
   });
 
-  it("runs from source: `node src/server.ts`, and tsx", async () => {
-    const directory = startProject("from-source");
+  // The quick start to the letter, then its start-up check's refusal, on every supported line.
+  it.each(NODE_LINES)("runs from source on Node %s: `node src/server.ts`, and tsx; a tool without DataToolOutput is not served", async (line) => {
+    current = nodeBinary(line);
+    try {
+      await fromSource(line);
+    } finally {
+      current = NODE;
+    }
+  });
+
+  async function fromSource(line: number): Promise<void> {
+    const directory = startProject(`from-source-${line}`);
     const commands = commandsOf(part("Run it from source"));
     expect(commands.filter((command) => SERVER_COMMAND.test(command))).toEqual(["node src/server.ts", "npx tsx src/server.ts"]);
     await follow(directory, commands);
 
     // What the quick start installed runs the start-up check: a tool without DataToolOutput is not served.
-    const line = addUndeclaredTool(directory);
+    const undeclared = addUndeclaredTool(directory);
     const stderr: string[] = [];
     expect(await serve(directory, "node src/server.ts", stderr)).toEqual({ tools: ["largest_city"], sources: ["https://population.un.org/wup/"] });
-    expect(stderr.join("")).toMatch(new RegExp(`\\[sourced\\] warning: tool "population" \\(src/tools\\.ts:${line}:\\d+\\) was not registered: Tool 'population' has no return type annotation`));
-  });
+    expect(stderr.join("")).toMatch(new RegExp(`\\[sourced\\] warning: tool "population" \\(src/tools\\.ts:${undeclared}:\\d+\\) was not registered: Tool 'population' has no return type annotation`));
+  }
 
   it("editor and ESLint: the rule passes the quick start's tool and reports one without DataToolOutput", () => {
     const directory = startProject("eslint");
