@@ -204,7 +204,7 @@ registry.tool({ name: "population", ui: "no" })(function population(): DataToolO
         "invalid-option",
         undefined,
         "requireVerifed",
-        "createRegistry() has no option 'requireVerifed': did you mean 'requireVerified'? It takes 'name', 'version', 'logger', 'requireVerified', 'startupCheck', 'ui', 'callTimeoutMs', 'title', 'instructions', 'icons', 'websiteUrl' and 'listChanged'; the registry refuses any other key when the server starts.",
+        "createRegistry() has no option 'requireVerifed': did you mean 'requireVerified'? It takes 'name', 'version', 'logger', 'requireVerified', 'startupCheck', 'startupCheckTimeoutMs', 'ui', 'callTimeoutMs', 'title', 'instructions', 'icons', 'websiteUrl' and 'listChanged'; the registry refuses any other key when the server starts.",
       ],
       ["invalid-option", "population", '"no"', "Option 'ui' of registry.tool() for tool 'population' takes 'boolean', not '\"no\"'; the registry refuses it when the server starts."],
     ]);
