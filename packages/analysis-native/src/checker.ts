@@ -9,6 +9,10 @@ import type { NativeChecker, NativeNode, NativeProject, NativeSignature, NativeS
  * handles to resolve, `getTypes()`, `getAliasSymbol()`), so each is wrapped once: one wrapper per
  * native object, so that the analysis' identity caches keep working. The caches live as long as
  * the project's snapshot, the lifetime of the native objects themselves.
+ *
+ * Over 400 lines on purpose: the port class and the three wrapper classes share private caches
+ * (the wrappers by native object, the answers that need no round trip) and call each other's
+ * members; split apart, each file would import the others and close an import circle.
  */
 
 /** The key of `getTypeOfSymbolAtLocation`'s answers that hold at any location (see `locationMatters`). */
