@@ -37,7 +37,9 @@ describe.skipIf(SOAK_PROGRAMS > 0)(`fuzzed parity: ${PROGRAMS} generated program
     reports = await collectBatch(programs);
     outcome = judgeBatch(programs, reports);
     console.log(`${line(outcome)} (seed ${SEED}; ${outcome.registrations} registrations, ${outcome.findings} findings; ms ${JSON.stringify(outcome.timings)})`);
-  }, 600_000);
+    // The batch now also runs four plain tsc builds and `sourced build` with the start-up check:
+    // room for them on a 2-core machine whose other worker runs the install test beside it.
+  }, 1_200_000);
 
   afterAll(() => {
     if (outcome?.failures.length === 0) fs.rmSync(reports.directory, { recursive: true, force: true });
