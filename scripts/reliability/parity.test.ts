@@ -38,8 +38,9 @@ describe.skipIf(SOAK_PROGRAMS > 0)(`fuzzed parity: ${PROGRAMS} generated program
     outcome = judgeBatch(programs, reports);
     console.log(`${line(outcome)} (seed ${SEED}; ${outcome.registrations} registrations, ${outcome.findings} findings; ms ${JSON.stringify(outcome.timings)})`);
     // The batch now also runs four plain tsc builds and `sourced build` with the start-up check:
-    // room for them on a 2-core machine whose other worker runs the install test beside it.
-  }, 1_200_000);
+    // room for them on a 2-core machine whose other worker runs the install test beside it (a
+    // full run there went past 10 minutes).
+  }, 2_400_000);
 
   afterAll(() => {
     if (outcome?.failures.length === 0) fs.rmSync(reports.directory, { recursive: true, force: true });
