@@ -34,5 +34,10 @@ export function statelessContext(ctx: ServerContext): ServerContext {
  * answers through the net as any call does.
  */
 export function thrownInputRequest(thrown: unknown): InputRequiredResult | undefined {
-  return isInputRequiredResult(thrown) ? thrown : undefined;
+  try {
+    return isInputRequiredResult(thrown) ? thrown : undefined;
+  } catch {
+    // A proxy whose traps throw, or a throwing getter: no request for input, a failure like any other.
+    return undefined;
+  }
 }
