@@ -110,6 +110,9 @@ async function startHttp(args: string[]): Promise<URL> {
 
 let sessionful: URL;
 let stateless: URL;
+/** The connections of the blocks below, by name, begun together once the servers are warm. */
+const opened = new Map<string, Promise<Connection>>();
+const modernOpened = new Map<string, Promise<{ client: Client; connection: Connection }>>();
 beforeAll(async () => {
   [sessionful, stateless] = await Promise.all([startHttp(["--sessions"]), startHttp([])]);
   // The first tools/list waits for the start-up check's verdicts, which later server processes
@@ -118,8 +121,15 @@ beforeAll(async () => {
   await warm.connect(new LegacyStreamableHTTPClientTransport(stateless));
   await warm.listTools(undefined, { timeout: 120_000 });
   await warm.close();
+  // Every connection at once: each stdio one starts a server process of its own, which the tests
+  // before it need not wait for. Each block takes its own when it begins.
+  for (const [name, connect] of Object.entries(CONNECTIONS)) opened.set(name, connect());
+  for (const [name, connect] of Object.entries(MODERN)) modernOpened.set(name, connect());
+  for (const pending of [...opened.values(), ...modernOpened.values()]) pending.catch(() => undefined);
 });
-afterAll(() => {
+afterAll(async () => {
+  const connections = [...opened.values(), ...[...modernOpened.values()].map(async (pending) => (await pending).connection)];
+  await Promise.allSettled(connections.map(async (pending) => (await pending).close()));
   for (const child of servers) child.kill("SIGTERM");
 });
 
@@ -159,13 +169,10 @@ async function until(ready: () => boolean, ms = 2_000): Promise<void> {
   while (!ready() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-describe.each(Object.entries(CONNECTIONS))("%s", (_name, connect) => {
+describe.each(Object.keys(CONNECTIONS))("%s", (name) => {
   let connection: Connection;
   beforeAll(async () => {
-    connection = await connect();
-  });
-  afterAll(async () => {
-    await connection.close();
+    connection = await opened.get(name)!;
   });
 
   test("logging: messages come at the level the client set (logging/setLevel), and notify sends one as the SDK does", async () => {
@@ -251,14 +258,11 @@ const MODERN: Record<string, () => Promise<{ client: Client; connection: Connect
   },
 };
 
-describe.each(Object.entries(MODERN))("v2 Client, %s", (_name, connect) => {
+describe.each(Object.keys(MODERN))("v2 Client, %s", (name) => {
   let client: Client;
   let connection: Connection;
   beforeAll(async () => {
-    ({ client, connection } = await connect());
-  });
-  afterAll(async () => {
-    await connection.close();
+    ({ client, connection } = await modernOpened.get(name)!);
   });
 
   test("logging: messages come at the level the client asks for in each request (no level: none)", async () => {
