@@ -62,8 +62,9 @@ const SCENARIOS = [
  *   and its answer the tool; that answer comes in another POST, to whichever instance gets it,
  *   while the tool waits on the one that asked;
  * - subscribe checks only that `resources/subscribe` answers `{}`, but an update could never be
- *   delivered (a POST's stream ends with its answer; a GET stream is a session's), so accepting it
- *   would promise what cannot come; unsubscribe subscribes first;
+ *   delivered (a POST's stream ends with its answer, and only a session id ties a GET stream, on
+ *   whichever instance, to the client that subscribed on another), so accepting it would promise
+ *   what cannot come; unsubscribe subscribes first;
  * - both SSE scenarios begin by asking for a session id, and stop there (a WARNING) without one;
  *   an id that no instance keeps anything under would be a session in name only.
  * The stateless mode refuses each with the reason and the way out, asserted below.
