@@ -102,12 +102,31 @@ const standIns = new WeakSet<ts.Type>();
 function markedBranchOf(context: Context, type: ts.Type, depth: number): ts.Type | undefined {
   const { ts, checker } = context;
   if (!(type.flags & ts.TypeFlags.Conditional)) return !isOpen(context, type) && markOf(context, type) !== undefined ? type : undefined;
+  if (depth > MAX_BRANCH_DEPTH) return undefined;
   // A distributive conditional maps `never` to `never`, unmarked: only non-distributive ones are read.
   const root = (type as Partial<ts.ConditionalType>).root;
-  if (depth > MAX_BRANCH_DEPTH || root?.node === undefined || root.isDistributive) return undefined;
-  const whenTrue = markedBranchOf(context, checker.getTypeFromTypeNode(root.node.trueType), depth + 1);
+  let branches: ConditionalBranches | undefined;
+  if (root?.node !== undefined) {
+    const { node } = root;
+    branches = root.isDistributive ? undefined : { whenTrue: () => checker.getTypeFromTypeNode(node.trueType), whenFalse: () => checker.getTypeFromTypeNode(node.falseType) };
+  } else {
+    branches = (type as { nonDistributiveBranches?: () => ConditionalBranches | undefined }).nonDistributiveBranches?.();
+  }
+  if (branches === undefined) return undefined;
+  const whenTrue = markedBranchOf(context, branches.whenTrue(), depth + 1);
   if (whenTrue === undefined) return undefined;
-  return markedBranchOf(context, checker.getTypeFromTypeNode(root.node.falseType), depth + 1) === undefined ? undefined : whenTrue;
+  return markedBranchOf(context, branches.whenFalse(), depth + 1) === undefined ? undefined : whenTrue;
+}
+
+/**
+ * The branches of a conditional type that does not distribute. The classic checker's type has its
+ * declaration (`root.node`); a checker that has none (TypeScript 7's API hands out types, not their
+ * roots) may give its types a `nonDistributiveBranches()` instead: `undefined` when the conditional
+ * may distribute, else its true and false types.
+ */
+export interface ConditionalBranches {
+  readonly whenTrue: () => ts.Type;
+  readonly whenFalse: () => ts.Type;
 }
 
 const MAX_BRANCH_DEPTH = 8;
@@ -115,13 +134,43 @@ const MAX_BRANCH_DEPTH = 8;
 /**
  * Whether `node` lies where a type parameter is in scope: in a declaration with type parameters,
  * or in a class (whose `this` is one). Type arguments inferred there may be generic.
+ *
+ * One place in a class is not: the decorator of a static method of a class without type
+ * parameters (`@registry.tool({…}) static forecast()`). What a call there infers from comes from
+ * its arguments, evaluated outside the class's instances (no `this` of the class), and from the
+ * decorator's context (`typeof` the class and the member's own type), neither of which holds a
+ * type parameter of the class; the scopes around the class are still looked at.
  */
 function isInGenericScope(ts: TypeScript, node: ts.Node): boolean {
-  for (let current = node.parent; current !== undefined; current = current.parent) {
+  let current = node.parent;
+  while (current !== undefined && current.kind === ts.SyntaxKind.ParenthesizedExpression) current = current.parent;
+  if (current !== undefined && ts.isDecorator(current)) {
+    const member = current.parent;
+    const owner = member.parent;
+    if (
+      ts.isMethodDeclaration(member) &&
+      owner !== undefined &&
+      (ts.isClassDeclaration(owner) || owner.kind === ts.SyntaxKind.ClassExpression) &&
+      (owner as ts.ClassLikeDeclaration).typeParameters === undefined &&
+      member.typeParameters === undefined &&
+      hasStaticModifier(ts, member)
+    ) {
+      current = owner.parent;
+    } else {
+      current = node.parent;
+    }
+  } else {
+    current = node.parent;
+  }
+  for (; current !== undefined; current = current.parent) {
     if (current.kind === ts.SyntaxKind.ClassDeclaration || current.kind === ts.SyntaxKind.ClassExpression) return true;
     if ((current as { typeParameters?: unknown }).typeParameters !== undefined) return true;
   }
   return false;
+}
+
+function hasStaticModifier(ts: TypeScript, member: ts.Node): boolean {
+  return ts.canHaveModifiers(member) && (ts.getModifiers(member) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.StaticKeyword);
 }
 
 /**

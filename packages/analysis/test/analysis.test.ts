@@ -1122,6 +1122,18 @@ describe("questions left unasked on a program nobody has checked", () => {
     );
   });
 
+  it("reads the decorator of a static method of a class without type parameters from the callee's declaration, as outside a class", () => {
+    const methods = (count: number) => Array.from({ length: count }, (_, index) => `  @registry.tool({ description: "Tool ${index}." })\n  static t${index}(): DataToolOutput { return sample(); }`).join("\n");
+    const { result, asked } = askedOf(`${HEADER}export class Tools {\n${methods(3)}\n}\n`);
+    expect(result.findings).toEqual([]);
+    expect(result.registrations.map((registration) => registration.tool)).toEqual(["t0", "t1", "t2"]);
+    expect(asked("getResolvedSignature")).toEqual([]);
+    // A generic class's decorators are still resolved: its type parameters may reach the call's inference.
+    const generic = askedOf(`${HEADER}export class Tools<T> {\n${methods(1)}\n}\n`);
+    expect(generic.result.registrations.map((registration) => registration.tool)).toEqual(["t0"]);
+    expect(generic.asked("getResolvedSignature").length).toBeGreaterThan(0);
+  });
+
   it("judges options that fit the options type's declaration without resolving the call for their contextual type", () => {
     // Each call's own literal (no two alike, so none shares another's answer), an input schema
     // among them: registry.tool<I, O>()'s options are read from ToolOptions<I, O> as declared.
