@@ -561,6 +561,25 @@ export class PortType implements Wrapped<NativeType> {
     return this.propertiesCache.find((property) => property.escapedName === name && property.name === name);
   }
 
+  /**
+   * `ConditionalBranches` (marked.ts) of a conditional type: TypeScript 7's API gives its true and
+   * false types but not its declaration, so whether it may distribute is told from its check type
+   * (below). So `registry.tool()`'s declared return type is read as on TypeScript 6, without
+   * resolving each call.
+   */
+  nonDistributiveBranches(): { readonly whenTrue: () => PortType; readonly whenFalse: () => PortType } | undefined {
+    const { TypeFlags } = this.checker.sync;
+    const native = this[NATIVE] as NativeType & { getCheckType?(): NativeType; getTrueType?(): NativeType; getFalseType?(): NativeType };
+    if (!(this.flags & TypeFlags.Conditional!) || native.getCheckType === undefined || native.getTrueType === undefined || native.getFalseType === undefined) return undefined;
+    // Distributing needs a check type that some instantiation can still make a union or `never`:
+    // one that is, or has at its top, a type variable. An object type (`[O]`) or a type without
+    // any (`0` in `0 extends 1 & O`) never becomes either.
+    const mayBecomeUnion =
+      TypeFlags.TypeParameter! | TypeFlags.IndexedAccess! | TypeFlags.Conditional! | TypeFlags.Substitution! | TypeFlags.Index! | TypeFlags.Union! | TypeFlags.Intersection! | TypeFlags.TemplateLiteral! | TypeFlags.StringMapping! | TypeFlags.Never!;
+    if (native.getCheckType().flags & mayBecomeUnion) return undefined;
+    return { whenTrue: () => this.checker.type(native.getTrueType!()), whenFalse: () => this.checker.type(native.getFalseType!()) };
+  }
+
   properties(): PortSymbol[] {
     if (this.propertiesCache === undefined) {
       this.propertiesCache = this.checker.native.getPropertiesOfType(this[NATIVE]).map((property) => this.checker.symbol(property));
