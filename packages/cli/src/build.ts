@@ -139,7 +139,6 @@ function editFile(file: string, files: ReadonlyMap<string, AnalysedFile>, stamp:
     return false;
   }
   const body = code.replace(MAPPING_COMMENT, "");
-  const program = parse(body);
   const trace = new TraceMap(rawMap);
   const sourceName = rawMap.sources[0]!;
   const offsets = lineOffsets(body);
@@ -150,7 +149,12 @@ function editFile(file: string, files: ReadonlyMap<string, AnalysedFile>, stamp:
     if (position.line === null || position.column === null) return undefined;
     return offsets[position.line - 1]! + position.column;
   };
-  const index = indexNodes(program);
+  const native = nativeDecorators(analysed, body, generated);
+  // The JavaScript parser reads no decorators: parsed with each one blanked out (offsets kept), and edited where it stands.
+  let blanked = body;
+  for (const decorator of native.values()) blanked = blanked.slice(0, decorator.start) + " ".repeat(decorator.end - decorator.start) + blanked.slice(decorator.end);
+  const program = parse(blanked);
+  const index = { ...indexNodes(program), native };
   const edits = plan.map((edit) => emittedEdit(edit, generated, index, analysed.sourceFile));
   const output = new MagicString(body);
   writeTextEdits(edits, emittedFile, output);
@@ -189,9 +193,42 @@ interface NodeIndex {
   readonly callsByFirstArgument: Map<number, acorn.CallExpression>;
   /** Elements of array literals (TypeScript's decorator helpers list decorators in one) by offset. */
   readonly arrayElements: Map<number, { readonly array: acorn.ArrayExpression; readonly element: acorn.Expression }>;
+  /** Decorators tsc kept as they are (a target above ES2022): by the offset of their `@`. */
+  readonly native: ReadonlyMap<number, NativeDecorator>;
 }
 
-function indexNodes(program: acorn.Program): NodeIndex {
+/** A decorator in the emitted JavaScript, written as in the source: `@` to its end, and its expression. */
+interface NativeDecorator {
+  readonly start: number;
+  readonly end: number;
+  readonly expression: EmittedNode;
+}
+
+/**
+ * The source's decorators that tsc emitted as decorators (target ESNext keeps them): each found
+ * where the source map puts its `@`, and taken only when the emitted text there is the source's
+ * own text of the decorator (its expression is plain JavaScript), so an edit there edits it.
+ */
+function nativeDecorators(analysed: AnalysedFile, body: string, generated: (node: ts.Node) => number | undefined): Map<number, NativeDecorator> {
+  const { ts: syntax, sourceFile } = analysed;
+  const found = new Map<number, NativeDecorator>();
+  const visit = (node: ts.Node): void => {
+    if (syntax.isDecorator(node)) {
+      const start = node.getStart(sourceFile);
+      const text = sourceFile.text.slice(start, node.end);
+      const at = generated(node);
+      if (at !== undefined && body.startsWith(text, at)) {
+        const expressionStart = at + (node.expression.getStart(sourceFile) - start);
+        found.set(at, { start: at, end: at + text.length, expression: { start: expressionStart, end: at + (node.expression.end - start) } });
+      }
+    }
+    syntax.forEachChild(node, visit);
+  };
+  if (sourceFile.text.includes("@")) visit(sourceFile);
+  return found;
+}
+
+function indexNodes(program: acorn.Program): Omit<NodeIndex, "native"> {
   const callsByFirstArgument = new Map<number, acorn.CallExpression>();
   const arrayElements = new Map<number, { array: acorn.ArrayExpression; element: acorn.Expression }>();
   const visit = (node: unknown): void => {
@@ -232,9 +269,14 @@ function emittedEdit(edit: RegistrationEdit, generated: (node: ts.Node) => numbe
     }
     case "remove-decorator":
     case "wrap-decorator": {
+      const kept = index.native.get(generated(edit.site) ?? -1);
+      if (kept !== undefined) {
+        const expression = asNode(kept.expression);
+        return { ...edit, site: asNode(kept, { expression }) as ts.Decorator };
+      }
       const at = generated(edit.site.expression);
       const found = at === undefined ? undefined : index.arrayElements.get(at);
-      if (found === undefined) throw new Error(`tsc's source map leads to no decorator of the registration at ${where(edit.registration)} (decorators are edited in the helpers of a target up to ES2022)`);
+      if (found === undefined) throw new Error(`tsc's source map leads to no decorator of the registration at ${where(edit.registration)} (decorators are edited in the helpers of a target up to ES2022, or as they are above it)`);
       if (edit.kind === "wrap-decorator") return { ...edit, site: asNode(found.element, { expression: asNode(found.element) }) as ts.Decorator };
       // Removed from the helper's list with the comma that separates it from the next (or the previous) one.
       const elements = found.array.elements;
