@@ -6,7 +6,7 @@ import { chooseBackend, loadNative, NativeBackendUnavailable } from "../backend"
 import { ConfigError, createSharedHost, readNativeProjects, readProjects } from "../projects";
 import { loadTypeScript, type TypeScript } from "../typescript";
 import { configCoverage } from "../config-files";
-import { emitClassic, emitNative, tracingOptions, traceOutputs, withBuiltOutputs, type Emission } from "./outputs";
+import { emitClassic, emitNative, tracingOptions, traceOutputs, type Emission } from "./outputs";
 import { coverageOf, Fingerprints, RECORD_FORMAT, writeRecord, type EscapeRecord, type OutputRecord, type ProjectRecord, type RecordedFinding, type RegistrationRecord, type Span } from "./records";
 import { configsAbove, isTypeScriptFile } from "./sources";
 
@@ -135,8 +135,7 @@ export function judgeFiles(request: JudgeRequest): JudgeResult {
         if (typeof result === "string") traced = unjudged(result);
         else {
           try {
-            const emission = project.emit();
-            traced = traceOutputs(withBuiltOutputs(files, emission), config, emission, (file) => fingerprints.file(file), display);
+            traced = traceOutputs(files, config, project.emit(), (file) => fingerprints.file(file), display);
           } catch (error) {
             traced = unjudged(`${display(config)} could not be emitted again to trace ${files.map(display).join(", ")} to its sources (${error instanceof Error ? error.message : String(error)}). Please report it`);
           }
