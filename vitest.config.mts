@@ -7,6 +7,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: "forks",
-    reporters: process.env.CI ? ["default", ["json", { outputFile: ".vitest-results.json" }]] : ["default"],
+    reporters: process.env.CI ? ["default", ["json", { outputFile: ".vitest-results.json" }], "./scripts/timings-reporter.ts"] : ["default"],
   },
 });

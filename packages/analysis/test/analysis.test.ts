@@ -1122,6 +1122,17 @@ describe("questions left unasked on a program nobody has checked", () => {
     );
   });
 
+  it("judges options that fit the options type's declaration without resolving the call for their contextual type", () => {
+    // Each call's own literal (no two alike, so none shares another's answer), an input schema
+    // among them: registry.tool<I, O>()'s options are read from ToolOptions<I, O> as declared.
+    const options = (index: number) => `{ name: "t${index}", description: "Tool ${index}.", timeoutMs: ${index + 1}, ui: false, input: { limit: z.number().max(${index + 1}) } }`;
+    const registrations = Array.from({ length: 3 }, (_, index) => `registry.tool(${options(index)})(function t${index}(): DataToolOutput { return sample(); });`);
+    const { result, asked } = askedOf(`${HEADER}import { z } from "zod";\n${registrations.join("\n")}\n`);
+    expect(result.findings).toEqual([]);
+    expect(result.registrations.map((registration) => registration.tool)).toEqual(["t0", "t1", "t2"]);
+    expect(asked("getContextualType")).toEqual([]);
+  });
+
   it("looks up a name once per file and its declared type once, and asks no reference's type that the declared one settles", () => {
     // Tools that read an ordinary const and call an ordinary function, as arguments and callees of
     // calls (a call that is a statement of its own could be an assertion, which guards its

@@ -110,6 +110,9 @@ async function startHttp(args: string[]): Promise<URL> {
 
 let sessionful: URL;
 let stateless: URL;
+/** The connections of the blocks below, by name, begun together once the servers are warm. */
+const opened = new Map<string, Promise<Connection>>();
+const modernOpened = new Map<string, Promise<{ client: Client; connection: Connection }>>();
 beforeAll(async () => {
   [sessionful, stateless] = await Promise.all([startHttp(["--sessions"]), startHttp([])]);
   // The first tools/list waits for the start-up check's verdicts, which later server processes
@@ -118,8 +121,15 @@ beforeAll(async () => {
   await warm.connect(new LegacyStreamableHTTPClientTransport(stateless));
   await warm.listTools(undefined, { timeout: 120_000 });
   await warm.close();
+  // Every connection at once: each stdio one starts a server process of its own, which the tests
+  // before it need not wait for. Each block takes its own when it begins.
+  for (const [name, connect] of Object.entries(CONNECTIONS)) opened.set(name, connect());
+  for (const [name, connect] of Object.entries(MODERN)) modernOpened.set(name, connect());
+  for (const pending of [...opened.values(), ...modernOpened.values()]) pending.catch(() => undefined);
 });
-afterAll(() => {
+afterAll(async () => {
+  const connections = [...opened.values(), ...[...modernOpened.values()].map(async (pending) => (await pending).connection)];
+  await Promise.allSettled(connections.map(async (pending) => (await pending).close()));
   for (const child of servers) child.kill("SIGTERM");
 });
 
@@ -159,13 +169,10 @@ async function until(ready: () => boolean, ms = 2_000): Promise<void> {
   while (!ready() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-describe.each(Object.entries(CONNECTIONS))("%s", (_name, connect) => {
+describe.each(Object.keys(CONNECTIONS))("%s", (name) => {
   let connection: Connection;
   beforeAll(async () => {
-    connection = await connect();
-  });
-  afterAll(async () => {
-    await connection.close();
+    connection = await opened.get(name)!;
   });
 
   test("logging: messages come at the level the client set (logging/setLevel), and notify sends one as the SDK does", async () => {
@@ -251,14 +258,11 @@ const MODERN: Record<string, () => Promise<{ client: Client; connection: Connect
   },
 };
 
-describe.each(Object.entries(MODERN))("v2 Client, %s", (_name, connect) => {
+describe.each(Object.keys(MODERN))("v2 Client, %s", (name) => {
   let client: Client;
   let connection: Connection;
   beforeAll(async () => {
-    ({ client, connection } = await connect());
-  });
-  afterAll(async () => {
-    await connection.close();
+    ({ client, connection } = await modernOpened.get(name)!);
   });
 
   test("logging: messages come at the level the client asks for in each request (no level: none)", async () => {
@@ -379,18 +383,20 @@ async function events(response: Response, ms = 3_000): Promise<Array<{ id?: stri
 
 describe("the sessionful mode's streams (raw HTTP, revision 2025-11-25)", () => {
   const REVISION = "2025-11-25";
-  const post = (body: object, session?: string) =>
+  const post = (body: object, session?: string, revision = REVISION) =>
     fetch(sessionful, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": REVISION, ...(session ? { "mcp-session-id": session } : {}) },
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": revision, ...(session ? { "mcp-session-id": session } : {}) },
       body: JSON.stringify(body),
     });
-  async function open(): Promise<string> {
-    const answer = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: REVISION, capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+  async function open(revision = REVISION): Promise<string> {
+    const answer = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "raw", version: "1" } } }, undefined, revision);
     const session = answer.headers.get("mcp-session-id");
     expect(session).toMatch(/^[0-9a-f-]{36}$/);
-    await events(answer);
-    expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session!)).status).toBe(202);
+    // At 2025-11-25 a priming event comes first.
+    const initialized = (await events(answer)).find((event) => event.data !== "");
+    expect(JSON.parse(initialized!.data)).toMatchObject({ result: { protocolVersion: revision } });
+    expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session!, revision)).status).toBe(202);
     return session!;
   }
 
@@ -404,6 +410,12 @@ describe("the sessionful mode's streams (raw HTTP, revision 2025-11-25)", () => 
     const replayed = await events(resumed);
     const answer = replayed.map((event) => JSON.parse(event.data) as { id?: number; result?: { content: Array<{ text: string }> } }).find((message) => message.id === 1);
     expect(answer?.result?.content[0]?.text).toMatch(/^Reconnection test completed successfully/);
+  });
+
+  test("a 2025-03-26 session gets no priming event (its clients break on empty data), and no stream closed early (they could not resume it): the answer comes on the POST stream", async () => {
+    const session = await open("2025-03-26");
+    const answer = await events(await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_reconnection", arguments: {} } }, session, "2025-03-26"));
+    expect(answer.map((event) => [event.retry, event.data === "" ? "empty" : (JSON.parse(event.data) as { id?: number }).id])).toEqual([[undefined, 1]]);
   });
 
   test("GET opens the session's stream (one at a time); DELETE ends the session, whose id then answers 404", async () => {

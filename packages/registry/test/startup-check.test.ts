@@ -373,6 +373,30 @@ describe("plain tsc's output, traced back to its sources through the tsconfig th
     }
   }
 
+  test("one emit traces every file the build wrote: a registry in another output file answers from the record, as a fresh check does", async () => {
+    const project = serverProject();
+    execFileSync(process.execPath, [TSC, "-p", ".", "--sourceMap", "false"], { cwd: project });
+    const { checkRegistrations } = require(join(ROOT, "packages", "project", "dist", "startup", "index.js")) as typeof import("@sourced/project/startup");
+    // Each `registry.tool(` of an output file, as the registry's stack would name it.
+    const sites = (file: string) =>
+      readFileSync(join(project, "dist", file), "utf8")
+        .split("\n")
+        .flatMap((text, index) => (text.includes("registry.tool(") ? [{ tool: `${file}:${index + 1}`, frames: [{ file: join(project, "dist", file), line: index + 1, column: text.indexOf("registry.tool(") + 1 }] }] : []));
+    const [tools, platform] = [sites("tools.js"), sites("platform.js")];
+    expect(tools.length).toBeGreaterThan(3);
+    expect(platform.length).toBeGreaterThan(0);
+    const fresh = await checkRegistrations([...tools, ...platform], { cwd: project, cache: false });
+    expect(fresh.source).toBe("analysis");
+    expect(fresh.verdicts.map((verdict) => verdict.kind)).toEqual(expect.arrayContaining(["verified", "refused"]));
+    const first = await checkRegistrations(tools, { cwd: project });
+    expect(first.source).toBe("analysis");
+    expect(first.verdicts).toEqual(fresh.verdicts.slice(0, tools.length));
+    // Before, only the files asked about were traced, and each other output file emitted the project again.
+    const second = await checkRegistrations(platform, { cwd: project });
+    expect(second.source).toBe("cache");
+    expect(second.verdicts).toEqual(fresh.verdicts.slice(tools.length));
+  });
+
   test("sources changed after the build are not judged for the running code: one warning saying why, served unchecked or refused under requireVerified; a rebuild judges again", async () => {
     const project = serverProject();
     execFileSync(process.execPath, [TSC, "-p", ".", "--sourceMap", "false"], { cwd: project });

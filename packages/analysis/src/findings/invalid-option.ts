@@ -8,6 +8,7 @@ import { isRegistryType } from "../registry-escape.js";
 import { appliedName, propertyKey, servedNameOf, toolNameOf } from "../served.js";
 import { typeOfSymbol } from "../symbols.js";
 import { unionMembers } from "../syntax.js";
+import { declaredOptionsFit, declaredOptionsOf } from "./declared-options.js";
 import { findingOf, NO_FINDINGS, type SiteFamily } from "./family.js";
 
 /*
@@ -98,6 +99,10 @@ function checkOptions(
   const { ts, checker } = context;
   const configures = optionsOf(context, call);
   if (configures === undefined) return undefined;
+  // Told from the callee's declaration when it can be (declared-options.ts): the contextual type
+  // below resolves the call, the largest cost of the check on a program nobody has checked.
+  const declared = declaredOptionsOf(context, call);
+  if (declared !== undefined && declaredOptionsFit(context, declared, literal, configures, (value) => outputNotAnObject(context, value))) return { configures, problems: [] };
   const expected = checker.getContextualType(literal);
   const members = expected === undefined ? [] : unionMembers(ts, expected).filter((member) => !(member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)));
   if (members.length === 0 || !members.every((member) => isClosedObject(context, member))) return undefined;

@@ -1,0 +1,191 @@
+import type * as ts from "typescript";
+import type { TypeScript } from "../api.js";
+import { type Context, isMarked } from "../context.js";
+import { propertyKey } from "../served.js";
+import { typeOfSymbol, unguardedSymbolOf } from "../symbols.js";
+import { unionMembers } from "../syntax.js";
+
+/*
+ * The options check read from the callee's declaration, once per callee, instead of from each
+ * call's contextual type. Asking `getContextualType` of a call's options literal resolves the call
+ * (its type arguments inferred from the literal: `registry.tool<I, O>(options?: ToolOptions<I, O>)`),
+ * and in a program nobody has checked (the ESLint rule, `sourced check`) that was the largest
+ * single cost of the judgement, once per registration: ~0.3–1 ms each, 500 ms of 2.9 s on the
+ * mid-size project (docs/performance.md). On TypeScript 7 each is a round trip too.
+ *
+ * The declaration settles the check whenever it cannot differ from the call's: the options type
+ * declared for the first parameter (one object type, no index signature) has the same keys whatever
+ * its type arguments, and an option whose declared type mentions no type parameter has, in every
+ * instantiation, the very type it is declared with. An option typed by a type parameter of the
+ * callee alone (`input?: I`) is inferred from the value written, so the value fits it when it fits
+ * the parameter's constraint. This path only ever says "no problem": anything else it meets (an
+ * unknown key, a value that does not fit, an option typed otherwise, overloads, explicit type
+ * arguments) sends the call to the exact check, which words every problem as before.
+ */
+
+/** The options type a callee declares, read once per callee symbol. */
+export interface DeclaredOptions {
+  /** The callee's declaration (its type parameters are the ones a call infers). */
+  readonly declaration: ts.SignatureDeclaration;
+  /** The one object type its first parameter declares. */
+  readonly member: ts.Type;
+  /** Its keys, in the order the exact check lists them. */
+  readonly known: readonly string[];
+  /** By key: how an option's value is judged from the declaration (`null`: it cannot be). */
+  readonly options: Map<string, DeclaredOption | null>;
+}
+
+type DeclaredOption =
+  /** Declared with a type that no instantiation changes. */
+  | { readonly free: true; readonly property: ts.Symbol }
+  /** Declared as one of the callee's type parameters (with `undefined`): the value must fit its constraint. */
+  | { readonly free: false; readonly property: ts.Symbol; readonly parameter: ts.Type; readonly constraint: ts.Type };
+
+const declaredOptions = new WeakMap<Context, WeakMap<ts.Symbol, DeclaredOptions | null>>();
+
+/** The options type `call`'s callee declares, when the declaration can stand for the call's contextual type. */
+export function declaredOptionsOf(context: Context, call: ts.CallExpression): DeclaredOptions | undefined {
+  // Type arguments written at the call are not the declaration's; nor is a second argument judged here.
+  if (call.typeArguments !== undefined || call.arguments.length !== 1) return undefined;
+  const symbol = unguardedSymbolOf(context, call.expression);
+  if (symbol === undefined) return undefined;
+  let bySymbol = declaredOptions.get(context);
+  if (bySymbol === undefined) declaredOptions.set(context, (bySymbol = new WeakMap()));
+  let known = bySymbol.get(symbol);
+  if (known === undefined) {
+    known = computeDeclaredOptions(context, symbol) ?? null;
+    bySymbol.set(symbol, known);
+  }
+  return known ?? undefined;
+}
+
+function computeDeclaredOptions(context: Context, symbol: ts.Symbol): DeclaredOptions | undefined {
+  const { ts, checker } = context;
+  const declarations = symbol.declarations ?? [];
+  const declaration = declarations[0];
+  if (declarations.length !== 1 || declaration === undefined) return undefined;
+  if (!ts.isMethodSignature(declaration) && !ts.isMethodDeclaration(declaration) && !ts.isFunctionDeclaration(declaration)) return undefined;
+  // One signature: the call resolves to this declaration's, instantiated.
+  if (typeOfSymbol(context, symbol).getCallSignatures().length !== 1) return undefined;
+  const parameter = declaration.parameters[0];
+  if (parameter === undefined || parameter.dotDotDotToken !== undefined || parameter.type === undefined) return undefined;
+  if (ts.isIdentifier(parameter.name) && parameter.name.text === "this") return undefined;
+  const members = unionMembers(ts, checker.getTypeFromTypeNode(parameter.type)).filter((member) => !(member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)));
+  // One object type: a union's members are ordered anew in each instantiation, and the check lists keys in their order.
+  const member = members[0];
+  if (members.length !== 1 || member === undefined || !(member.flags & ts.TypeFlags.Object) || (member as ts.ObjectType).objectFlags & ts.ObjectFlags.Mapped) return undefined;
+  if (isMarked(context, member) || checker.getIndexTypeOfType(member, ts.IndexKind.String) !== undefined) return undefined;
+  const properties = checker.getPropertiesOfType(member);
+  if (properties.length === 0) return undefined;
+  return { declaration, member, known: [...new Set(properties.map((property) => property.name))], options: new Map() };
+}
+
+/**
+ * Whether the exact check of `literal` (the options of a call of `declared`'s callee) finds no
+ * problem, told from the declaration; `false` when it may find one or the declaration cannot tell.
+ * `outputNotAnObject` is the exact check's own (it reads the value alone).
+ */
+export function declaredOptionsFit(
+  context: Context,
+  declared: DeclaredOptions,
+  literal: ts.ObjectLiteralExpression,
+  configures: "registry" | "tool",
+  outputNotAnObject: (value: ts.Expression) => string | undefined,
+): boolean {
+  const { ts, checker } = context;
+  const inferred = new Set<ts.Type>();
+  for (const property of literal.properties) {
+    if (ts.isSpreadAssignment(property)) continue;
+    const key = propertyKey(ts, property.name);
+    if (key === undefined) continue;
+    if (!declared.known.includes(key)) return false;
+    if (!ts.isPropertyAssignment(property)) continue;
+    const value = property.initializer;
+    if (key === "output" && configures === "tool" && outputNotAnObject(value) !== undefined) return false;
+    const given = checker.getTypeAtLocation(value);
+    if (given.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) continue;
+    const option = declaredOption(context, declared, key);
+    if (option === null) return false;
+    if (option.free) {
+      const takes = checker.getTypeOfSymbolAtLocation(option.property, value);
+      if (takes.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeVariable) || checker.isTypeAssignableTo(given, takes)) continue;
+      return false;
+    }
+    // Inferred from this value alone: no other option written here names the same parameter, and
+    // the value is typed the same with or without the call's context.
+    if (inferred.has(option.parameter) || mayBeContextSensitive(ts, value)) return false;
+    inferred.add(option.parameter);
+    if (!checker.isTypeAssignableTo(given, option.constraint)) return false;
+  }
+  return true;
+}
+
+function declaredOption(context: Context, declared: DeclaredOptions, key: string): DeclaredOption | null {
+  let option = declared.options.get(key);
+  if (option === undefined) {
+    option = computeDeclaredOption(context, declared, key) ?? null;
+    declared.options.set(key, option);
+  }
+  return option;
+}
+
+function computeDeclaredOption(context: Context, declared: DeclaredOptions, key: string): DeclaredOption | undefined {
+  const { ts, checker } = context;
+  const property = declared.member.getProperty(key);
+  const declarations = property?.declarations ?? [];
+  const declaration = declarations[0];
+  if (property === undefined || declarations.length !== 1 || declaration === undefined) return undefined;
+  if (!ts.isPropertySignature(declaration) && !ts.isPropertyDeclaration(declaration)) return undefined;
+  if (declaration.type === undefined) return undefined;
+  if (!mentionsTypeParameter(ts, declaration.type, typeParameterNamesAround(ts, declaration))) return { free: true, property };
+  // `input?: I`: the property's type, as the declared parameter type instantiates it, is one type
+  // parameter of the callee's own signature (with `undefined`), constrained by a type that mentions none.
+  const takes = checker.getTypeOfSymbol(property);
+  const parameters = unionMembers(ts, takes).filter((member) => !(member.flags & ts.TypeFlags.Undefined));
+  const parameter = parameters[0];
+  if (parameters.length !== 1 || parameter === undefined || !(parameter.flags & ts.TypeFlags.TypeParameter)) return undefined;
+  const parameterDeclarations = parameter.getSymbol()?.declarations ?? [];
+  const parameterDeclaration = parameterDeclarations[0] as ts.TypeParameterDeclaration | undefined;
+  if (parameterDeclarations.length !== 1 || parameterDeclaration?.kind !== ts.SyntaxKind.TypeParameter || parameterDeclaration.parent !== declared.declaration) return undefined;
+  const constraintNode = parameterDeclaration.constraint;
+  if (constraintNode === undefined || mentionsTypeParameter(ts, constraintNode, typeParameterNamesAround(ts, parameterDeclaration))) return undefined;
+  return { free: false, property, parameter, constraint: checker.getTypeFromTypeNode(constraintNode) };
+}
+
+/** The names of every type parameter in scope at `node`: its enclosing declarations' (a class's `this` aside: see below). */
+function typeParameterNamesAround(ts: TypeScript, node: ts.Node): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (let current: ts.Node | undefined = node; current !== undefined; current = current.parent) {
+    for (const parameter of (current as { typeParameters?: readonly ts.TypeParameterDeclaration[] }).typeParameters ?? []) {
+      if (ts.isIdentifier(parameter.name)) names.add(parameter.name.text);
+    }
+  }
+  return names;
+}
+
+/**
+ * Whether a type written as `node` may mention a type parameter in scope (`names`), `this`, or a
+ * value's type (`typeof x`, which a generic scope may give a type parameter): by its words, so
+ * any other use of such a name counts too.
+ */
+function mentionsTypeParameter(ts: TypeScript, node: ts.Node, names: ReadonlySet<string>): boolean {
+  if (node.kind === ts.SyntaxKind.ThisType || node.kind === ts.SyntaxKind.TypeQuery) return true;
+  if (ts.isIdentifier(node) && names.has(node.text)) return true;
+  return ts.forEachChild(node, (child) => (mentionsTypeParameter(ts, child, names) ? true : undefined)) === true;
+}
+
+/**
+ * Whether `value` may be typed by its context (a function, or a literal holding one): its type
+ * as an inference source may then differ from its type once the call is resolved.
+ */
+function mayBeContextSensitive(ts: TypeScript, value: ts.Expression): boolean {
+  if (ts.isParenthesizedExpression(value)) return mayBeContextSensitive(ts, value.expression);
+  if (ts.isArrowFunction(value) || ts.isFunctionExpression(value) || ts.isConditionalExpression(value) || ts.isBinaryExpression(value)) return true;
+  if (ts.isArrayLiteralExpression(value)) return value.elements.some((element) => mayBeContextSensitive(ts, element));
+  if (ts.isObjectLiteralExpression(value)) {
+    return value.properties.some((property) =>
+      ts.isPropertyAssignment(property) ? mayBeContextSensitive(ts, property.initializer) : !ts.isShorthandPropertyAssignment(property),
+    );
+  }
+  return ts.isSpreadElement(value);
+}
