@@ -206,8 +206,9 @@ interface NativeDecorator {
 
 /**
  * The source's decorators that tsc emitted as decorators (target ESNext keeps them): each found
- * where the source map puts its `@`, and taken only when the emitted text there is the source's
- * own text of the decorator (its expression is plain JavaScript), so an edit there edits it.
+ * where the source map puts its `@`. Most are the source's own text there (the expression is plain
+ * JavaScript); one holding TypeScript (`@registry.tool<Options>()`) tsc writes without it, and is
+ * read from the emitted text by the decorator's grammar.
  */
 function nativeDecorators(analysed: AnalysedFile, body: string, generated: (node: ts.Node) => number | undefined): Map<number, NativeDecorator> {
   const { ts: syntax, sourceFile } = analysed;
@@ -220,12 +221,64 @@ function nativeDecorators(analysed: AnalysedFile, body: string, generated: (node
       if (at !== undefined && body.startsWith(text, at)) {
         const expressionStart = at + (node.expression.getStart(sourceFile) - start);
         found.set(at, { start: at, end: at + text.length, expression: { start: expressionStart, end: at + (node.expression.end - start) } });
+      } else if (at !== undefined && body[at] === "@") {
+        const expression = emittedDecoratorExpression(body, at + 1);
+        if (expression !== undefined) found.set(at, { start: at, end: expression.end, expression });
       }
     }
     syntax.forEachChild(node, visit);
   };
   if (sourceFile.text.includes("@")) visit(sourceFile);
   return found;
+}
+
+/**
+ * The expression of the decorator whose `@` ends at `from`, by the grammar of a decorator: a
+ * parenthesized expression, or a dotted name (private names too) with one optional argument
+ * list. Read with acorn's tokenizer, which knows strings, templates and regular expressions;
+ * `undefined` when the text there is no decorator.
+ */
+function emittedDecoratorExpression(body: string, from: number): EmittedNode | undefined {
+  const tokens: acorn.Token[] = [];
+  try {
+    for (const token of acorn.tokenizer(body.slice(from), { ecmaVersion: "latest" })) {
+      tokens.push(token);
+      if (tokens.length > 10_000) return undefined;
+      // Enough to end the decorator: what follows it is the decorated member's own tokens.
+      if (tokens.length > 1 && balancedEnd(tokens) !== undefined) break;
+    }
+  } catch {
+    return undefined;
+  }
+  const end = balancedEnd(tokens);
+  return end === undefined ? undefined : { start: from + tokens[0]!.start, end: from + end };
+}
+
+/** Where the decorator expression of `tokens` ends, once they hold all of it. */
+function balancedEnd(tokens: readonly acorn.Token[]): number | undefined {
+  const label = (index: number): string | undefined => tokens[index]?.type.label;
+  const group = (index: number): number | undefined => {
+    let depth = 0;
+    for (let at = index; at < tokens.length; at++) {
+      const kind = label(at)!;
+      if (kind === "(" || kind === "[" || kind === "{" || kind === "${") depth++;
+      else if (kind === ")" || kind === "]" || kind === "}") depth--;
+      if (depth === 0) return at;
+    }
+    return undefined;
+  };
+  if (label(0) === "(") {
+    const close = group(0);
+    return close === undefined ? undefined : tokens[close]!.end;
+  }
+  if (label(0) !== "name" && label(0) !== "privateId") return undefined;
+  let last = 0;
+  while (label(last + 1) === "." && (label(last + 2) === "name" || label(last + 2) === "privateId")) last += 2;
+  // The token after the name decides: an argument list, or the member (so the whole name is read).
+  if (tokens.length <= last + 2) return undefined;
+  if (label(last + 1) !== "(") return tokens[last]!.end;
+  const close = group(last + 1);
+  return close === undefined ? undefined : tokens[close]!.end;
 }
 
 function indexNodes(program: acorn.Program): Omit<NodeIndex, "native"> {

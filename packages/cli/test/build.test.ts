@@ -136,6 +136,29 @@ describe("sourced build: plain tsc, then the transformer's edits on its output",
     expect(fs.readFileSync(path.join(directory, "src/weather.ts"), "utf8").split("\n")[entry.originalLine!]).toContain("@registry.tool({ description");
   }, 120_000);
 
+  test("target ESNext, a decorator holding TypeScript (type arguments, which tsc drops on output): read from the output by the decorator's grammar, stripped or stamped", async () => {
+    const directory = project("6");
+    const weather = path.join(directory, "src/weather.ts");
+    const typed = fs
+      .readFileSync(weather, "utf8")
+      .replace('@registry.tool({ description: "Tomorrow\'s forecast." })', '@registry.tool<{ description: string }>({ description: "Tomorrow\'s forecast." })')
+      .replaceAll("@registry.tool()", "@registry.tool<{}>()");
+    expect(typed.match(/@registry\.tool</g)).toHaveLength(3);
+    fs.writeFileSync(weather, typed);
+    const built = run([BIN, "build", "-p", "tsconfig.esnext.json"], directory);
+    // Before, the decorator tsc had rewritten stayed in the text the JavaScript parser read: exit 2.
+    expect(built.status, built.stdout + built.stderr).toBe(1);
+    expect(built.stderr).toBe("");
+    const code = fs.readFileSync(path.join(directory, "dist-esnext/weather.js"), "utf8");
+    expect(code).toContain('@((d => (m, ...r) => d(Object.defineProperties(m, { [Symbol.for("@sourced/registry:verified")]: { value: "@sourced/cli@');
+    expect(code).toContain(`))(registry.tool({ description: "Tomorrow's forecast." })))`);
+    // The two refused tools' decorators are gone, their methods kept (Node runs no decorators yet: the text is what can be checked).
+    expect(code).not.toContain("@registry.tool()");
+    expect(code).toMatch(/\n\s*static temperature\(\) \{/);
+    expect(code).toMatch(/\n\s*humidity\(\) \{/);
+    expect(code.match(/^\s*@/gm)).toHaveLength(1);
+  }, 120_000);
+
   test("without source maps in the tsconfig: none written, the code still stamped and stripped", async () => {
     const directory = project("7");
     const built = run([BIN, "build", "--", "--sourceMap", "false"], directory);
