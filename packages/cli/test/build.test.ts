@@ -136,7 +136,7 @@ describe("sourced build: plain tsc, then the transformer's edits on its output",
     expect(fs.readFileSync(path.join(directory, "src/weather.ts"), "utf8").split("\n")[entry.originalLine!]).toContain("@registry.tool({ description");
   }, 120_000);
 
-  test("target ESNext, a decorator holding TypeScript (type arguments, which tsc drops on output): read from the output by the decorator's grammar, stripped or stamped", async () => {
+  test("target ESNext, a decorator holding TypeScript (type arguments, which tsc drops on output): read from the output by the decorator's grammar, stripped or stamped", () => {
     const directory = project("6");
     const weather = path.join(directory, "src/weather.ts");
     const typed = fs
