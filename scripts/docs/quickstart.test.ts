@@ -252,7 +252,7 @@ describe(`the README's quick start, in fresh projects on ${describeNode(NODE)} (
     expect(build.stderr).toContain(`src/tools.ts:${line}:`);
   });
 
-  it("TypeScript 7: sourced check passes the tool and reports one without DataToolOutput; tsc 7 builds the server", async () => {
+  it("TypeScript 7: sourced check passes the tool and reports one without DataToolOutput; tsc 7 builds the server, whose start-up check refuses it on Node 22, 24 and 26", async () => {
     const directory = startProject("typescript-7");
     const commands = commandsOf(part("TypeScript 7"));
     expect(commands).toEqual(["npm install --save-dev @sourced/cli typescript@7", "npx sourced check", "npx tsc", "node dist/server.js"]);
@@ -270,5 +270,19 @@ describe(`the README's quick start, in fresh projects on ${describeNode(NODE)} (
     expect(await serve(directory, "node dist/server.js", stderr)).toEqual({ tools: ["largest_city"], sources: ["https://population.un.org/wup/"] });
     expect(stderr.join("")).toMatch(new RegExp(`\\[sourced\\] warning: tool "population" \\(src/tools\\.ts:${line}:\\d+\\) was not registered: Tool 'population' has no return type annotation`));
     expect(stderr.join("")).not.toMatch(/typescript@[56]/);
+
+    // The same build on the other supported lines: only `node dist/server.js` runs again (one install
+    // serves every line), each line's start-up check judging afresh (the record of the last run removed).
+    for (const other of NODE_LINES.filter((candidate) => candidate !== NODE.line)) {
+      current = nodeBinary(other);
+      try {
+        fs.rmSync(path.join(directory, "node_modules/.cache/sourced"), { recursive: true, force: true });
+        const onLine: string[] = [];
+        expect(await serve(directory, "node dist/server.js", onLine), `Node ${other}`).toEqual({ tools: ["largest_city"], sources: ["https://population.un.org/wup/"] });
+        expect(onLine.join(""), `Node ${other}`).toMatch(new RegExp(`\\[sourced\\] warning: tool "population" \\(src/tools\\.ts:${line}:\\d+\\) was not registered: Tool 'population' has no return type annotation`));
+      } finally {
+        current = NODE;
+      }
+    }
   });
 });

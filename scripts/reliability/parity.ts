@@ -50,9 +50,9 @@ export type FrontEnd = "transformer" | "transformer (TS 5.9)" | "eslint" | "cli"
 export const FRONT_ENDS: readonly FrontEnd[] = ["transformer", "transformer (TS 5.9)", "eslint", "cli", "cli (TS 7, native)", "bundler plugin", "analysis"];
 
 /** TypeScript 7.0.2 (fixtures/ts7): the batch project's `tsc`, so `sourced check` runs it on the native backend. */
-const TS7_TSC = path.join(ROOT, "fixtures/ts7/node_modules/typescript/bin/tsc");
+export const TS7_TSC = path.join(ROOT, "fixtures/ts7/node_modules/typescript/bin/tsc");
 /** TypeScript 6.0.3, the workspace's own. */
-const TS6_TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
+export const TS6_TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
 
 /**
  * Plain tsc builds of the batch (no transformer), each run with the start-up check: the project's

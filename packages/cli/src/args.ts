@@ -24,6 +24,10 @@ export const HELP = `sourced check: every MCP tool registration must declare tha
 Usage:
   sourced check [-p <tsconfig.json | directory>]... [--format text|json|sarif] [--output <file>]
                 [--backend classic|native]
+  sourced build [-p <tsconfig.json | directory>] [-- <tsc arguments>]
+                The project's own tsc (TypeScript 7, or 5/6 without ts-patch), then in its output
+                rejected registrations stripped, verified ones stamped, as tspc does
+                (see 'sourced build --help')
   sourced preview -- <server command>   (or --url <url>; see 'sourced preview --help')
 
 Options:
@@ -123,7 +127,7 @@ export function parseArgs(argv: readonly string[]): Command {
   if (flag === "version") return { kind: "version" };
   if (command === undefined) throw new UsageError(`missing command: write 'sourced check'. Run 'sourced --help' for the options.`);
   if (!(COMMANDS as readonly string[]).includes(command)) {
-    throw new UsageError(`unknown command '${command}': the commands are 'check' and 'preview'. Run 'sourced --help' for the options.`);
+    throw new UsageError(`unknown command '${command}': the commands are 'check', 'build' and 'preview'. Run 'sourced --help' for the options.`);
   }
   return { kind: "check", projects, format: format ?? "text", output, backend };
 }

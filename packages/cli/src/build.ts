@@ -139,7 +139,6 @@ function editFile(file: string, files: ReadonlyMap<string, AnalysedFile>, stamp:
     return false;
   }
   const body = code.replace(MAPPING_COMMENT, "");
-  const program = parse(body);
   const trace = new TraceMap(rawMap);
   const sourceName = rawMap.sources[0]!;
   const offsets = lineOffsets(body);
@@ -150,7 +149,12 @@ function editFile(file: string, files: ReadonlyMap<string, AnalysedFile>, stamp:
     if (position.line === null || position.column === null) return undefined;
     return offsets[position.line - 1]! + position.column;
   };
-  const index = indexNodes(program);
+  const native = nativeDecorators(analysed, body, generated);
+  // The JavaScript parser reads no decorators: parsed with each one blanked out (offsets kept), and edited where it stands.
+  let blanked = body;
+  for (const decorator of native.values()) blanked = blanked.slice(0, decorator.start) + " ".repeat(decorator.end - decorator.start) + blanked.slice(decorator.end);
+  const program = parse(blanked);
+  const index = { ...indexNodes(program), native };
   const edits = plan.map((edit) => emittedEdit(edit, generated, index, analysed.sourceFile));
   const output = new MagicString(body);
   writeTextEdits(edits, emittedFile, output);
@@ -189,9 +193,95 @@ interface NodeIndex {
   readonly callsByFirstArgument: Map<number, acorn.CallExpression>;
   /** Elements of array literals (TypeScript's decorator helpers list decorators in one) by offset. */
   readonly arrayElements: Map<number, { readonly array: acorn.ArrayExpression; readonly element: acorn.Expression }>;
+  /** Decorators tsc kept as they are (a target above ES2022): by the offset of their `@`. */
+  readonly native: ReadonlyMap<number, NativeDecorator>;
 }
 
-function indexNodes(program: acorn.Program): NodeIndex {
+/** A decorator in the emitted JavaScript, written as in the source: `@` to its end, and its expression. */
+interface NativeDecorator {
+  readonly start: number;
+  readonly end: number;
+  readonly expression: EmittedNode;
+}
+
+/**
+ * The source's decorators that tsc emitted as decorators (target ESNext keeps them): each found
+ * where the source map puts its `@`. Most are the source's own text there (the expression is plain
+ * JavaScript); one holding TypeScript (`@registry.tool<Options>()`) tsc writes without it, and is
+ * read from the emitted text by the decorator's grammar.
+ */
+function nativeDecorators(analysed: AnalysedFile, body: string, generated: (node: ts.Node) => number | undefined): Map<number, NativeDecorator> {
+  const { ts: syntax, sourceFile } = analysed;
+  const found = new Map<number, NativeDecorator>();
+  const visit = (node: ts.Node): void => {
+    if (syntax.isDecorator(node)) {
+      const start = node.getStart(sourceFile);
+      const text = sourceFile.text.slice(start, node.end);
+      const at = generated(node);
+      if (at !== undefined && body.startsWith(text, at)) {
+        const expressionStart = at + (node.expression.getStart(sourceFile) - start);
+        found.set(at, { start: at, end: at + text.length, expression: { start: expressionStart, end: at + (node.expression.end - start) } });
+      } else if (at !== undefined && body[at] === "@") {
+        const expression = emittedDecoratorExpression(body, at + 1);
+        if (expression !== undefined) found.set(at, { start: at, end: expression.end, expression });
+      }
+    }
+    syntax.forEachChild(node, visit);
+  };
+  if (sourceFile.text.includes("@")) visit(sourceFile);
+  return found;
+}
+
+/**
+ * The expression of the decorator whose `@` ends at `from`, by the grammar of a decorator: a
+ * parenthesized expression, or a dotted name (private names too) with one optional argument
+ * list. Read with acorn's tokenizer, which knows strings, templates and regular expressions;
+ * `undefined` when the text there is no decorator.
+ */
+function emittedDecoratorExpression(body: string, from: number): EmittedNode | undefined {
+  const tokens: acorn.Token[] = [];
+  try {
+    for (const token of acorn.tokenizer(body.slice(from), { ecmaVersion: "latest" })) {
+      tokens.push(token);
+      if (tokens.length > 10_000) return undefined;
+      // Enough to end the decorator: what follows it is the decorated member's own tokens.
+      if (tokens.length > 1 && balancedEnd(tokens) !== undefined) break;
+    }
+  } catch {
+    return undefined;
+  }
+  const end = balancedEnd(tokens);
+  return end === undefined ? undefined : { start: from + tokens[0]!.start, end: from + end };
+}
+
+/** Where the decorator expression of `tokens` ends, once they hold all of it. */
+function balancedEnd(tokens: readonly acorn.Token[]): number | undefined {
+  const label = (index: number): string | undefined => tokens[index]?.type.label;
+  const group = (index: number): number | undefined => {
+    let depth = 0;
+    for (let at = index; at < tokens.length; at++) {
+      const kind = label(at)!;
+      if (kind === "(" || kind === "[" || kind === "{" || kind === "${") depth++;
+      else if (kind === ")" || kind === "]" || kind === "}") depth--;
+      if (depth === 0) return at;
+    }
+    return undefined;
+  };
+  if (label(0) === "(") {
+    const close = group(0);
+    return close === undefined ? undefined : tokens[close]!.end;
+  }
+  if (label(0) !== "name" && label(0) !== "privateId") return undefined;
+  let last = 0;
+  while (label(last + 1) === "." && (label(last + 2) === "name" || label(last + 2) === "privateId")) last += 2;
+  // The token after the name decides: an argument list, or the member (so the whole name is read).
+  if (tokens.length <= last + 2) return undefined;
+  if (label(last + 1) !== "(") return tokens[last]!.end;
+  const close = group(last + 1);
+  return close === undefined ? undefined : tokens[close]!.end;
+}
+
+function indexNodes(program: acorn.Program): Omit<NodeIndex, "native"> {
   const callsByFirstArgument = new Map<number, acorn.CallExpression>();
   const arrayElements = new Map<number, { array: acorn.ArrayExpression; element: acorn.Expression }>();
   const visit = (node: unknown): void => {
@@ -232,9 +322,14 @@ function emittedEdit(edit: RegistrationEdit, generated: (node: ts.Node) => numbe
     }
     case "remove-decorator":
     case "wrap-decorator": {
+      const kept = index.native.get(generated(edit.site) ?? -1);
+      if (kept !== undefined) {
+        const expression = asNode(kept.expression);
+        return { ...edit, site: asNode(kept, { expression }) as ts.Decorator };
+      }
       const at = generated(edit.site.expression);
       const found = at === undefined ? undefined : index.arrayElements.get(at);
-      if (found === undefined) throw new Error(`tsc's source map leads to no decorator of the registration at ${where(edit.registration)} (decorators are edited in the helpers of a target up to ES2022)`);
+      if (found === undefined) throw new Error(`tsc's source map leads to no decorator of the registration at ${where(edit.registration)} (decorators are edited in the helpers of a target up to ES2022, or as they are above it)`);
       if (edit.kind === "wrap-decorator") return { ...edit, site: asNode(found.element, { expression: asNode(found.element) }) as ts.Decorator };
       // Removed from the helper's list with the comma that separates it from the next (or the previous) one.
       const elements = found.array.elements;

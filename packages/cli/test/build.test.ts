@@ -70,6 +70,8 @@ function checkFindings(directory: string): string[] {
 
 describe("sourced build: plain tsc, then the transformer's edits on its output", () => {
   let tspcServed: { server: string[]; decorators: string[] };
+  /** tspc's output of fixtures/startup's tsconfig.esnext.json (decorators kept as they are). */
+  let tspcEsnext: string;
 
   beforeAll(async () => {
     const directory = project("6");
@@ -78,6 +80,12 @@ describe("sourced build: plain tsc, then the transformer's edits on its output",
       JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { outDir: "dist-tspc", plugins: [{ transform: "@sourced/transformer", transformProgram: true }] } }),
     );
     run([TSPC, "-p", "tsconfig.tspc.json"], directory);
+    fs.writeFileSync(
+      path.join(directory, "tsconfig.tspc-esnext.json"),
+      JSON.stringify({ extends: "./tsconfig.esnext.json", compilerOptions: { outDir: "dist-tspc-esnext", plugins: [{ transform: "@sourced/transformer", transformProgram: true }] } }),
+    );
+    run([TSPC, "-p", "tsconfig.tspc-esnext.json"], directory);
+    tspcEsnext = fs.readFileSync(path.join(directory, "dist-tspc-esnext/weather.js"), "utf8");
     tspcServed = { server: await served(directory, "dist-tspc/server.js"), decorators: await served(directory, "dist-tspc/server-decorators.js") };
     expect(tspcServed.server).toEqual(["capital", "list_cities", "population", "wrapped"]);
     expect(tspcServed.decorators).toEqual(["capital", "forecast", "list_cities", "population", "wrapped"]);
@@ -108,6 +116,48 @@ describe("sourced build: plain tsc, then the transformer's edits on its output",
       expect(fs.readFileSync(path.join(directory, "dist/tools.d.ts"), "utf8")).toContain("export declare const capital");
     }, 180_000);
   }
+
+  test("target ESNext, where tsc keeps decorators as they are: each decorator stripped or stamped in place, the code tspc emits", () => {
+    const directory = project("6");
+    const built = run([BIN, "build", "-p", "tsconfig.esnext.json"], directory);
+    expect(built.status, built.stdout + built.stderr).toBe(1);
+    expect(built.stderr).toBe("");
+    const code = fs.readFileSync(path.join(directory, "dist-esnext/weather.js"), "utf8");
+    expect(code).toContain("@((d => (m, ...r) => d(Object.defineProperties(m, ");
+    // As tspc writes it, but for the stamp's name, the map's comment, and the line a removed decorator leaves.
+    const plain = (text: string) => text.replace(/\/\/# sourceMappingURL=.*$/, "").replace(/"@sourced\/(?:cli|transformer)@[^"]*"/g, '"(stamp)"').split("\n").filter((line) => line.trim() !== "").join("\n");
+    expect(plain(code)).toBe(plain(tspcEsnext));
+    expect(tspcEsnext).toContain("@sourced/transformer@");
+    // The map leads the stamped decorator back to its source line.
+    const map = new SourceMap(JSON.parse(fs.readFileSync(path.join(directory, "dist-esnext/weather.js.map"), "utf8")) as never);
+    const lines = code.split("\n");
+    const line = lines.findIndex((text) => text.includes("registry.tool({ description"));
+    const entry = map.findEntry(line, lines[line]!.indexOf("registry.tool({ description")) as { originalLine?: number };
+    expect(fs.readFileSync(path.join(directory, "src/weather.ts"), "utf8").split("\n")[entry.originalLine!]).toContain("@registry.tool({ description");
+  }, 120_000);
+
+  test("target ESNext, a decorator holding TypeScript (type arguments, which tsc drops on output): read from the output by the decorator's grammar, stripped or stamped", () => {
+    const directory = project("6");
+    const weather = path.join(directory, "src/weather.ts");
+    const typed = fs
+      .readFileSync(weather, "utf8")
+      .replace('@registry.tool({ description: "Tomorrow\'s forecast." })', '@registry.tool<{ description: string }>({ description: "Tomorrow\'s forecast." })')
+      .replaceAll("@registry.tool()", "@registry.tool<{}>()");
+    expect(typed.match(/@registry\.tool</g)).toHaveLength(3);
+    fs.writeFileSync(weather, typed);
+    const built = run([BIN, "build", "-p", "tsconfig.esnext.json"], directory);
+    // Before, the decorator tsc had rewritten stayed in the text the JavaScript parser read: exit 2.
+    expect(built.status, built.stdout + built.stderr).toBe(1);
+    expect(built.stderr).toBe("");
+    const code = fs.readFileSync(path.join(directory, "dist-esnext/weather.js"), "utf8");
+    expect(code).toContain('@((d => (m, ...r) => d(Object.defineProperties(m, { [Symbol.for("@sourced/registry:verified")]: { value: "@sourced/cli@');
+    expect(code).toContain(`))(registry.tool({ description: "Tomorrow's forecast." })))`);
+    // The two refused tools' decorators are gone, their methods kept (Node runs no decorators yet: the text is what can be checked).
+    expect(code).not.toContain("@registry.tool()");
+    expect(code).toMatch(/\n\s*static temperature\(\) \{/);
+    expect(code).toMatch(/\n\s*humidity\(\) \{/);
+    expect(code.match(/^\s*@/gm)).toHaveLength(1);
+  }, 120_000);
 
   test("without source maps in the tsconfig: none written, the code still stamped and stripped", async () => {
     const directory = project("7");

@@ -20,6 +20,10 @@ describe("sourced --help / --version", () => {
     const run = sourced(["--help"]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("sourced check [-p <tsconfig.json | directory>]...");
+    // Every command is listed, `build` with where its own help is.
+    expect(run.stdout).toContain("sourced build [-p <tsconfig.json | directory>] [-- <tsc arguments>]");
+    expect(run.stdout).toContain("(see 'sourced build --help')");
+    expect(run.stdout).toContain("sourced preview -- <server command>");
     expect(run.stdout).toContain("Exit codes: 0 no findings, 1 findings, 2 usage or configuration error.");
     expect(sourced(["check", "--help"]).stdout).toBe(run.stdout);
   });
@@ -162,7 +166,7 @@ describe("usage and configuration errors exit 2 with a clear message", () => {
       [["check", "-p"], /option '-p' needs a value: '-p tsconfig\.json'\./],
       [["check", "-p", "--format", "json"], /option '-p' needs a value/],
       [[], /missing command: write 'sourced check'\./],
-      [["lint"], /unknown command 'lint': the commands are 'check' and 'preview'\./],
+      [["lint"], /unknown command 'lint': the commands are 'check', 'build' and 'preview'\./],
       [["check", "src/tools.ts"], /unexpected argument 'src\/tools\.ts': sourced check takes no file arguments/],
     ];
     for (const [args, message] of cases) {

@@ -50,7 +50,7 @@ describe("main(argv, io) in process", () => {
       [["check", "-o", "a.txt", "--output", "b.txt"], "'--output' given twice ('a.txt' and 'b.txt'); give it once."],
       [["check", "--", "src/tools.ts"], "'--' is not supported: sourced check takes no file arguments."],
       [["check", "src/tools.ts"], "unexpected argument 'src/tools.ts': sourced check takes no file arguments"],
-      [["lint"], "unknown command 'lint': the commands are 'check' and 'preview'."],
+      [["lint"], "unknown command 'lint': the commands are 'check', 'build' and 'preview'."],
       [[], "missing command: write 'sourced check'."],
     ];
     for (const [argv, message] of cases) {

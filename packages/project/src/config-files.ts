@@ -84,6 +84,10 @@ export interface ConfigCoverage {
   readonly skipped: readonly string[];
   /** Where tsc writes the JavaScript (`outDir`, the extending config's first); `undefined`: beside each source. */
   readonly outDir: string | undefined;
+  /** `rootDir` (the extending config's first): the tree `outDir` mirrors; `undefined` when tsc computes it. */
+  readonly rootDir: string | undefined;
+  /** `noEmit` as the config (or the first it extends that says) sets it: such a config writes nothing. */
+  readonly noEmit: boolean;
   /** The tsconfig files its own `references` name (a directory stands for its tsconfig.json). */
   readonly references: readonly string[];
 }
@@ -99,6 +103,8 @@ export function configCoverage(configPath: string): ConfigCoverage {
   let hasFiles = false;
   const skipped: string[] = [];
   let outDir: string | undefined;
+  let rootDir: string | undefined;
+  let noEmit: boolean | undefined;
   const references: string[] = [];
   const visit = (file: string, depth: number): void => {
     if (configFiles.includes(file) || depth > 16) return;
@@ -115,6 +121,8 @@ export function configCoverage(configPath: string): ConfigCoverage {
       if (typeof value === "string") skipped.push(path.resolve(directory, value));
     }
     if (typeof options?.["outDir"] === "string") outDir ??= path.resolve(directory, options["outDir"]);
+    if (typeof options?.["rootDir"] === "string") rootDir ??= path.resolve(directory, options["rootDir"]);
+    if (typeof options?.["noEmit"] === "boolean") noEmit ??= options["noEmit"];
     // `references` is never inherited through `extends`: only the config's own count.
     if (depth === 0 && Array.isArray(json["references"])) {
       for (const reference of json["references"] as unknown[]) {
@@ -141,7 +149,7 @@ export function configCoverage(configPath: string): ConfigCoverage {
     const fixed = wildcard < 0 ? segments : segments.slice(0, wildcard);
     searched.add(path.resolve(patterns.base, ...fixed));
   }
-  return { configFiles, searched: [...searched], skipped, outDir, references };
+  return { configFiles, searched: [...searched], skipped, outDir, rootDir, noEmit: noEmit === true, references };
 }
 
 /** Sources TypeScript would pick up in a searched directory. */

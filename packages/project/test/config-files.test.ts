@@ -3,6 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configCoverage, stripJsonComments } from "../src/config-files";
+import { judgeFiles } from "../src/startup/judge";
 import { sameCode, traceOutputs } from "../src/startup/outputs";
 import { emittingConfig } from "../src/startup/sources";
 
@@ -75,6 +76,24 @@ describe("emittingConfig: which tsconfig wrote a JavaScript file", () => {
     expect(emittingConfig(path.join(root, "build", "lib", "deep.mjs"), cache)).toBe(path.join(root, "tsconfig.app.json"));
   });
 
+  it("a second project that extends the first and inherits its outDir: the config nearest to the source the file mirrors, unless it emits nothing", () => {
+    const root = tree({
+      "tsconfig.json": '{ "compilerOptions": { "rootDir": ".", "outDir": "out" }, "include": ["*.ts"] }',
+      "server.ts": "",
+      "loose/tsconfig.json": '{ "extends": "../tsconfig.json", "compilerOptions": { "strictNullChecks": false }, "include": ["*.ts"] }',
+      "loose/tools.ts": "",
+      "types/tsconfig.json": '{ "extends": "../tsconfig.json", "compilerOptions": { "noEmit": true }, "include": ["*.ts"] }',
+      "types/check.ts": "",
+      "out/server.js": "",
+      "out/loose/tools.js": "",
+      "out/types/check.js": "",
+    });
+    const cache = new Map<string, string | undefined>();
+    expect(emittingConfig(path.join(root, "out", "loose", "tools.js"), cache)).toBe(path.join(root, "loose", "tsconfig.json"));
+    expect(emittingConfig(path.join(root, "out", "server.js"), cache)).toBe(path.join(root, "tsconfig.json"));
+    expect(emittingConfig(path.join(root, "out", "types", "check.js"), cache)).toBe(path.join(root, "tsconfig.json"));
+  });
+
   it("a config without outDir: the JavaScript beside a TypeScript source of its name; plain JavaScript and dependencies are no one's output", () => {
     const root = tree({
       "tsconfig.json": '{ "include": ["src"] }',
@@ -120,5 +139,29 @@ describe("traceOutputs: each running file of tsc's output against the config's e
     expect(edited).toMatchObject({ failure: "dist/edited.js is not what tsconfig.json emits from src/edited.ts now: the sources changed after the build (or it was built with other options), so they are not what runs; rebuild and restart" });
     expect(stamped).toMatchObject({ failure: expect.stringMatching(/^dist\/stamped\.js comes from a build that checked it \(it carries verified stamps: tspc or sourced build\)/) });
     expect(stray).toMatchObject({ failure: expect.stringMatching(/^tsconfig\.json emits no dist\/stray\.js from its sources as they are now/) });
+  });
+});
+
+describe("judgeFiles on plain tsc's output: one emit traces the whole build", () => {
+  it("records every file the build wrote, not only the one asked about: the server's next registry finds its file in the record", () => {
+    const root = tree({
+      "tsconfig.json": '{ "compilerOptions": { "target": "ES2022", "lib": ["ES5"], "module": "commonjs", "types": [], "strict": true, "rootDir": "src", "outDir": "dist" }, "include": ["src"] }',
+      "src/a.ts": "export const a = 1;\n",
+      "src/b.ts": "export const b = 2;\n",
+      "src/c.ts": "export const c = 3;\n",
+    });
+    const config = path.join(root, "tsconfig.json");
+    const dist = (name: string) => path.join(root, "dist", `${name}.js`);
+    // As tsc writes them (the check's emit matches them, source map comment aside); c.ts was never built.
+    fs.mkdirSync(path.join(root, "dist"));
+    fs.writeFileSync(dist("a"), '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nexports.a = void 0;\nexports.a = 1;\n');
+    fs.writeFileSync(dist("b"), '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nexports.b = void 0;\nexports.b = 2;\n');
+    const result = judgeFiles({ files: [], outputs: [{ file: dist("a"), config }], cwd: root, cache: false });
+    expect(result.outputs.map((output) => output.file)).toEqual([dist("a")]);
+    const recorded = result.records.find((record) => record.config === config)?.outputs ?? [];
+    expect(recorded.map((output) => ({ file: output.file, source: "source" in output ? output.source : output.failure }))).toEqual([
+      { file: dist("a"), source: path.join(root, "src", "a.ts") },
+      { file: dist("b"), source: path.join(root, "src", "b.ts") },
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as ts from "typescript";
 import { analyzeProgram, isAnalysedFile, sourceFileNamesOf, type AnalysisResult, type Finding, type TypeScript as SyntaxPort } from "@sourced/analysis";
@@ -6,7 +7,7 @@ import { chooseBackend, loadNative, NativeBackendUnavailable } from "../backend"
 import { ConfigError, createSharedHost, readNativeProjects, readProjects } from "../projects";
 import { loadTypeScript, type TypeScript } from "../typescript";
 import { configCoverage } from "../config-files";
-import { emitClassic, emitNative, tracingOptions, traceOutputs, withBuiltOutputs, type Emission } from "./outputs";
+import { emitClassic, emitNative, tracingOptions, traceOutputs, type Emission } from "./outputs";
 import { coverageOf, Fingerprints, RECORD_FORMAT, writeRecord, type EscapeRecord, type OutputRecord, type ProjectRecord, type RecordedFinding, type RegistrationRecord, type Span } from "./records";
 import { configsAbove, isTypeScriptFile } from "./sources";
 
@@ -126,6 +127,8 @@ export function judgeFiles(request: JudgeRequest): JudgeResult {
     const outputsOf = new Map<string, OutputRecord[]>();
     for (const [config, files] of filesByConfig(request.outputs)) {
       const project = opened.get(config);
+      /** Every file of the build on disk: see below. */
+      let recorded: OutputRecord[] | undefined;
       let traced: OutputRecord[];
       const unjudged = (failure: string): OutputRecord[] => files.map((file) => ({ file, fingerprint: fingerprints.file(file), failure }));
       if (project === undefined) {
@@ -135,12 +138,17 @@ export function judgeFiles(request: JudgeRequest): JudgeResult {
         if (typeof result === "string") traced = unjudged(result);
         else {
           try {
+            // Every file the build wrote, not only those asked about: a server whose registries start
+            // serving one after another (each checked then) finds the others' files in the record,
+            // instead of emitting the whole project again for each.
             const emission = project.emit();
-            traced = traceOutputs(withBuiltOutputs(files, emission), config, emission, (file) => fingerprints.file(file), display);
+            const asked = new Set(files);
+            recorded = traceOutputs([...files, ...[...emission.keys()].filter((file) => !asked.has(file) && fs.existsSync(file))], config, emission, (file) => fingerprints.file(file), display);
+            traced = recorded.filter((output) => asked.has(output.file));
           } catch (error) {
             traced = unjudged(`${display(config)} could not be emitted again to trace ${files.map(display).join(", ")} to its sources (${error instanceof Error ? error.message : String(error)}). Please report it`);
           }
-          outputsOf.set(config, traced);
+          outputsOf.set(config, recorded ?? traced);
           chosen.set(config, project);
           for (const output of traced) if ("source" in output) places.push({ file: output.source, config });
         }

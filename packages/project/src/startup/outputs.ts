@@ -105,18 +105,6 @@ export function sameCode(running: string, emitted: string): boolean {
 }
 
 /**
- * `files` and every other file of `emission` the build wrote: the config was emitted again for
- * the first of them, so the rest are traced at almost no cost, and the record answers the next
- * registry whose tools live in another output file (a server of several registries, a restart
- * after a change elsewhere) without emitting the whole project again.
- */
-export function withBuiltOutputs(files: readonly string[], emission: Emission): string[] {
-  const all = new Set(files);
-  for (const file of emission.keys()) if (!all.has(file) && fs.existsSync(file)) all.add(file);
-  return [...all];
-}
-
-/**
  * The record of each of `files` (output of `config`) against what `config` emits now: the source
  * and mappings when the running file is that emit, else why not.
  */

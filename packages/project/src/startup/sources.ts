@@ -214,8 +214,12 @@ const EMITTED_FROM: Readonly<Record<string, readonly string[]>> = {
  * The tsconfig that emitted `file` when it is plain tsc's output: among the configs above it
  * (and the projects they reference), the first whose `outDir` holds it, or, for a config without
  * one, whose sources include a file of its name beside it (tsc writes `server.js` next to
- * `server.ts`). `undefined` for JavaScript no config emits: a bundle, or JavaScript that is its
- * own source. Read from the configs' text; cached per file in `cache`.
+ * `server.ts`). A config nearer to the source the file mirrors (its place under `outDir`, taken
+ * under `rootDir`) whose `outDir` holds it too comes first: a second project that extends the
+ * first and inherits its `outDir` writes into it (`loose/tsconfig.json` extending
+ * `tsconfig.json` writes `out/loose/`), as an editor takes the nearest config for the source.
+ * `undefined` for JavaScript no config emits: a bundle, or JavaScript that is its own source.
+ * Read from the configs' text; cached per file in `cache`.
  */
 export function emittingConfig(file: string, cache: Map<string, string | undefined>): string | undefined {
   if (cache.has(file)) return cache.get(file);
@@ -238,9 +242,23 @@ export function emittingConfig(file: string, cache: Map<string, string | undefin
       found = visit(config);
       if (found !== undefined) break;
     }
+    if (found !== undefined) found = nearerEmitter(file, found) ?? found;
   }
   cache.set(file, found);
   return found;
+}
+
+/** A config nearer than `emitter` to the source `file` mirrors, whose `outDir` holds `file` too (see `emittingConfig`). */
+function nearerEmitter(file: string, emitter: string): string | undefined {
+  const { outDir, rootDir } = configCoverage(emitter);
+  if (outDir === undefined) return undefined;
+  const mirrored = path.join(rootDir ?? path.dirname(emitter), path.relative(outDir, file));
+  for (const config of configsAbove(mirrored)) {
+    if (config === emitter) return undefined;
+    const coverage = configCoverage(config);
+    if (!coverage.noEmit && coverage.outDir !== undefined && isInside(file, coverage.outDir)) return config;
+  }
+  return undefined;
 }
 
 function hasSourceBeside(file: string, extension: string): boolean {
