@@ -222,9 +222,9 @@ describe("run from source, a server serves exactly its compliant tools and warns
   beforeAll(() => {
     project = serverProject();
     expected = refusals(project, REFUSED);
-    expectedWithDecorators = refusals(project, [...REFUSED, "temperature", "humidity"]);
+    expectedWithDecorators = refusals(project, [...REFUSED, "temperature", "humidity", "pressure", "visibility"]);
     expect(expected).toHaveLength(3);
-    expect(expectedWithDecorators).toHaveLength(5);
+    expect(expectedWithDecorators).toHaveLength(7);
   });
 
   for (const line of NODE_LINES) {
@@ -235,15 +235,15 @@ describe("run from source, a server serves exactly its compliant tools and warns
     });
   }
 
-  test("tsx src/server-decorators.ts: decorators too, positions mapped through tsx's source maps; an instance method refused, not thrown", async () => {
+  test("tsx src/server-decorators.ts: decorators too (with type arguments too), positions mapped through tsx's source maps; an instance method refused, not thrown", async () => {
     const run = await serve(project, process.execPath, [TSX_CLI, "src/server-decorators.ts"]);
-    expect(run.tools).toEqual([...COMPLIANT, "forecast"].sort());
+    expect(run.tools).toEqual([...COMPLIANT, "forecast", "wind"].sort());
     expect(run.warnings, run.stderr).toEqual(expectedWithDecorators);
   });
 
   test("node --import tsx src/server-decorators.ts", async () => {
     const run = await serve(project, process.execPath, ["--import", "tsx", "src/server-decorators.ts"]);
-    expect(run.tools).toEqual([...COMPLIANT, "forecast"].sort());
+    expect(run.tools).toEqual([...COMPLIANT, "forecast", "wind"].sort());
     expect(run.warnings, run.stderr).toEqual(expectedWithDecorators);
   });
 
