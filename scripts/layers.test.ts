@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from "vitest";
 /*
  * The import rules of `.dependency-cruiser.cjs` (docs/architecture.md): `pnpm lint` runs them, and
  * this test runs them in the suite, so CI holds them too. The packages pass; a circle closed by
- * an `import type` line, and an arrow from a package to one above it, are caught.
+ * an `import type` line, an arrow from a package to one above it, and an arrow up the registry's
+ * floors that closes no circle, are caught.
  */
 
 const REPO = path.resolve(__dirname, "..");
@@ -55,6 +56,22 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
         "packages/analysis/src/index.ts": 'import { project } from "../../project/src/index.js";\nexport const analysis = project;\n',
       },
       ["error layers: analysis: packages/analysis/src/index.ts → packages/project/src/index.ts"],
+    ],
+    [
+      "a registry file importing one on a floor above it (the public types, the net)",
+      {
+        "packages/registry/src/net.ts": "export const net = 1;\n",
+        "packages/registry/src/types.ts": 'import { net } from "./net.js";\nexport const types = net;\n',
+      },
+      ["error registry floors: types: packages/registry/src/types.ts → packages/registry/src/net.ts"],
+    ],
+    [
+      "a registry leaf importing a file on a floor (the wire words, the server)",
+      {
+        "packages/registry/src/server.ts": "export const server = 1;\n",
+        "packages/registry/src/wire.ts": 'import { server } from "./server.js";\nexport const wire = server;\n',
+      },
+      ["error registry floors: leaves: packages/registry/src/wire.ts → packages/registry/src/server.ts"],
     ],
   ])("catch %s", (what, files, said) => {
     const run = cruise(tree(what.replace(/\W+/g, "-"), files));

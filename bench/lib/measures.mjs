@@ -1,6 +1,10 @@
-// The five measures. Each returns a plain object (written to the JSON file as is) with its arms'
-// samples, the ratio against its target, and `verified`: whether the front-ends reported exactly
-// the findings the generator planted (a benchmark that checks nothing is not a fast one).
+// The measures (docs/performance.md), one exported function each, run by bench/run.mjs. Each returns
+// a plain object (written to the JSON file as is) with its arms' samples, the ratio against its
+// target, and `verified`: whether the front-ends reported exactly the findings the generator
+// planted (a benchmark that checks nothing is not a fast one).
+//
+// Over 400 lines on purpose (benchmark tooling): a list of measures, each read by its name alone,
+// all sharing the tools' paths, `alternate` (the arms' interleaved runs) and `verify`.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createRequire } from "node:module";

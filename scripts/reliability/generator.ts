@@ -15,6 +15,11 @@ import fc from "fast-check";
  * overloads, generators, and registries whose package does not resolve; and what the registry
  * refuses at start-up or the net on every call (an anonymous tool, a name taken twice or one the
  * MCP rule forbids, a source literal no rule accepts).
+ *
+ * Over 400 lines on purpose (test tooling): a form is a specification type, its arbitrary and its
+ * rendering with the finding it earns, written and changed together; the three sections below
+ * (specifications, rendering, the shared helper modules) stay in one file so that adding a form is
+ * one change in one place, as a finding family is in the analysis.
  */
 
 export type Verdict = "ok" | "missing-annotation" | "not-data-tool-output" | "unverifiable-registration";

@@ -19,6 +19,11 @@ import { LIB_FILES, sortFindings, type GeneratedProgram } from "./generator";
  * among themselves), and the emitted JavaScript must load and serve exactly the verified tools.
  * The same sources run as they are (tsx, no build) must serve the same tools, the registry's
  * start-up check refusing the others with tspc's findings, at tspc's places.
+ *
+ * Over 400 lines on purpose (test tooling): the batch is one pipeline (written, every front-end's
+ * reports collected at once, judged program by program against the generator's), read end to end
+ * when a front-end disagrees; the other reliability tests take its paths and child-process helpers
+ * from here rather than from a file of their own.
  */
 
 export const ROOT = path.resolve(__dirname, "../..");

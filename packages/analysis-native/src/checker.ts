@@ -111,7 +111,7 @@ export class NativeCheckerPort {
       if (registered.type !== undefined && !this.typesOfTypeNodes.has(asNative(registered.type))) annotations.push(asNative(registered.type));
     }
     // The values of an options literal a call (or a decorator's call) is given: the options check
-    // asks each one's type when the call makes a registry or a tool decorator (options.ts), one
+    // asks each one's type (a raw shape's, each of its properties') when the call makes a registry or a tool decorator (options.ts), one
     // request per value otherwise; a call that makes neither has its values typed for nothing, in
     // the same request.
     const values: NativeNode[] = [];
@@ -121,7 +121,13 @@ export class NativeCheckerPort {
       while (options !== undefined && syntax.isParenthesizedExpression(options)) options = options.expression;
       if (options === undefined || !syntax.isObjectLiteralExpression(options)) continue;
       for (const property of options.properties) {
-        if (syntax.isPropertyAssignment(property) && !this.typesAt.has(asNative(property.initializer))) values.push(asNative(property.initializer));
+        if (!syntax.isPropertyAssignment(property)) continue;
+        // A raw shape written in place (`input: { limit: z.number() }`) is judged by its
+        // properties' types (declared-options.ts): its own type, which TypeScript 7 would get by
+        // resolving the call, is asked only when those cannot tell.
+        const value = property.initializer;
+        const typed = syntax.isObjectLiteralExpression(value) && value.properties.length > 0 ? value.properties.flatMap((inner) => (syntax.isPropertyAssignment(inner) ? [inner.initializer] : [])) : [value];
+        for (const node of typed) if (!this.typesAt.has(asNative(node))) values.push(asNative(node));
       }
     }
     const unique = [...new Set(values)];

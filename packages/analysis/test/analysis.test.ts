@@ -1145,6 +1145,19 @@ describe("questions left unasked on a program nobody has checked", () => {
     expect(asked("getContextualType")).toEqual([]);
   });
 
+  it("judges a raw input shape written in place by its properties' types, never asking the literal's own (typed by resolving the call)", () => {
+    const registrations = Array.from(
+      { length: 3 },
+      (_, index) => `registry.tool({ name: "t${index}", input: { limit: z.number().max(${index + 1}), city: z.string() } })(function t${index}(): DataToolOutput { return sample(); });`,
+    );
+    const { result, asked } = askedOf(`${HEADER}import { z } from "zod";\n${registrations.join("\n")}\n`);
+    expect(result.findings).toEqual([]);
+    expect(result.registrations.map((registration) => registration.tool)).toEqual(["t0", "t1", "t2"]);
+    const typed = asked("getTypeAtLocation").map(([node]) => (node as ts.Node).getText());
+    expect(typed.filter((text) => text.startsWith("{ limit"))).toEqual([]);
+    expect(typed.filter((text) => text.startsWith("z.number()"))).toHaveLength(3);
+  });
+
   it("looks up a name once per file and its declared type once, and asks no reference's type that the declared one settles", () => {
     // Tools that read an ordinary const and call an ordinary function, as arguments and callees of
     // calls (a call that is a statement of its own could be an assertion, which guards its

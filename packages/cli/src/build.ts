@@ -4,12 +4,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { GenMapping, maybeAddMapping, toEncodedMap } from "@jridgewell/gen-mapping";
 import { eachMapping, generatedPositionFor, originalPositionFor, TraceMap, type SourceMapInput } from "@jridgewell/trace-mapping";
-import * as acorn from "acorn";
 import MagicString from "magic-string";
 import type * as ts from "typescript";
 import { planEdits, VERIFIED_STAMP_KEY, writeTextEdits, type Registration, type RegistrationEdit } from "@sourced/analysis";
 import { isSessionFailure, projectTypeScript, ProjectSession, UsageError, type AnalysedFile } from "@sourced/project";
 import { resolveConfigPath } from "./config-path";
+import { indexNodes, nativeDecorators, parse, type EmittedNode, type NodeIndex } from "./emitted-javascript";
 import { packageInfo } from "./package-info";
 
 /*
@@ -19,7 +19,8 @@ import { packageInfo } from "./package-info";
  * what it wrote: rejected registrations stripped, verified ones stamped, names pinned. The
  * JavaScript is edited as text at the places tsc's own source map gives for each registration
  * (the build asks tsc for one, and removes it again when the tsconfig wants none); the map and
- * the declarations stay right (the edits change no type). A finding fails the build.
+ * the declarations stay right (the edits change no type). A finding fails the build. Where the
+ * registrations stand in tsc's output is read in emitted-javascript.ts.
  */
 
 export interface BuildOptions {
@@ -178,131 +179,9 @@ function editFile(file: string, files: ReadonlyMap<string, AnalysedFile>, stamp:
 /** The emitted file as `writeTextEdits` reads it: only `getStart` of the nodes made below, which carry their offsets. */
 const emittedFile = {} as ts.SourceFile;
 
-interface EmittedNode {
-  readonly start: number;
-  readonly end: number;
-}
-
 /** A node of the emitted JavaScript shaped as the edit plan reads a TypeScript node: its start and end. */
 function asNode(node: EmittedNode, extra: Record<string, unknown> = {}): ts.Node {
   return { ...extra, end: node.end, getStart: () => node.start } as unknown as ts.Node;
-}
-
-interface NodeIndex {
-  /** Calls by the offset their first argument starts at. */
-  readonly callsByFirstArgument: Map<number, acorn.CallExpression>;
-  /** Elements of array literals (TypeScript's decorator helpers list decorators in one) by offset. */
-  readonly arrayElements: Map<number, { readonly array: acorn.ArrayExpression; readonly element: acorn.Expression }>;
-  /** Decorators tsc kept as they are (a target above ES2022): by the offset of their `@`. */
-  readonly native: ReadonlyMap<number, NativeDecorator>;
-}
-
-/** A decorator in the emitted JavaScript, written as in the source: `@` to its end, and its expression. */
-interface NativeDecorator {
-  readonly start: number;
-  readonly end: number;
-  readonly expression: EmittedNode;
-}
-
-/**
- * The source's decorators that tsc emitted as decorators (target ESNext keeps them): each found
- * where the source map puts its `@`. Most are the source's own text there (the expression is plain
- * JavaScript); one holding TypeScript (`@registry.tool<Options>()`) tsc writes without it, and is
- * read from the emitted text by the decorator's grammar.
- */
-function nativeDecorators(analysed: AnalysedFile, body: string, generated: (node: ts.Node) => number | undefined): Map<number, NativeDecorator> {
-  const { ts: syntax, sourceFile } = analysed;
-  const found = new Map<number, NativeDecorator>();
-  const visit = (node: ts.Node): void => {
-    if (syntax.isDecorator(node)) {
-      const start = node.getStart(sourceFile);
-      const text = sourceFile.text.slice(start, node.end);
-      const at = generated(node);
-      if (at !== undefined && body.startsWith(text, at)) {
-        const expressionStart = at + (node.expression.getStart(sourceFile) - start);
-        found.set(at, { start: at, end: at + text.length, expression: { start: expressionStart, end: at + (node.expression.end - start) } });
-      } else if (at !== undefined && body[at] === "@") {
-        const expression = emittedDecoratorExpression(body, at + 1);
-        if (expression !== undefined) found.set(at, { start: at, end: expression.end, expression });
-      }
-    }
-    syntax.forEachChild(node, visit);
-  };
-  if (sourceFile.text.includes("@")) visit(sourceFile);
-  return found;
-}
-
-/**
- * The expression of the decorator whose `@` ends at `from`, by the grammar of a decorator: a
- * parenthesized expression, or a dotted name (private names too) with one optional argument
- * list. Read with acorn's tokenizer, which knows strings, templates and regular expressions;
- * `undefined` when the text there is no decorator.
- */
-function emittedDecoratorExpression(body: string, from: number): EmittedNode | undefined {
-  const tokens: acorn.Token[] = [];
-  try {
-    for (const token of acorn.tokenizer(body.slice(from), { ecmaVersion: "latest" })) {
-      tokens.push(token);
-      if (tokens.length > 10_000) return undefined;
-      // Enough to end the decorator: what follows it is the decorated member's own tokens.
-      if (tokens.length > 1 && balancedEnd(tokens) !== undefined) break;
-    }
-  } catch {
-    return undefined;
-  }
-  const end = balancedEnd(tokens);
-  return end === undefined ? undefined : { start: from + tokens[0]!.start, end: from + end };
-}
-
-/** Where the decorator expression of `tokens` ends, once they hold all of it. */
-function balancedEnd(tokens: readonly acorn.Token[]): number | undefined {
-  const label = (index: number): string | undefined => tokens[index]?.type.label;
-  const group = (index: number): number | undefined => {
-    let depth = 0;
-    for (let at = index; at < tokens.length; at++) {
-      const kind = label(at)!;
-      if (kind === "(" || kind === "[" || kind === "{" || kind === "${") depth++;
-      else if (kind === ")" || kind === "]" || kind === "}") depth--;
-      if (depth === 0) return at;
-    }
-    return undefined;
-  };
-  if (label(0) === "(") {
-    const close = group(0);
-    return close === undefined ? undefined : tokens[close]!.end;
-  }
-  if (label(0) !== "name" && label(0) !== "privateId") return undefined;
-  let last = 0;
-  while (label(last + 1) === "." && (label(last + 2) === "name" || label(last + 2) === "privateId")) last += 2;
-  // The token after the name decides: an argument list, or the member (so the whole name is read).
-  if (tokens.length <= last + 2) return undefined;
-  if (label(last + 1) !== "(") return tokens[last]!.end;
-  const close = group(last + 1);
-  return close === undefined ? undefined : tokens[close]!.end;
-}
-
-function indexNodes(program: acorn.Program): Omit<NodeIndex, "native"> {
-  const callsByFirstArgument = new Map<number, acorn.CallExpression>();
-  const arrayElements = new Map<number, { array: acorn.ArrayExpression; element: acorn.Expression }>();
-  const visit = (node: unknown): void => {
-    if (node === null || typeof node !== "object") return;
-    if (Array.isArray(node)) {
-      for (const child of node) visit(child);
-      return;
-    }
-    const typed = node as acorn.Node;
-    if (typed.type === "CallExpression") {
-      const first = (typed as acorn.CallExpression).arguments[0];
-      if (first !== undefined && first.type !== "SpreadElement" && !callsByFirstArgument.has(first.start)) callsByFirstArgument.set(first.start, typed as acorn.CallExpression);
-    } else if (typed.type === "ArrayExpression") {
-      for (const element of (typed as acorn.ArrayExpression).elements) {
-        if (element !== null && element.type !== "SpreadElement") arrayElements.set(element.start, { array: typed as acorn.ArrayExpression, element });
-      }
-    }
-    for (const [key, value] of Object.entries(typed)) if (key !== "type" && key !== "start" && key !== "end" && typeof value === "object") visit(value);
-  };
-  visit(program);
-  return { callsByFirstArgument, arrayElements };
 }
 
 /** The plan's edit of a source registration, placed on the JavaScript tsc emitted for it. */
@@ -339,15 +218,6 @@ function emittedEdit(edit: RegistrationEdit, generated: (node: ts.Node) => numbe
       const span = next != null ? { start: found.element.start, end: next.start } : previous != null ? { start: previous.end, end: found.element.end } : found.element;
       return { ...edit, site: asNode(span) as ts.Decorator };
     }
-  }
-}
-
-function parse(code: string): acorn.Program {
-  const options = { ecmaVersion: "latest", preserveParens: true, allowHashBang: true, allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true } as const;
-  try {
-    return acorn.parse(code, { ...options, sourceType: "script" });
-  } catch {
-    return acorn.parse(code, { ...options, sourceType: "module" });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Audience } from "./audience.js";
-import { serveHttpRequests, type HttpServeOptions, type HttpServing } from "./http.js";
+import { serveHttpRequests } from "./http.js";
+import type { HttpServeOptions, HttpServing } from "./http-types.js";
 import type { Logger } from "./logger.js";
 import type { ServingContext } from "./server.js";
 import { serveStdioLines, type StdioServeOptions, type StdioServing } from "./stdio.js";
@@ -10,7 +11,7 @@ import { serveStdioLines, type StdioServeOptions, type StdioServing } from "./st
  * Each transport passes its serving context down to the servers it asks for; none reaches back up.
  */
 
-export type { AuthenticationRequest, HttpLimits, HttpServeOptions, HttpServing } from "./http.js";
+export type { AuthenticationRequest, HttpLimits, HttpServeOptions, HttpServing } from "./http-types.js";
 export type { HttpSessionOptions } from "./sessions.js";
 export type { StdioServeOptions, StdioServing } from "./stdio.js";
 

@@ -38,8 +38,12 @@ export interface DeclaredOptions {
 type DeclaredOption =
   /** Declared with a type that no instantiation changes. */
   | { readonly free: true; readonly property: ts.Symbol }
-  /** Declared as one of the callee's type parameters (with `undefined`): the value must fit its constraint. */
-  | { readonly free: false; readonly property: ts.Symbol; readonly parameter: ts.Type; readonly constraint: ts.Type };
+  /**
+   * Declared as one of the callee's type parameters (with `undefined`): the value must fit its
+   * constraint. `shapeOf`: the value type of the constraint's member that is a string index
+   * signature alone (`{ readonly [key: string]: ZodField }`), when it has one.
+   */
+  | { readonly free: false; readonly property: ts.Symbol; readonly parameter: ts.Type; readonly constraint: ts.Type; readonly shapeOf: ts.Type | undefined };
 
 const declaredOptions = new WeakMap<Context, WeakMap<ts.Symbol, DeclaredOptions | null>>();
 
@@ -102,6 +106,15 @@ export function declaredOptionsFit(
     if (!ts.isPropertyAssignment(property)) continue;
     const value = property.initializer;
     if (key === "output" && configures === "tool" && outputNotAnObject(value) !== undefined) return false;
+    // A raw shape written in place (`input: { limit: z.number().int() }`) is judged by its
+    // properties' types: the literal's own type is typed in the call's context, which resolves the
+    // call (a quarter of the analysis on a project of many tools, docs/performance.md).
+    const shape = declaredShapeFit(context, declared, key, value);
+    if (shape !== undefined) {
+      if (!shape.fits || inferred.has(shape.parameter)) return false;
+      inferred.add(shape.parameter);
+      continue;
+    }
     const given = checker.getTypeAtLocation(value);
     if (given.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) continue;
     const option = declaredOption(context, declared, key);
@@ -118,6 +131,30 @@ export function declaredOptionsFit(
     if (!checker.isTypeAssignableTo(given, option.constraint)) return false;
   }
   return true;
+}
+
+/**
+ * Whether `value`, an option declared as a type parameter whose constraint takes a string index
+ * signature alone, fits it by its properties' types: it fits when every property's type fits the
+ * signature's (so the literal fits the constraint, whatever else the constraint allows), and not
+ * when one does not (the exact check words it); `undefined` when its properties cannot tell (a
+ * literal type, which the literal's own type may widen; a spread, a method, a shorthand, a computed
+ * name; a value that is not an object literal, or one the call's context may type otherwise).
+ */
+function declaredShapeFit(context: Context, declared: DeclaredOptions, key: string, value: ts.Expression): { readonly fits: boolean; readonly parameter: ts.Type } | undefined {
+  const { ts, checker } = context;
+  if (!ts.isObjectLiteralExpression(value) || value.properties.length === 0) return undefined;
+  const option = declaredOption(context, declared, key);
+  if (option === null || option.free || option.shapeOf === undefined || mayBeContextSensitive(ts, value)) return undefined;
+  const types: ts.Type[] = [];
+  for (const property of value.properties) {
+    if (!ts.isPropertyAssignment(property) || propertyKey(ts, property.name) === undefined) return undefined;
+    const type = checker.getTypeAtLocation(property.initializer);
+    if (type.flags & (ts.TypeFlags.Literal | ts.TypeFlags.BooleanLiteral | ts.TypeFlags.EnumLiteral | ts.TypeFlags.Union)) return undefined;
+    types.push(type);
+  }
+  const shapeOf = option.shapeOf;
+  return { fits: types.every((type) => checker.isTypeAssignableTo(type, shapeOf)), parameter: option.parameter };
 }
 
 function declaredOption(context: Context, declared: DeclaredOptions, key: string): DeclaredOption | null {
@@ -149,7 +186,10 @@ function computeDeclaredOption(context: Context, declared: DeclaredOptions, key:
   if (parameterDeclarations.length !== 1 || parameterDeclaration?.kind !== ts.SyntaxKind.TypeParameter || parameterDeclaration.parent !== declared.declaration) return undefined;
   const constraintNode = parameterDeclaration.constraint;
   if (constraintNode === undefined || mentionsTypeParameter(ts, constraintNode, typeParameterNamesAround(ts, parameterDeclaration))) return undefined;
-  return { free: false, property, parameter, constraint: checker.getTypeFromTypeNode(constraintNode) };
+  const constraint = checker.getTypeFromTypeNode(constraintNode);
+  const shapes = unionMembers(ts, constraint).filter((member) => member.flags & ts.TypeFlags.Object && checker.getPropertiesOfType(member).length === 0);
+  const shapeOf = shapes.length === 1 ? checker.getIndexTypeOfType(shapes[0]!, ts.IndexKind.String) : undefined;
+  return { free: false, property, parameter, constraint, shapeOf };
 }
 
 /** The names of every type parameter in scope at `node`: its enclosing declarations' (a class's `this` aside: see below). */
