@@ -338,8 +338,13 @@ describe("the smaller holes", () => {
     expect(logger.warnings).toEqual(['Tool "ansi" (registered at ' + logger.warnings[0]!.slice('Tool "ansi" (registered at '.length).split(")")[0] + ") answered with an error: \\x1b[31mThe upstream is down\\x1b[0m\\x07 \\x9b2J"]);
   });
 
-  test("a resource read answering contents of a javascript: or data: URI is refused (both clients, stdio and HTTP)", async () => {
+  test("a resource read answering contents of a javascript: or data: URI is refused; tools/list names the served resources' scheme, not their URIs (both clients, stdio and HTTP)", async () => {
     await eachClient(async (client, label) => {
+      // tools-list-growth.test.ts measures it; here, that what every transport and client lists does not grow with the resources either.
+      const { tools } = await client.listTools();
+      const published = JSON.stringify(tools.find((tool) => tool.name === "fine")?.outputSchema);
+      expect(published, label).toContain('"pattern":"^(?:memory):"');
+      expect(published, label).not.toContain("memory://");
       expect((await client.readResource({ uri: "memory://graph" })).contents, label).toEqual([{ uri: "memory://graph", mimeType: "application/json", text: "{}" }]);
       for (const uri of ["memory://script", "memory://data-uri"]) {
         const { code, message } = await failure(client.readResource({ uri }));
