@@ -7,7 +7,7 @@ import { check } from "@sourced/cli";
 import sourced from "@sourced/unplugin/esbuild";
 import type { Diagnostic } from "@sourced/unplugin";
 import { expect, test } from "vitest";
-import { assertMatchesExpectations, CASES_DIR, CASES_PROJECTS, caseFiles, relativeToCases, type Reported } from "../../../fixtures/harness.js";
+import { assertMatchesExpectations, assertMatchesReferences, CASES_DIR, CASES_PROJECTS, caseFiles, REFERENCES_DIR, REFERENCES_FILES, relativeToCases, type Reported } from "../../../fixtures/harness.js";
 
 type Located = Reported & { readonly tool: string | undefined; readonly message: string };
 
@@ -20,12 +20,12 @@ function filesOf(tsconfig: string): string[] {
 }
 
 /** One project's cases, loaded, edited by the plugin and compiled by esbuild (not bundled: the corpus has no entry). */
-async function buildProject(tsconfig: string): Promise<{ messages: esbuild.Message[]; errors: esbuild.Message[] }> {
+async function buildProject(tsconfig: string, entryPoints = filesOf(tsconfig), absWorkingDir = CASES_DIR): Promise<{ messages: esbuild.Message[]; errors: esbuild.Message[] }> {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "sourced-unplugin-corpus-"));
   try {
     const result = await esbuild.build({
-      absWorkingDir: CASES_DIR,
-      entryPoints: filesOf(tsconfig),
+      absWorkingDir,
+      entryPoints,
       outdir,
       bundle: false,
       write: false,
@@ -87,4 +87,16 @@ test("the plugin's findings, through esbuild's own messages, equal sourced check
   assertMatchesExpectations(plugin);
   const cliUnresolved = report.notices.filter((notice) => notice.kind === "unresolved-registry");
   expect(unresolved.map((u) => [u.file, u.line, u.column])).toEqual(cliUnresolved.map((n) => [relativeToCases(path.join(CASES_DIR, n.file!)), n.line, n.column]));
+});
+
+test("the project-references case (tspc -b reads lib through its emitted .d.ts): the plugin judges lib's source, as its expectations say", async () => {
+  const app = REFERENCES_FILES.filter((file) => file.includes(`${path.sep}app${path.sep}`));
+  const { messages, errors } = await buildProject(path.join(REFERENCES_DIR, "app", "tsconfig.json"), app, REFERENCES_DIR);
+  expect(errors.filter((message) => message.pluginName !== "sourced").map((message) => message.text)).toEqual([]);
+  assertMatchesReferences(
+    messages.map((message) => {
+      const diagnostic = message.detail as Diagnostic;
+      return { file: relativeToCases(diagnostic.location!.file), id: ID_OF_CODE.get(diagnostic.code) ?? diagnostic.code, tool: diagnostic.tool, line: diagnostic.location!.line, column: diagnostic.location!.column, message: diagnostic.message };
+    }),
+  );
 });
