@@ -8,6 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { assertMatchesReferences, REFERENCES_DIR, relativeToCases } from "../../../fixtures/harness";
 import { NODE_LINES, nodeBinary } from "../../../scripts/node-lines";
 import { PACKAGE_DIR } from "./helpers.js";
 
@@ -216,6 +217,32 @@ describe("a registration in another package's helper, run from source: tsx refus
     const run = await serve(server, process.execPath, ["--import", "tsx", "src/server.ts"]);
     expect(run.tools, run.stderr).toEqual([]);
     refusedInHelper(run.warnings);
+  });
+});
+
+describe("the project-references case (fixtures/transformer/references), run from its sources", () => {
+  // tspc -b reads lib through its emitted .d.ts; the start-up check judges lib's source, as every
+  // build-time front-end does. tsx only: the app imports lib's sources as `.js`, which Node's type
+  // stripping does not map to `.ts`, and its tsc -b output imports a path only the sources have.
+  test("tsx app/src/server.ts: serves exactly the compliant tool, refuses the rest with sourced check's findings, as the case expects", async () => {
+    const project = realpathSync(mkdtempSync(join(tmpdir(), "sourced-references-")));
+    made.push(project);
+    cpSync(REFERENCES_DIR, project, { recursive: true, filter: (source) => !/(^|\/)out$/.test(source) });
+    const links: Record<string, string> = {
+      "@sourced/registry": PACKAGE_DIR,
+      "@sourced/project": join(ROOT, "packages", "project"),
+      typescript: join(ROOT, "node_modules", "typescript"),
+    };
+    for (const [name, target] of Object.entries(links)) {
+      mkdirSync(dirname(join(project, "node_modules", name)), { recursive: true });
+      symlinkSync(realpathSync(target), join(project, "node_modules", name), "dir");
+    }
+    const check = spawnSync(process.execPath, [SOURCED, "check", "--format", "json"], { cwd: project, encoding: "utf8" });
+    const findings = JSON.parse(check.stdout) as Array<CheckFinding & { readonly id: string }>;
+    assertMatchesReferences(findings.map((finding) => ({ ...finding, file: relativeToCases(join(REFERENCES_DIR, finding.file)) })));
+    const run = await serve(project, process.execPath, [TSX_CLI, "app/src/server.ts"]);
+    expect(run.tools, run.stderr).toEqual(["forecast"]);
+    expect(run.warnings, run.stderr).toEqual(findings.map((finding) => `tool "${finding.tool}" (${finding.file}:${finding.line}:${finding.column}) was not registered: ${finding.message}`).sort());
   });
 });
 
