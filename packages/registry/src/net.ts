@@ -101,12 +101,36 @@ export function thrownUnlessUnanswered(tool: NamedTool, error: unknown, logger: 
 function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallToolResult {
   // `throw inputRequired(…)`: the tool asks the client for input; the SDK sends or fulfils it (client-requests.ts).
   const asked = thrownInputRequest(error);
-  if (asked !== undefined) return asked as unknown as CallToolResult;
+  if (asked !== undefined) return copiedInputRequest(tool, asked, logger);
   if (isToolError(error)) return expectedFailure(tool, expectedFailureText(error), logger);
   const { message, detail } = describeThrown(error);
   const result = errorResult(`${toolLabel(tool, "result")} failed: ${message}`);
   warn(logger, `${toolLabel(tool, "log")} threw: ${detail}`);
   return result;
+}
+
+/**
+ * A request for input the tool threw, as it leaves the server: its plain-JSON copy, made once by
+ * the copier every result goes through (wire.ts), so a getter, a proxy trap or a `toJSON` of it
+ * runs once and what the SDK reads — and sends, or fulfils by asking the client — is that copy,
+ * never the tool's object. One the copy refuses (a BigInt, a cycle, a getter that throws), or one
+ * that is no request for input once copied (it said otherwise when read again), is refused as a
+ * result is: an error result naming the tool, and one warning. What an input request may ask is
+ * the SDK's to check: it refuses a kind it does not know, and one the client has no capability for.
+ */
+function copiedInputRequest(tool: NamedTool, asked: unknown, logger: Logger): CallToolResult {
+  const wire = toWire(asked);
+  if (!wire.ok) {
+    const { path, problem } = wire.refusal;
+    return refusedResult(tool, logger, (label) => `${label} asked for input with a request that cannot be sent as JSON, so it was not sent:\n- ${describePath(path, "the request")}: ${problem}`);
+  }
+  const copy = wire.value;
+  if (thrownInputRequest(copy) !== undefined) return copy as CallToolResult;
+  const then =
+    typeof copy === "object" && copy !== null && !Array.isArray(copy)
+      ? `resultType: "input_required", then ${JSON.stringify((copy as { resultType?: unknown }).resultType)?.slice(0, 80) ?? "none"}`
+      : `the request: an object whose resultType is "input_required", then ${describeReturned(copy)}`;
+  return refusedResult(tool, logger, (label) => `${label} asked for input with a request that changed when it was read again, so it was not sent:\n- ${then}`);
 }
 
 /**

@@ -3,12 +3,13 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createRegistry, type HttpServing } from "../dist/index.js";
 import type { AnyClient } from "./both-clients.js";
 import { compileServers, MODERN_ENVELOPE, modernHeaders, rawInitialize, rawStdioProcesses, recordingLogger, type RawStdio } from "./helpers.js";
-import { buildFourthRound, GOOD_RESULT, PROMPTS, toJsonCalls } from "./servers/fourth-round.js";
+import { buildFourthRound, GOOD_RESULT, PROMPTS, THROWN_REQUESTS, toJsonCalls } from "./servers/fourth-round.js";
 
 /*
  * The fourth run-time round (issue 44), over the real transports — stdio (a compiled server) and
@@ -32,14 +33,32 @@ afterAll(async () => {
   await serving.close();
 });
 
+/** The elicitations the clients were asked for: each client below can answer one, so the SDK would ask it. */
+const elicited: string[] = [];
+const ELICITATION = { capabilities: { elicitation: {} } };
+const elicit = (request: { params: { message?: unknown } }) => {
+  elicited.push(String(request.params.message));
+  return { action: "accept" as const, content: {} };
+};
+
 /** A connected client of each kind, over stdio (the compiled server) or HTTP (the in-process one). */
 async function eachClient(check: (client: AnyClient, label: string) => Promise<void>): Promise<void> {
   const server = { command: process.execPath, args: [`${outDir}/fourth-round-server.js`], stderr: "pipe" as const };
+  const modern = (options: ConstructorParameters<typeof Client>[1] = {}) => {
+    const client = new Client({ name: "fourth-round", version: "1.0.0" }, { ...ELICITATION, ...options });
+    client.setRequestHandler("elicitation/create", elicit);
+    return client;
+  };
+  const legacy = () => {
+    const client = new LegacyClient({ name: "fourth-round", version: "1.0.0" }, ELICITATION);
+    client.setRequestHandler(ElicitRequestSchema, elicit);
+    return client;
+  };
   const clients: Array<[string, () => Promise<{ client: AnyClient; close(): Promise<void> }>]> = [
     [
       "v2 Client over stdio",
       async () => {
-        const client = new Client({ name: "fourth-round", version: "1.0.0" });
+        const client = modern();
         await client.connect(new StdioClientTransport(server));
         return { client, close: () => client.close() };
       },
@@ -47,7 +66,7 @@ async function eachClient(check: (client: AnyClient, label: string) => Promise<v
     [
       "v1 Client over stdio",
       async () => {
-        const client = new LegacyClient({ name: "fourth-round", version: "1.0.0" });
+        const client = legacy();
         await client.connect(new LegacyStdioClientTransport(server));
         return { client: client as unknown as AnyClient, close: () => client.close() };
       },
@@ -55,7 +74,7 @@ async function eachClient(check: (client: AnyClient, label: string) => Promise<v
     [
       "v2 Client over HTTP (2026-07-28)",
       async () => {
-        const client = new Client({ name: "fourth-round", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+        const client = modern({ versionNegotiation: { mode: { pin: "2026-07-28" } } });
         await client.connect(new StreamableHTTPClientTransport(serving.url));
         return { client, close: () => client.close() };
       },
@@ -63,7 +82,7 @@ async function eachClient(check: (client: AnyClient, label: string) => Promise<v
     [
       "v1 Client over HTTP",
       async () => {
-        const client = new LegacyClient({ name: "fourth-round", version: "1.0.0" });
+        const client = legacy();
         await client.connect(new LegacyStreamableHTTPClientTransport(serving.url));
         return { client: client as unknown as AnyClient, close: () => client.close() };
       },
@@ -265,6 +284,29 @@ describe("stdin closed while calls are in flight", () => {
   });
 });
 
+describe("a thrown request for input (throw inputRequired(…)) goes through the net's copy before the SDK sees it", () => {
+  test("one that cannot be sent as JSON, or reads differently the second time, is an error result naming the tool, and one warning (both clients, stdio and HTTP)", async () => {
+    logger.warnings.length = 0;
+    elicited.length = 0;
+    await eachClient(async (client, label) => {
+      for (const [name, { includes }] of Object.entries(THROWN_REQUESTS)) {
+        // Bounded: an answer the SDK could not send fails here instead of waiting out the client's 60 s.
+        const result = await client.callTool({ name, arguments: {} }, undefined, { timeout: 5_000 }).catch((error: unknown) => ({ failed: String(error) }));
+        const text = "content" in result ? (result.content as Array<{ text?: string }>)[0]?.text : undefined;
+        expect.soft(result, `${label}: ${name}`).toMatchObject({ isError: true });
+        expect.soft(result, `${label}: ${name}`).not.toHaveProperty("structuredContent");
+        for (const part of includes) expect.soft(text, `${label}: ${name}`).toContain(part);
+      }
+    });
+    // Nothing of a request the net stopped reached a client.
+    expect(elicited).toEqual([]);
+    // One warning per call, for each of the two HTTP clients, naming the tool.
+    for (const name of Object.keys(THROWN_REQUESTS)) {
+      expect(logger.warnings.filter((warning) => warning.startsWith(`Tool "${name}" (registered at `)), name).toHaveLength(2);
+    }
+  });
+});
+
 describe("the smaller holes", () => {
   test("a ToolError whose message getter throws reaches the wire with the tool's name (both clients, stdio and HTTP)", async () => {
     await eachClient(async (client, label) => {
@@ -296,8 +338,13 @@ describe("the smaller holes", () => {
     expect(logger.warnings).toEqual(['Tool "ansi" (registered at ' + logger.warnings[0]!.slice('Tool "ansi" (registered at '.length).split(")")[0] + ") answered with an error: \\x1b[31mThe upstream is down\\x1b[0m\\x07 \\x9b2J"]);
   });
 
-  test("a resource read answering contents of a javascript: or data: URI is refused (both clients, stdio and HTTP)", async () => {
+  test("a resource read answering contents of a javascript: or data: URI is refused; tools/list names the served resources' scheme, not their URIs (both clients, stdio and HTTP)", async () => {
     await eachClient(async (client, label) => {
+      // tools-list-growth.test.ts measures it; here, that what every transport and client lists does not grow with the resources either.
+      const { tools } = await client.listTools();
+      const published = JSON.stringify(tools.find((tool) => tool.name === "fine")?.outputSchema);
+      expect(published, label).toContain('"pattern":"^(?:memory):"');
+      expect(published, label).not.toContain("memory://");
       expect((await client.readResource({ uri: "memory://graph" })).contents, label).toEqual([{ uri: "memory://graph", mimeType: "application/json", text: "{}" }]);
       for (const uri of ["memory://script", "memory://data-uri"]) {
         const { code, message } = await failure(client.readResource({ uri }));
