@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { analyzeProgram } from "@sourced/analysis";
+import { analyzeProgram, FINDING_KINDS } from "@sourced/analysis";
 import type * as ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { CASES_DIR, CASES_PROJECTS, assertMatchesExpectations, relativeToCases, type Reported } from "../../../fixtures/harness";
+import { CASES_DIR, CASES_PROJECTS, REFERENCES_DIR, assertMatchesExpectations, assertMatchesReferences, relativeToCases, type Reported } from "../../../fixtures/harness";
 import { REPO, parseJson, sourced, type JsonFinding } from "./helpers";
 
 /** The comparable part of a finding: where, what, which tool. */
@@ -89,5 +89,30 @@ describe("the corpus through `sourced check --format json`", () => {
     expect(native.stdout).toBe(classic.stdout);
     expect(parseJson(native).some((finding) => finding.file.endsWith(".cjs") && finding.id === "not-data-tool-output"), "checked JavaScript in every flavour").toBe(true);
     expect(sourced(["check", ...projectArguments("fixtures/ts7/cli")]).stdout).toMatch(/ with TypeScript 7\.0\.2 \(native\)\.\n$/);
+  });
+});
+
+describe("the project-references case through `sourced check --format json`", () => {
+  // tspc -b reads the referenced lib through its emitted .d.ts; the check reads lib's source on
+  // every TypeScript, from a solution beside each toolchain so that it finds that TypeScript.
+  it.each([
+    ["6.0.3 (classic)", path.relative(REPO, REFERENCES_DIR)],
+    ["5.9.3 (classic)", "fixtures/ts5/references"],
+    ["7.0.2 (native)", "fixtures/ts7/references"],
+    ["7.1.0-dev.20261021.1 (native)", "fixtures/ts71/references"],
+  ])("TypeScript %s: meets its expectations", (version, solution) => {
+    // One run, in text: its summary names the TypeScript, its lines the findings.
+    const run = sourced(["check", "-p", solution]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(` with TypeScript ${version}.\n`);
+    const reported = [...run.stdout.matchAll(/^(.+)\((\d+),(\d+)\): error SRC(\d+): Tool '([^']*)'/gm)].map(([, file, line, column, code, tool]) => ({
+      file: relativeToCases(path.join(REPO, file!)),
+      id: Object.values(FINDING_KINDS).find((kind) => String(kind.code) === code)!.id,
+      tool,
+      line: Number(line),
+      column: Number(column),
+    }));
+    assertMatchesReferences(reported);
   });
 });

@@ -6,7 +6,7 @@ import { ESLint, type Linter } from "eslint";
 import type * as ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { assertMatchesExpectations, CASE_EXTENSIONS, CASES_DIR, CASES_PROJECTS } from "../../../fixtures/harness";
+import { assertMatchesExpectations, assertMatchesReferences, CASE_EXTENSIONS, CASES_DIR, CASES_PROJECTS, REFERENCES_DIR } from "../../../fixtures/harness";
 import { nodeRequire, PACKAGE_DIR, plugin, TS5_DIR } from "./helpers";
 
 /**
@@ -49,8 +49,13 @@ const toolchains = [
 
 describe.each(toolchains)("fixtures/cases on $name", ({ version, typescript, lint }) => {
   let linted: LintedFile[];
+  /** The project-references case (fixtures/transformer/references), linted beside the corpus. */
+  let references: LintedFile[];
   beforeAll(async () => {
-    linted = await lint();
+    const all = await lint();
+    const inReferences = (file: LintedFile) => file.filePath.startsWith(REFERENCES_DIR + path.sep);
+    linted = all.filter((file) => !inReferences(file));
+    references = all.filter(inReferences);
   });
 
   it(`runs TypeScript ${version}`, () => {
@@ -70,6 +75,12 @@ describe.each(toolchains)("fixtures/cases on $name", ({ version, typescript, lin
 
   it("equals the analysis' own findings: ids, tools, lines, columns and messages", () => {
     expect(sorted(reportedBy(linted))).toEqual(sorted(analysisFindings(typescript)));
+  });
+
+  it("the project-references case (tspc -b reads lib through its emitted .d.ts): lib's source judged, as its expectations say", () => {
+    expect(references.map((file) => relative(file.filePath))).toEqual(["../transformer/references/app/src/tools.ts", "../transformer/references/lib/src/index.ts"]);
+    expect(references.flatMap(({ messages }) => messages.filter((message) => message.ruleId !== RULE).map((message) => message.message))).toEqual([]);
+    assertMatchesReferences(reportedBy(references));
   });
 });
 
@@ -114,23 +125,27 @@ function projectFindings(typescript: typeof ts, configPath: string): Reported[] 
   });
 }
 
+/** The corpus and the project-references case, each linted from its own root. */
 async function lintInProcess(): Promise<LintedFile[]> {
-  const eslint = new ESLint({
-    cwd: CASES_DIR,
-    overrideConfigFile: true,
-    overrideConfig: [
-      plugin.configs.recommended,
-      // The corpus's checked JavaScript, linted with the same setup.
-      { ...plugin.configs.recommended, files: ["**/*.js", "**/*.mjs", "**/*.cjs"] },
-      { languageOptions: { parserOptions: { tsconfigRootDir: CASES_DIR } } },
-    ],
-  });
-  return eslint.lintFiles(CASE_EXTENSIONS.map((extension) => `**/*${extension}`));
+  const lint = (directory: string) =>
+    new ESLint({
+      cwd: directory,
+      // The project-references case is TypeScript only.
+      errorOnUnmatchedPattern: false,
+      overrideConfigFile: true,
+      overrideConfig: [
+        plugin.configs.recommended,
+        // The corpus's checked JavaScript, linted with the same setup.
+        { ...plugin.configs.recommended, files: ["**/*.js", "**/*.mjs", "**/*.cjs"] },
+        { languageOptions: { parserOptions: { tsconfigRootDir: directory } } },
+      ],
+    }).lintFiles(CASE_EXTENSIONS.map((extension) => `**/*${extension}`));
+  return [...(await lint(CASES_DIR)), ...(await lint(REFERENCES_DIR))];
 }
 
-/** ESLint in a child process whose parser loads TypeScript 5.9.3 from fixtures/ts5. */
+/** ESLint in a child process whose parser loads TypeScript 5.9.3 from fixtures/ts5: the corpus, then the project-references case. */
 function lintWithTs5(): Promise<LintedFile[]> {
-  const run = spawnSync(process.execPath, [path.join(PACKAGE_DIR, "test/lint-cases.mjs"), TS5_DIR, CASES_DIR], {
+  const run = spawnSync(process.execPath, [path.join(PACKAGE_DIR, "test/lint-cases.mjs"), TS5_DIR, CASES_DIR, REFERENCES_DIR], {
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
   });

@@ -1,18 +1,21 @@
-// Lints every TypeScript and JavaScript file (.ts .mts .cts .js .mjs .cjs) of a cases directory with @sourced/eslint-plugin's `recommended` config, loading
+// Lints every TypeScript and JavaScript file (.ts .mts .cts .js .mjs .cjs) of each cases directory with @sourced/eslint-plugin's `recommended` config, loading
 // ESLint, typescript-eslint's parser, typescript and the plugin from a toolchain directory's
 // node_modules (e.g. the TypeScript 5.9.3 workspace package), and prints one JSON document:
 //
-//   node lint-cases.mjs <toolchain-dir> <cases-dir>
+//   node lint-cases.mjs <toolchain-dir> <cases-dir> [<cases-dir>…]
 //   -> { typescript, programs, programsFromToolchain, results: [{ filePath, messages }] }
+//
+// Several directories share the process (one load of ESLint and TypeScript); each is linted from
+// its own root, as its own run would. A directory need not hold every flavour.
 //
 // `programsFromToolchain` counts the linted files whose program that toolchain's typescript built:
 // it proves the run really used that version, not a copy found elsewhere.
 import { createRequire } from "node:module";
 import * as path from "node:path";
 
-const [toolchainDir, casesDir] = process.argv.slice(2).map((dir) => path.resolve(dir));
-if (!toolchainDir || !casesDir) {
-  console.error("usage: node lint-cases.mjs <toolchain-dir> <cases-dir>");
+const [toolchainDir, ...casesDirs] = process.argv.slice(2).map((dir) => path.resolve(dir));
+if (!toolchainDir || casesDirs.length === 0) {
+  console.error("usage: node lint-cases.mjs <toolchain-dir> <cases-dir> [<cases-dir>…]");
   process.exit(2);
 }
 
@@ -43,19 +46,22 @@ const probe = {
   },
 };
 
-const eslint = new ESLint({
-  cwd: casesDir,
-  overrideConfigFile: true,
-  overrideConfig: [
-    sourced.configs.recommended,
-    // The corpus's checked JavaScript, linted with the same setup.
-    { ...sourced.configs.recommended, files: ["**/*.js", "**/*.mjs", "**/*.cjs"] },
-    // The toolchain's own parser: the plugin's resolves next to the plugin, whatever links to it.
-    { languageOptions: { parser, parserOptions: { tsconfigRootDir: casesDir } } },
-    { files: PATTERNS, plugins: { probe }, rules: { "probe/typescript": "error" } },
-  ],
-});
-const results = await eslint.lintFiles(PATTERNS);
+const lint = (casesDir) =>
+  new ESLint({
+    cwd: casesDir,
+    errorOnUnmatchedPattern: false,
+    overrideConfigFile: true,
+    overrideConfig: [
+      sourced.configs.recommended,
+      // The corpus's checked JavaScript, linted with the same setup.
+      { ...sourced.configs.recommended, files: ["**/*.js", "**/*.mjs", "**/*.cjs"] },
+      // The toolchain's own parser: the plugin's resolves next to the plugin, whatever links to it.
+      { languageOptions: { parser, parserOptions: { tsconfigRootDir: casesDir } } },
+      { files: PATTERNS, plugins: { probe }, rules: { "probe/typescript": "error" } },
+    ],
+  }).lintFiles(PATTERNS);
+const results = [];
+for (const casesDir of casesDirs) results.push(...(await lint(casesDir)));
 
 process.stdout.write(
   JSON.stringify({

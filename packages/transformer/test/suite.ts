@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, test } from "vitest";
 import { analyzeProgram, FINDING_KINDS, type FindingId } from "@sourced/analysis";
-import { assertMatchesExpectations, CASES_DIR, CASES_PROJECTS, relativeToCases, type Reported } from "../../../fixtures/harness";
+import { assertMatchesExpectations, assertMatchesReferences, CASES_DIR, CASES_PROJECTS, REFERENCES_DIR, relativeToCases, type Reported } from "../../../fixtures/harness";
 import {
   copyProject,
   edit,
@@ -236,6 +236,17 @@ export function defineTransformerSuite(pair: Pair): void {
       const first = tspc(pair, ["-b", "."], project);
       expect([first.status !== 0, app(first.diagnostics)], first.output).toEqual([true, [WIND_SPEED, HUMIDITY]]);
       expect(first.diagnostics.find((d) => toolOf(d.message) === "wind_speed")?.message).toContain("lib/src/index.ts:");
+      // The case's inline expectations, as sourced check and ESLint meet them (the copy's files are the fixture's).
+      assertMatchesReferences(
+        ours(first.diagnostics).map((d) => ({
+          file: relativeToCases(path.join(REFERENCES_DIR, d.file!)),
+          id: ID_OF_CODE.get(d.code) ?? `TS${d.code}`,
+          tool: toolOf(d.message),
+          line: d.line,
+          column: d.column,
+          message: d.message,
+        })),
+      );
       edit(path.join(project, "lib/src/index.ts"), "export function wind_speed() {", "export function wind_speed(): DataToolOutput {");
       const windFixed = tspc(pair, ["-b", "."], project);
       expect([windFixed.status !== 0, app(windFixed.diagnostics)], windFixed.output).toEqual([true, [HUMIDITY]]);
