@@ -1,5 +1,5 @@
 import type * as ts from "typescript";
-import type { AnnotationFix, FindingId } from "./api.js";
+import type { AnnotationFix } from "./api.js";
 import { type Context, type Contract, printType } from "./context.js";
 import { isThenable, judgeType, rejectionOfTopType } from "./fit.js";
 import { fixFor, suggestedType } from "./fix.js";
@@ -28,7 +28,8 @@ interface Seen {
 export type Verdict =
   | (Seen & { readonly id: undefined })
   | (Seen & {
-      readonly id: FindingId;
+      /** One of the registration family's kinds (findings/registration.ts). */
+      readonly id: "missing-annotation" | "not-data-tool-output" | "unverifiable-registration";
       /** The node to underline (in the registration's file). */
       readonly node: ts.Node;
       /** Builds the message once the tool's name is known (options may override the function's name). */

@@ -3,18 +3,28 @@ import type { Context } from "../context.js";
 import { capitalize, quoteTool } from "../messages.js";
 import { type RegistryIdentity, registryOf } from "../names.js";
 import { locate } from "../syntax.js";
-import { type FileFamily, findingOf, type Judgement } from "./family.js";
+import { defineKind, type FileFamily, findingOf, type Judgement } from "./family.js";
+
+/** `duplicate-tool-name`: its code, title, help and severity, as every front-end prints them. */
+export const DUPLICATE_TOOL_NAME = defineKind({
+  id: "duplicate-tool-name",
+  code: 92006,
+  title: "Two tools with one name on one registry",
+  help: "A registry serves one tool per name and throws at start-up when a second registration takes a name already registered. Give one of them another name with `{ name }`.",
+  severity: "error",
+});
 
 /** `duplicate-tool-name`: a second registration of a served name on one registry, where the registry throws at start-up. */
-export const duplicateToolName: FileFamily = {
+export const duplicateToolName = {
   name: "duplicate-tool-name",
+  declares: [DUPLICATE_TOOL_NAME],
   kinds: ["duplicate-tool-name"],
   phase: "file",
   watch({ context }) {
     const names = new ServedNames();
     return { registered: (judgement) => names.add(context, judgement) };
   },
-};
+} satisfies FileFamily;
 
 /**
  * The served names of a file's registrations: the second registration of a name on one registry
@@ -45,7 +55,7 @@ class ServedNames {
     const first = earlier.find((candidate) => candidate !== entry && registryOfEntry(candidate)?.declaration === registry.declaration);
     if (first === undefined) return undefined;
     const { site } = registration;
-    return findingOf("duplicate-tool-name", nameNode, site, tool, duplicateToolNameMessage(tool, registry.name, locate(first.judgement.registration.site, site.getSourceFile())));
+    return findingOf(DUPLICATE_TOOL_NAME, nameNode, site, tool, duplicateToolNameMessage(tool, registry.name, locate(first.judgement.registration.site, site.getSourceFile())));
   }
 }
 

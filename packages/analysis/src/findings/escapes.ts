@@ -5,6 +5,7 @@ import { markedTypeAt } from "../marked.js";
 import { registryEscapeAt } from "../registry-escape.js";
 import { needsTypeQuery, type Placement, placementOf } from "../sites.js";
 import { findingOf, NO_FINDINGS, type SiteFamily } from "./family.js";
+import { UNVERIFIABLE_REGISTRATION } from "./registration.js";
 
 /**
  * `unverifiable-registration` at a value reference: a tool decorator (a marked value) that flows
@@ -12,8 +13,9 @@ import { findingOf, NO_FINDINGS, type SiteFamily } from "./family.js";
  * whose type is lost (cast to `any`, or to a type whose `tool` is not marked), so that what it
  * registers from there is never judged. Where the value goes was found by the walk (sites.ts).
  */
-export const escapes: SiteFamily = {
+export const escapes = {
   name: "escapes",
+  declares: [],
   kinds: ["unverifiable-registration"],
   phase: "site",
   at: "value",
@@ -21,7 +23,7 @@ export const escapes: SiteFamily = {
     const escape = escapeAt(context, node as ts.Expression, placement);
     return escape === undefined ? NO_FINDINGS : [escape];
   },
-};
+} satisfies SiteFamily;
 
 /** A marked value at `node` that flows where the analysis cannot follow it. */
 function escapeAt(context: Context, node: ts.Expression, known?: Placement): Finding | undefined {
@@ -33,7 +35,7 @@ function escapeAt(context: Context, node: ts.Expression, known?: Placement): Fin
     const lost = registryEscapeAt(context, node, placement);
     if (lost === undefined) return undefined;
     const message = lost.toAny ? registryCastToAnyMessage(lost.type, lost.becomes) : registryTypedAwayMessage(lost.type, lost.becomes);
-    return findingOf("unverifiable-registration", node, node, undefined, message);
+    return findingOf(UNVERIFIABLE_REGISTRATION, node, node, undefined, message);
   }
   // A decorator read without flowing anywhere (`(asTool as T).name`) registers nothing there.
   if (placement.slot.kind === "inert") return undefined;
@@ -42,26 +44,26 @@ function escapeAt(context: Context, node: ts.Expression, known?: Placement): Fin
   for (const wrapper of placement.typed) {
     const wrapperType = checker.getTypeAtLocation(wrapper);
     if (!isMarked(context, wrapperType)) {
-      return findingOf("unverifiable-registration", node, node, undefined, typedAwayMessage(printed(), printType(context, wrapperType)));
+      return findingOf(UNVERIFIABLE_REGISTRATION, node, node, undefined, typedAwayMessage(printed(), printType(context, wrapperType)));
     }
   }
   const { slot } = placement;
   if (slot.kind === "escape") {
-    return findingOf("unverifiable-registration", node, node, undefined, escapesMessage(slot.how, printed()));
+    return findingOf(UNVERIFIABLE_REGISTRATION, node, node, undefined, escapesMessage(slot.how, printed()));
   }
   if (slot.kind === "return") {
     const signature = checker.getSignatureFromDeclaration(slot.fn);
     const returned = signature === undefined ? undefined : checker.getReturnTypeOfSignature(signature);
     if (returned === undefined || !isMarked(context, returned)) {
       const how = returned === undefined ? "is returned" : `is returned as '${printType(context, returned)}'`;
-      return findingOf("unverifiable-registration", node, node, undefined, escapesMessage(how, printed()));
+      return findingOf(UNVERIFIABLE_REGISTRATION, node, node, undefined, escapesMessage(how, printed()));
     }
     return undefined;
   }
   if (slot.kind === "const" && slot.declaredType !== undefined) {
     const declared = checker.getTypeAtLocation(slot.declaration.name);
     if (!isMarked(context, declared)) {
-      return findingOf("unverifiable-registration", node, node, undefined, typedAwayMessage(printed(), printType(context, declared)));
+      return findingOf(UNVERIFIABLE_REGISTRATION, node, node, undefined, typedAwayMessage(printed(), printType(context, declared)));
     }
   }
   return undefined;

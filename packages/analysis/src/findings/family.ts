@@ -1,16 +1,17 @@
 import type * as ts from "typescript";
-import type { AnnotationFix, Finding, FindingId, Registration } from "../api.js";
+import type { AnnotationFix, Finding, FindingId, FindingKind, Registration } from "../api.js";
 import type { Context, Contract } from "../context.js";
-import { FINDING_KINDS } from "../kinds.js";
 import type { ServedName } from "../served.js";
 import type { Placement } from "../sites.js";
 
 /*
- * A finding family: the kinds it reports (their codes, titles and help are the frozen table of
- * kinds.ts), the words it says them in, and where it looks, in one file of findings/. analyze.ts
- * walks each file once and hands every site to the families of the list (findings/index.ts), in the
- * list's order, which is the order of the findings at a site. A new kind is a new file and a line
- * in the list; its id and code still go in api.ts and kinds.ts, which the front-ends read.
+ * A finding family: the kinds it declares (id, code, title, help, severity: `defineKind({…})`), the words
+ * it says them in, and where it looks, in one file of findings/. analyze.ts walks each file once
+ * and hands every site to the families of the list (findings/index.ts), in the list's order, which
+ * is the order of the findings at a site. The frozen table every front-end reads (kinds.ts) is
+ * assembled from the families' declarations, so it cannot drift from them. A new kind is a new file
+ * (or a `defineKind({…})` in the family that reports it), a line in the list, and its id in api.ts's
+ * `FindingId`, which fails to compile until the two agree.
  *
  * A family looks at one of four moments, its `phase`:
  * - `registration`: what a call or decorator registers, and the verdict on it (one family);
@@ -24,7 +25,9 @@ import type { Placement } from "../sites.js";
 interface FamilyBase {
   /** What the family is about, in a word (the file's name). */
   readonly name: string;
-  /** Every finding id it reports. */
+  /** The kinds it owns: the frozen table of kinds.ts is made of every family's, in the order of their codes. */
+  readonly declares: readonly FindingKind[];
+  /** Every finding id it reports: its own, and any another family declares. */
   readonly kinds: readonly FindingId[];
 }
 
@@ -111,12 +114,21 @@ export interface Registered {
 
 export const NO_FINDINGS: readonly Finding[] = [];
 
-/** A finding of kind `id`, with its code from the frozen table, underlining `node`. */
-export function findingOf(id: FindingId, node: ts.Node, site: ts.Node, tool: string | undefined, message: string, fix?: AnnotationFix): Finding {
+/**
+ * A kind of finding, as the family that owns it declares it: frozen, its keys in the table's order
+ * (the JSON every front-end prints). `Id` must be one of api.ts's `FindingId`.
+ */
+export function defineKind<const Id extends FindingId>(declared: FindingKind & { readonly id: Id }): FindingKind & { readonly id: Id } {
+  const { id, code, title, help, severity } = declared;
+  return Object.freeze({ id, code, title, help, severity });
+}
+
+/** A finding of `kind`, with its code, underlining `node`. */
+export function findingOf(kind: FindingKind, node: ts.Node, site: ts.Node, tool: string | undefined, message: string, fix?: AnnotationFix): Finding {
   const sourceFile = site.getSourceFile();
   return {
-    id,
-    code: FINDING_KINDS[id].code,
+    id: kind.id,
+    code: kind.code,
     tool,
     message,
     sourceFile,

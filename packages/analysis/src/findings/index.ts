@@ -14,9 +14,10 @@ import { unnamedTool } from "./unnamed-tool.js";
 /**
  * Every finding family, one file each (family.ts says what a family is). analyze.ts reads this
  * list alone: within a phase, the order here is the order of the findings at a site, which every
- * front-end and backend reports as it is.
+ * front-end and backend reports as it is. kinds.ts makes the frozen table of kinds from the kinds
+ * the families declare.
  */
-export const FAMILIES: readonly Family[] = [
+const LIST = [
   registration,
   unnamedTool,
   invalidToolName,
@@ -28,4 +29,9 @@ export const FAMILIES: readonly Family[] = [
   duplicateToolName,
   strictNullChecksOff,
   internalError,
-];
+] as const satisfies readonly Family[];
+
+export const FAMILIES: readonly Family[] = LIST;
+
+/** Every id a family declares (kept literal by the list's `as const`). */
+export type DeclaredId = (typeof LIST)[number]["declares"][number]["id"];

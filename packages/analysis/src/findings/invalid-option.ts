@@ -9,7 +9,7 @@ import { appliedName, propertyKey, servedNameOf, toolNameOf } from "../served.js
 import { typeOfSymbol } from "../symbols.js";
 import { unionMembers } from "../syntax.js";
 import { declaredOptionsFit, declaredOptionsOf } from "./declared-options.js";
-import { findingOf, NO_FINDINGS, type SiteFamily } from "./family.js";
+import { defineKind, findingOf, NO_FINDINGS, type SiteFamily } from "./family.js";
 
 /*
  * `invalid-option`: the options object written as a literal in a call that makes a registry (`createRegistry({…})`)
@@ -20,9 +20,19 @@ import { findingOf, NO_FINDINGS, type SiteFamily } from "./family.js";
  * new option of the registry (or of a platform's wrapper) is known here without a word.
  */
 
+/** `invalid-option`: its code, title, help and severity, as every front-end prints them. */
+export const INVALID_OPTION = defineKind({
+  id: "invalid-option",
+  code: 92004,
+  title: "Unknown option, or an option of the wrong type",
+  help: "The options object written in `createRegistry({…})` or `registry.tool({…})` has a key its type does not know (a misspelling, such as `requireVerifed`) or a value of the wrong type. The registry refuses such options when the server starts; write the key and the value its type takes.",
+  severity: "error",
+});
+
 /** The `invalid-option` findings of a call's literal options, under the tool's name when it registers one. */
-export const invalidOption: SiteFamily = {
+export const invalidOption = {
   name: "invalid-option",
+  declares: [INVALID_OPTION],
   kinds: ["invalid-option"],
   phase: "site",
   at: "call",
@@ -38,9 +48,9 @@ export const invalidOption: SiteFamily = {
       const applied = ts.isCallExpression(outer.parent) && outer.parent.expression === outer ? outer.parent.arguments[0] : ts.isDecorator(outer.parent) ? outer.parent.parent : undefined;
       tool = toolNameOf(servedNameOf(context, call), appliedName(context, applied));
     }
-    return checked.problems.map((problem) => findingOf("invalid-option", problem.node, call, tool, problem.message(tool)));
+    return checked.problems.map((problem) => findingOf(INVALID_OPTION, problem.node, call, tool, problem.message(tool)));
   },
-};
+} satisfies SiteFamily;
 
 /** One problem of an options literal: the node to underline and the message, which quotes the tool when it is known. */
 export interface OptionProblem {

@@ -1,5 +1,5 @@
 import type * as ts from "typescript";
-import type { AnnotationFix, FindingId, Registration, TypeScript } from "../api.js";
+import type { AnnotationFix, Registration, TypeScript } from "../api.js";
 import { type Context, contractFor, hasUnresolvedImports, isErrorType, isMarked, markOf, resolveAlias, unresolvedImportsOf } from "../context.js";
 import { judgeRegistered } from "../judge.js";
 import { exactMarkedType, markedTypeAt } from "../marked.js";
@@ -9,7 +9,41 @@ import { outputKeysTypeOf } from "../output-keys.js";
 import { appliedName, servedNameOf, takesFunctionName, toolNameOf } from "../served.js";
 import { hasAnyType, referencedSymbol } from "../symbols.js";
 import { isConstDeclaration, MAX_HOPS, skipOuterExpressions } from "../syntax.js";
-import { findingOf, type Judgement, NO_FINDINGS, type RegistrationFamily } from "./family.js";
+import { defineKind, findingOf, type Judgement, NO_FINDINGS, type RegistrationFamily } from "./family.js";
+
+/** `missing-annotation`: no return type written (an inferred type does not count). */
+export const MISSING_ANNOTATION = defineKind({
+  id: "missing-annotation",
+  code: 92001,
+  title: "Registered tool has no return type annotation",
+  help: "A registered tool must declare its return type explicitly (`: DataToolOutput` or `: Promise<DataToolOutput>`); an inferred type does not count.",
+  severity: "error",
+});
+
+/** `not-data-tool-output`: a declared return type that is not DataToolOutput. */
+export const NOT_DATA_TOOL_OUTPUT = defineKind({
+  id: "not-data-tool-output",
+  code: 92002,
+  title: "Registered tool does not return DataToolOutput",
+  help: "A registered tool's declared return type must be DataToolOutput, a Promise of it, or a type assignable to it; never any, unknown, never or a generator.",
+  severity: "error",
+});
+
+/** `unverifiable-registration`: a registration whose function, or whose registry, the analysis cannot see. */
+export const UNVERIFIABLE_REGISTRATION = defineKind({
+  id: "unverifiable-registration",
+  code: 92003,
+  title: "Registration cannot be verified",
+  help: "The analysis cannot see which function is registered here (the decorator or the registry escapes, the value is computed or can be reassigned, or the registry's types cannot be resolved). Apply `registry.tool()` directly to a declared function.",
+  severity: "error",
+});
+
+/** The registration's kinds by id: a verdict of judge.ts names its kind by id. */
+const REGISTRATION_KINDS = {
+  "missing-annotation": MISSING_ANNOTATION,
+  "not-data-tool-output": NOT_DATA_TOOL_OUTPUT,
+  "unverifiable-registration": UNVERIFIABLE_REGISTRATION,
+} as const;
 
 /**
  * What a call `value(…)` or a decorator `@value` registers, and the verdict on it:
@@ -17,12 +51,13 @@ import { findingOf, type Judgement, NO_FINDINGS, type RegistrationFamily } from 
  * function cannot be seen, or the registry's types do not resolve). The registered value is
  * judged by judge.ts and its pipeline (target.ts, fit.ts, fix.ts), whose words are messages.ts's.
  */
-export const registration: RegistrationFamily = {
+export const registration = {
   name: "registration",
+  declares: [MISSING_ANNOTATION, NOT_DATA_TOOL_OUTPUT, UNVERIFIABLE_REGISTRATION],
   kinds: ["missing-annotation", "not-data-tool-output", "unverifiable-registration"],
   phase: "registration",
   judge: judgementOf,
-};
+} satisfies RegistrationFamily;
 
 /** A call `value(…)` or decorator `@value` whose value is marked: judge what it registers. */
 function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): Judgement | undefined {
@@ -44,14 +79,14 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
   const done = (
     tool: string | undefined,
     fn: ts.Node | undefined,
-    finding?: { readonly id: FindingId; readonly node: ts.Node; readonly message: string; readonly fix?: AnnotationFix },
+    finding?: { readonly id: keyof typeof REGISTRATION_KINDS; readonly node: ts.Node; readonly message: string; readonly fix?: AnnotationFix },
   ): Registration => ({
     site,
     form,
     tool,
     pinnedName: takesFunctionName(served) ? tool : undefined,
     fn,
-    finding: finding === undefined ? undefined : findingOf(finding.id, finding.node, site, tool, finding.message, finding.fix),
+    finding: finding === undefined ? undefined : findingOf(REGISTRATION_KINDS[finding.id], finding.node, site, tool, finding.message, finding.fix),
   });
   const unverifiableAt = (node: ts.Node, why: string, instead: string): Judgement => {
     const tool = toolName(undefined);
@@ -150,7 +185,7 @@ function unresolvedRegistryAt(context: Context, site: ts.CallExpression | ts.Dec
     tool,
     pinnedName: takesFunctionName(served) ? tool : undefined,
     fn: undefined,
-    finding: findingOf("unverifiable-registration", through ?? callee, site, tool, message),
+    finding: findingOf(UNVERIFIABLE_REGISTRATION, through ?? callee, site, tool, message),
   };
 }
 

@@ -1,15 +1,25 @@
 import { isExternalFileName, isProjectSource } from "../context.js";
 import { sourceFileNamesOf } from "../ports.js";
 import { admitsUndefined } from "../strictness.js";
-import { type FileFamily, type FileScope, findingOf, type Judgement } from "./family.js";
+import { defineKind, type FileFamily, type FileScope, findingOf, type Judgement } from "./family.js";
+
+/** `strict-null-checks-off`: its code, title, help and severity, as every front-end prints them. */
+export const STRICT_NULL_CHECKS_OFF = defineKind({
+  id: "strict-null-checks-off",
+  code: 92009,
+  title: "strictNullChecks is off",
+  help: "Without strictNullChecks, DataToolOutput admits undefined and null, so the annotation no longer guarantees a result. Reported once per project, at its first registration.",
+  severity: "warning",
+});
 
 /**
  * `strict-null-checks-off`: a warning about the program, reported once, at the first registration
  * of the first file (in file-name order) that registers a tool, when DataToolOutput admits
  * `undefined` (strictness.ts).
  */
-export const strictNullChecksOff: FileFamily = {
+export const strictNullChecksOff = {
   name: "strict-null-checks-off",
+  declares: [STRICT_NULL_CHECKS_OFF],
   kinds: ["strict-null-checks-off"],
   phase: "file",
   watch(scope) {
@@ -22,11 +32,11 @@ export const strictNullChecksOff: FileFamily = {
       end() {
         if (first === undefined || !admitsUndefined(scope.context, first.contract!) || !isFirstFileRegistering(scope)) return undefined;
         const { site } = first.registration;
-        return findingOf("strict-null-checks-off", site.expression, site, undefined, STRICT_NULL_CHECKS_OFF_MESSAGE);
+        return findingOf(STRICT_NULL_CHECKS_OFF, site.expression, site, undefined, STRICT_NULL_CHECKS_OFF_MESSAGE);
       },
     };
   },
-};
+} satisfies FileFamily;
 
 /**
  * Whether `sourceFile` is the program's first file (in file-name order, the same on every backend)

@@ -6,14 +6,16 @@ import { capitalize, DATA_TOOL_OUTPUT, quoteTool, REGISTRY_MODULE } from "../mes
 import { returnedErrorResultsOf } from "../sources.js";
 import { locate } from "../syntax.js";
 import { findingOf, NO_FINDINGS, type RegisteredFamily, underlined } from "./family.js";
+import { NOT_DATA_TOOL_OUTPUT } from "./registration.js";
 
 /**
  * `not-data-tool-output` beside a verified registration: an error result (`{ content, isError:
  * true }`) returned where the declared return type admits none. `DataToolOutput` is a result with
  * data, so code written when it also held the error result fails there (TS2322).
  */
-export const undeclaredErrorResult: RegisteredFamily = {
+export const undeclaredErrorResult = {
   name: "undeclared-error-result",
+  declares: [],
   kinds: ["not-data-tool-output"],
   phase: "registered",
   detect(context, registered): readonly Finding[] {
@@ -23,10 +25,10 @@ export const undeclaredErrorResult: RegisteredFamily = {
     const { site, tool } = registered;
     return errorResults.nodes.map((object) => {
       const { node, here } = underlined(context, registered, object);
-      return findingOf("not-data-tool-output", node, site, tool, errorResultNotDeclared(tool, errorResults.declared.getText(), here ? undefined : locate(object, site.getSourceFile())));
+      return findingOf(NOT_DATA_TOOL_OUTPUT, node, site, tool, errorResultNotDeclared(tool, errorResults.declared.getText(), here ? undefined : locate(object, site.getSourceFile())));
     });
   },
-};
+} satisfies RegisteredFamily;
 
 /**
  * The error results (`{ content, isError: true }`) `implementation` returns that its declared

@@ -2,7 +2,16 @@ import type { Finding } from "../api.js";
 import { capitalize, quoteTool } from "../messages.js";
 import { keysBeyondOutputOf, undeclaredOutputKeysOf } from "../output-keys.js";
 import { locate } from "../syntax.js";
-import { findingOf, NO_FINDINGS, type RegisteredFamily, underlined } from "./family.js";
+import { defineKind, findingOf, NO_FINDINGS, type RegisteredFamily, underlined } from "./family.js";
+
+/** `undeclared-output-key`: its code, title, help and severity, as every front-end prints them. */
+export const UNDECLARED_OUTPUT_KEY = defineKind({
+  id: "undeclared-output-key",
+  code: 92010,
+  title: "structuredContent key the run time refuses on every call",
+  help: "A returned object's structuredContent carries a key (often through a spread) that the tool's declared return type does not declare, or the declared return type declares one that the tool's `output` does not: the net accepts sources, table, charts, force and the keys of the tool's `output` only. Declare it (`output` and `DataResult<Extra>`) or leave it out.",
+  severity: "error",
+});
 
 /**
  * `undeclared-output-key`: a structuredContent key the net refuses on every call, seen from both
@@ -10,8 +19,9 @@ import { findingOf, NO_FINDINGS, type RegisteredFamily, underlined } from "./fam
  * a spread), or the declared return type declares a key the registration's `output` does not
  * (output-keys.ts).
  */
-export const undeclaredOutputKey: RegisteredFamily = {
+export const undeclaredOutputKey = {
   name: "undeclared-output-key",
+  declares: [UNDECLARED_OUTPUT_KEY],
   kinds: ["undeclared-output-key"],
   phase: "registered",
   detect(context, registered): readonly Finding[] {
@@ -20,17 +30,17 @@ export const undeclaredOutputKey: RegisteredFamily = {
     const siteFile = site.getSourceFile();
     for (const { node: structured, keys, declared } of undeclaredOutputKeysOf(context, implementation)) {
       const { node, here } = underlined(context, registered, structured);
-      (findings ??= []).push(findingOf("undeclared-output-key", node, site, tool, undeclaredOutputKeysMessage(tool, keys, declared, here ? undefined : locate(structured, siteFile))));
+      (findings ??= []).push(findingOf(UNDECLARED_OUTPUT_KEY, node, site, tool, undeclaredOutputKeysMessage(tool, keys, declared, here ? undefined : locate(structured, siteFile))));
     }
     const beyondOutput = keysBeyondOutputOf(context, registered.contract, registered.decoratorType, registered.mark, implementation);
     if (beyondOutput !== undefined) {
       const { node: declaredType, keys, output } = beyondOutput;
       const { node, here } = underlined(context, registered, declaredType);
-      (findings ??= []).push(findingOf("undeclared-output-key", node, site, tool, keysBeyondOutputMessage(tool, keys, output, here ? undefined : locate(declaredType, siteFile))));
+      (findings ??= []).push(findingOf(UNDECLARED_OUTPUT_KEY, node, site, tool, keysBeyondOutputMessage(tool, keys, output, here ? undefined : locate(declaredType, siteFile))));
     }
     return findings ?? NO_FINDINGS;
   },
-};
+} satisfies RegisteredFamily;
 
 /** Keys of a returned structuredContent that the declared return type does not declare: the net refuses them on every call. */
 export function undeclaredOutputKeysMessage(tool: string | undefined, keys: readonly string[], declared: readonly string[], where: string | undefined): string {

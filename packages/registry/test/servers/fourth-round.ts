@@ -129,6 +129,9 @@ export const THROWN_REQUESTS = {
   },
 } as const satisfies Record<string, { make: () => unknown; includes: readonly string[] }>;
 
+/** How often the `inputRequests` of the request `ask_read_once` last threw were read. */
+let requestReads = 0;
+
 export const GOOD_RESULT = { content: [text("Tokyo has 37,400,068 inhabitants.")], structuredContent: { sources: ["https://example.org/cities-data"] } };
 
 export function buildFourthRound(logger: Logger): Registry {
@@ -157,6 +160,19 @@ export function buildFourthRound(logger: Logger): Registry {
       throw make();
     });
   }
+  // Asks for a confirmation, its request's inputRequests a getter that counts its reads; called
+  // again with the answer, says how often they were read: once, by the net's copy.
+  registry.tool({ name: "ask_read_once" })((_args: unknown, extra: { mcpReq: { inputResponses?: unknown } }) => {
+    if (extra.mcpReq.inputResponses !== undefined) return { ...GOOD_RESULT, content: [text(`inputRequests read ${requestReads} time(s)`)] };
+    requestReads = 0;
+    throw {
+      resultType: "input_required",
+      get inputRequests() {
+        requestReads++;
+        return { confirm: elicit() };
+      },
+    };
+  });
   registry.resource("graph", "memory://graph", { mimeType: "application/json" }, (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: "{}" }] }));
   registry.resource("script", "memory://script", {}, () => ({ contents: [{ uri: "javascript:alert(1)", text: "x" }] }));
   registry.resource("data_uri", "memory://data-uri", {}, () => ({ contents: [{ uri: "data:text/html,<script>alert(1)</script>", text: "x" }] }));
