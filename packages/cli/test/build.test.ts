@@ -88,8 +88,8 @@ describe("sourced build: plain tsc, then the transformer's edits on its output",
     run([TSPC, "-p", "tsconfig.tspc-esnext.json"], directory);
     tspcEsnext = Object.fromEntries(["weather.js", "weather-typed.js"].map((file) => [file, fs.readFileSync(path.join(directory, "dist-tspc-esnext", file), "utf8")]));
     tspcServed = { server: await served(directory, "dist-tspc/server.js"), decorators: await served(directory, "dist-tspc/server-decorators.js") };
-    expect(tspcServed.server).toEqual(["capital", "capital_of", "list_cities", "population", "wrapped"]);
-    expect(tspcServed.decorators).toEqual(["capital", "capital_of", "forecast", "list_cities", "population", "wind", "wrapped"]);
+    expect(tspcServed.server).toEqual(["capital", "capital_of", "list_cities", "lookup_city", "population", "wrapped"]);
+    expect(tspcServed.decorators).toEqual(["capital", "capital_of", "forecast", "list_cities", "lookup_city", "population", "wind", "wrapped"]);
   }, 120_000);
 
   for (const typescript of ["6", "7"] as const) {
@@ -99,8 +99,8 @@ describe("sourced build: plain tsc, then the transformer's edits on its output",
       expect(built.status, built.stdout + built.stderr).toBe(1);
       const findings = built.stdout.split("\n").filter((line) => / error SRC\d+: /.test(line));
       expect(findings.sort()).toEqual(checkFindings(directory).sort());
-      expect(findings).toHaveLength(8);
-      expect(built.stdout).toMatch(/sourced build: 8 findings \(rejected tools stripped\); 4 emitted files stamped or stripped, by @sourced\/cli@/);
+      expect(findings).toHaveLength(10);
+      expect(built.stdout).toMatch(/sourced build: 10 findings \(rejected tools stripped\); 4 emitted files stamped or stripped, by @sourced\/cli@/);
       expect(await served(directory, "dist/server.js")).toEqual(tspcServed.server);
       expect(await served(directory, "dist/server-decorators.js")).toEqual(tspcServed.decorators);
 

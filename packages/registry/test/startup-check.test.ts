@@ -28,8 +28,8 @@ const SOURCED = join(ROOT, "packages", "cli", "bin", "sourced.js");
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const TSX_CLI = require.resolve("tsx/cli");
 
-const COMPLIANT = ["capital", "capital_of", "list_cities", "population", "wrapped"];
-const REFUSED = ["bound_city", "greet", "no_annotation", "wrapped_loose"];
+const COMPLIANT = ["capital", "capital_of", "list_cities", "lookup_city", "population", "wrapped"];
+const REFUSED = ["bound_city", "greet", "no_annotation", "typed_cities", "wrapped_loose"];
 
 const made: string[] = [];
 afterAll(() => {
@@ -255,8 +255,10 @@ describe("run from source, a server serves exactly its compliant tools and warns
     project = serverProject();
     expected = refusals(project, REFUSED);
     expectedWithDecorators = refusals(project, [...REFUSED, "temperature", "humidity", "pressure", "visibility"]);
-    expect(expected).toHaveLength(4);
-    expect(expectedWithDecorators).toHaveLength(8);
+    expect(expected).toHaveLength(5);
+    expect(expectedWithDecorators).toHaveLength(9);
+    // A tool with output is told the annotation that fits it (DataToolOutput alone would not).
+    expect(expected.find((warning) => warning.startsWith('tool "typed_cities"'))).toContain("write ': DataResult<{ cities: string[]; }>' after the parameter list");
   });
 
   for (const line of NODE_LINES) {
@@ -330,7 +332,7 @@ describe("the verdicts are cached in node_modules/.cache/sourced/", () => {
     // A file the tool file imports: `Answer`, capital's annotation, is no longer DataToolOutput.
     edit(join(project, "src/answer.ts"), "export type Answer = DataToolOutput;", "export type Answer = string;");
     const broken = await serve(project, node, ["src/server.ts"]);
-    expect(broken.tools).toEqual(["capital_of", "greet", "list_cities", "population", "wrapped"]);
+    expect(broken.tools).toEqual(["capital_of", "greet", "list_cities", "lookup_city", "population", "wrapped"]);
     expect(broken.warnings).toEqual(refusals(project, [...REFUSED, "capital"]));
     expect(broken.warnings.some((warning) => warning.startsWith('tool "capital" (src/tools.ts:'))).toBe(true);
 
@@ -372,7 +374,7 @@ describe("every way a project can be set up", () => {
     expect(run.tools).toEqual([...COMPLIANT, ...REFUSED].sort());
     expect(run.warnings).toEqual([
       expect.stringMatching(
-        /^the start-up check could not judge 9 tools: "list_cities" \(\/.*\/src\/tools\.ts:8:\d+\), .* and 4 more: @sourced\/project, which runs it, is not installed\. Served unchecked \(the net still checks every result\)\. To check them: install @sourced\/project beside the server as a development dependency \('npm install --save-dev @sourced\/project'\), with the TypeScript the project builds with \(5\.0 to 6\.0, or 7\), .*; or build with @sourced\/transformer \(tspc\) or `sourced build` \(plain tsc\), or bundle with @sourced\/unplugin, .*; or turn the start-up check off with createRegistry\(\{ startupCheck: false \}\)\.$/,
+        /^the start-up check could not judge 11 tools: "list_cities" \(\/.*\/src\/tools\.ts:8:\d+\), .* and 6 more: @sourced\/project, which runs it, is not installed\. Served unchecked \(the net still checks every result\)\. To check them: install @sourced\/project beside the server as a development dependency \('npm install --save-dev @sourced\/project'\), with the TypeScript the project builds with \(5\.0 to 6\.0, or 7\), .*; or build with @sourced\/transformer \(tspc\) or `sourced build` \(plain tsc\), or bundle with @sourced\/unplugin, .*; or turn the start-up check off with createRegistry\(\{ startupCheck: false \}\)\.$/,
       ),
     ]);
     const required = await serve(project, process.execPath, ["src/server.ts"], { SERVER_STARTUP_CHECK: "require" });
@@ -392,7 +394,7 @@ describe("plain tsc's output, traced back to its sources through the tsconfig th
         execFileSync(process.execPath, [tsc, "-p", ".", "--sourceMap", String(sourceMap)], { cwd: project });
         expect(readdirSync(join(project, "dist")).some((name) => name.endsWith(".map"))).toBe(sourceMap);
         const expected = refusals(project, REFUSED);
-        expect(expected).toHaveLength(4);
+        expect(expected).toHaveLength(5);
         const run = await serve(project, process.execPath, ["dist/server.js"]);
         expect(run.tools).toEqual(COMPLIANT);
         expect(run.warnings, run.stderr).toEqual(expected);
@@ -435,17 +437,17 @@ describe("plain tsc's output, traced back to its sources through the tsconfig th
     // greet is fixed in the sources only: the running JavaScript still registers the old greet.
     edit(join(project, "src/tools.ts"), 'function greet(): string {\n  return "Hello!";', 'function greet(): DataToolOutput {\n  return answer("Hello!");');
     const stale = await serve(project, process.execPath, ["dist/server.js"]);
-    // results.js is still what its source emits: judged as ever (bound_city refused).
-    expect(stale.tools).toEqual([...COMPLIANT, ...REFUSED].filter((tool) => tool !== "bound_city").sort());
+    // results.js is still what its source emits: judged as ever (bound_city and typed_cities refused).
+    expect(stale.tools).toEqual([...COMPLIANT, ...REFUSED].filter((tool) => tool !== "bound_city" && tool !== "typed_cities").sort());
     expect(stale.warnings).toEqual([
       expect.stringMatching(
         /^the start-up check could not judge 7 tools: .*: dist\/tools\.js is not what tsconfig\.json emits from src\/tools\.ts now: the sources changed after the build \(or it was built with other options\), so they are not what runs; rebuild and restart\. Served unchecked \(the net still checks every result\)\. Or build with @sourced\/transformer/,
       ),
-      ...refusals(project, ["bound_city"]),
+      ...refusals(project, ["bound_city", "typed_cities"]),
     ]);
     expect(stale.warnings[0]).not.toContain("npm install");
     const required = await serve(project, process.execPath, ["dist/server.js"], { SERVER_REQUIRE_VERIFIED: "1" });
-    expect(required.tools).toEqual(["capital_of"]);
+    expect(required.tools).toEqual(["capital_of", "lookup_city"]);
     execFileSync(process.execPath, [TSC, "-p", ".", "--sourceMap", "false"], { cwd: project });
     const rebuilt = await serve(project, process.execPath, ["dist/server.js"]);
     expect(rebuilt.tools).toEqual([...COMPLIANT, "greet"].sort());
@@ -458,7 +460,7 @@ describe("plain tsc's output, traced back to its sources through the tsconfig th
     rmSync(join(project, "src"), { recursive: true });
     const run = await serve(project, process.execPath, ["dist/server.js"]);
     expect(run.tools).toEqual([...COMPLIANT, ...REFUSED].sort());
-    expect(run.warnings).toEqual([expect.stringMatching(/^the start-up check could not judge 9 tools: .*: @sourced\/project, which runs it, is not installed\. Served unchecked .* To check them: install @sourced\/project beside the server as a development dependency/)]);
+    expect(run.warnings).toEqual([expect.stringMatching(/^the start-up check could not judge 11 tools: .*: @sourced\/project, which runs it, is not installed\. Served unchecked .* To check them: install @sourced\/project beside the server as a development dependency/)]);
   });
 });
 
