@@ -345,10 +345,13 @@ function eslintEditor(project, { RULE, NFP }, wholeLintReport, options) {
   // The warm-up rounds pushed too: keep the timed repetitions only.
   const timed = (list) => list.slice(options.warmup);
   const last = samples[RULE].last.result;
-  const linted = new Set(last.perFile.map((file) => path.join(dir, file.file)));
+  // ESLint names files under its working directory, which the system gives resolved: a project
+  // reached through a symbolic link is compared by its real paths on both sides.
+  const real = (file) => (fs.existsSync(file) ? fs.realpathSync(file) : file);
+  const linted = new Set(last.perFile.map((file) => real(path.join(dir, file.file))));
   const expected = countBy(
     wholeLintReport
-      .filter((file) => linted.has(file.filePath))
+      .filter((file) => linted.has(real(file.filePath)))
       .flatMap((file) => file.messages.filter((message) => message.ruleId === RULE).map((message) => message.messageId)),
   );
   const reported = countBy(last.perFile.flatMap((file) => file.messageIds.filter((id) => id !== null)));
