@@ -25,6 +25,9 @@ const SOURCED = path.join(ROOT, "packages", "cli", "bin", "sourced.js");
 const TS7_DIR = path.join(ROOT, "fixtures", "ts7", "node_modules", "typescript");
 const TSC7 = path.join(TS7_DIR, "bin", "tsc");
 const TREE = path.join(ROOT, "bench", "lib", "tree-child.mjs");
+const FLOOR_SITES = path.join(ROOT, "bench", "lib", "floor-sites.mjs");
+const FLOOR_CHECK = path.join(ROOT, "bench", "lib", "floor-check.mjs");
+const FLOOR_PLUGIN = path.join(ROOT, "bench", "lib", "floor.cjs");
 const { FINDING_KINDS } = require(path.join(ROOT, "packages", "analysis"));
 const ID_BY_CODE = new Map(Object.values(FINDING_KINDS).map((kind) => [kind.code, kind.id]));
 
@@ -224,14 +227,65 @@ function ruleTimes(stdout) {
   return Object.fromEntries([...stdout.matchAll(TIMING_ROW)].map((match) => [match[1], Number(match[2])]));
 }
 
+// -------------------------------------------------------------------------------------------
+// The floor (floor.cjs): what any judgement of the contract must ask, measured beside each
+// front-end in the same run, so that a ratio to it says what the judgement's own questions cost.
+
+const floorSitesWritten = new Set();
+/** The project's registrations for the floor, found once per run in a process of their own. */
+function floorSites(dir) {
+  const file = path.join(dir, "build", "floor-sites.json");
+  if (!floorSitesWritten.has(dir)) {
+    runNode(FLOOR_SITES, [dir], { cwd: dir });
+    floorSitesWritten.add(dir);
+  }
+  return file;
+}
+
+/** The planted findings the floor can tell (the seed's two): what its verdicts must count. */
+function verifyFloor(what, counts, manifest) {
+  const expected = { "missing-annotation": manifest.findings["missing-annotation"] ?? 0, "not-data-tool-output": manifest.findings["not-data-tool-output"] ?? 0 };
+  const reported = { "missing-annotation": counts["missing-annotation"] ?? 0, "not-data-tool-output": counts["not-data-tool-output"] ?? 0 };
+  return JSON.stringify(expected) === JSON.stringify(reported)
+    ? { verified: true }
+    : { verified: false, problem: `${what} reported ${JSON.stringify(reported)}, the generator planted ${JSON.stringify(expected)}` };
+}
+
+/** The ESLint config of the floor's rule, beside the project's own configs. */
+function floorEslintConfig(dir) {
+  const config = [
+    `import { createRequire } from "node:module";`,
+    `import sourced from "@sourced/eslint-plugin";`,
+    "",
+    "// The bench's floor (bench/lib/floor.cjs), required so that rule-cpu.mjs times its listeners.",
+    `const floor = createRequire(import.meta.url)(${JSON.stringify(FLOOR_PLUGIN)});`,
+    "const recommended = sourced.configs.recommended;",
+    "",
+    "export default [",
+    "  {",
+    `    files: ["src/**/*.ts"],`,
+    "    languageOptions: { ...recommended.languageOptions, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },",
+    "    plugins: { floor },",
+    `    linterOptions: { reportUnusedDisableDirectives: "off" },`,
+    `    rules: { "floor/floor": "error" },`,
+    "  },",
+    "];",
+    "",
+  ].join("\n");
+  fs.writeFileSync(path.join(dir, "eslint.floor.config.mjs"), config);
+}
+
 export function eslintTyped(project, options) {
   const { dir, manifest } = project;
   const RULE = "sourced/require-data-tool-output";
   const NFP = "@typescript-eslint/no-floating-promises";
+  const FLOOR = "floor/floor";
+  const sites = floorSites(dir);
+  floorEslintConfig(dir);
   const lint = (config, okStatuses, rule) => () => {
     const run = runNode(ESLINT, ["-c", `eslint.${config}.config.mjs`, "-f", "json", "-o", `build/eslint-${config}.json`, "src"], {
       cwd: dir,
-      env: { TIMING: "all", ...(rule ? { SOURCED_BENCH_RULE: rule.split("/").pop() } : {}) },
+      env: { TIMING: "all", SOURCED_BENCH_FLOOR_SITES: sites, ...(rule ? { SOURCED_BENCH_RULE: rule.split("/").pop() } : {}) },
       okStatuses,
       nodeOptions: rule ? ["--import", pathToFileURL(RULE_CPU).href] : [],
     });
@@ -246,6 +300,7 @@ export function eslintTyped(project, options) {
       { name: "no rules (typed parse only)", run: lint("none", [0]) },
       { name: RULE, run: lint("rule", [0, 1], RULE) },
       { name: NFP, run: lint("no-floating-promises", [0, 1], NFP) },
+      { name: FLOOR, run: lint("floor", [0, 1], FLOOR) },
     ],
     options,
   );
@@ -253,6 +308,7 @@ export function eslintTyped(project, options) {
   // Each rule's own time, from the TIMING table of its own runs (wall), and its CPU time.
   const ruleOwn = samples[RULE].ownMs;
   const nfpOwn = samples[NFP].ownMs;
+  const floorOwn = samples[FLOOR].ownMs;
   const cpuOf = (name) => samples[name].all.map((result) => result.ownCpuMs);
 
   const messages = (name) => samples[name].last.report.flatMap((file) => file.messages);
@@ -262,20 +318,23 @@ export function eslintTyped(project, options) {
     fatal.length > 0
       ? { verified: false, problem: `ESLint could not parse: ${fatal[0].message}` }
       : verify(RULE, countBy(ruleMessages.map((message) => message.messageId)), manifest);
+  const floorChecked = verifyFloor(FLOOR, countBy(messages(FLOOR).filter((message) => message.ruleId === FLOOR).map((message) => message.messageId)), manifest);
 
   const noRules = samples["no rules (typed parse only)"];
   const wholeRule = both(noRules, samples[RULE]);
   const wholeNfp = both(noRules, samples[NFP]);
-  const editor = eslintEditor(project, { RULE, NFP }, samples[RULE].last.report, options);
+  const editor = eslintEditor(project, { RULE, NFP, FLOOR }, samples[RULE].last.report, sites, options);
   return {
     title: "ESLint with typed linting (projectService), same corpus",
     arms: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, armSummary(sample)])),
-    ruleOwnMs: { [RULE]: summarize(ruleOwn), [NFP]: summarize(nfpOwn) },
-    ruleOwnCpuMs: { [RULE]: summarize(cpuOf(RULE)), [NFP]: summarize(cpuOf(NFP)) },
+    ruleOwnMs: { [RULE]: summarize(ruleOwn), [NFP]: summarize(nfpOwn), [FLOOR]: summarize(floorOwn) },
+    ruleOwnCpuMs: { [RULE]: summarize(cpuOf(RULE)), [NFP]: summarize(cpuOf(NFP)), [FLOOR]: summarize(cpuOf(FLOOR)) },
     ratios: {
       "whole lint: rule only / no rules": wholeRule,
       "whole lint: no-floating-promises only / no rules": wholeNfp,
+      "whole lint: the floor only / no rules": both(noRules, samples[FLOOR]),
       "own time (TIMING): rule / no-floating-promises": ratio(nfpOwn, ruleOwn),
+      "own CPU: rule / the floor": ratio(cpuOf(FLOOR), cpuOf(RULE)),
     },
     targets: [
       // The lightest typed rule's cost (its checker, every file bound) plus 5 points.
@@ -283,7 +342,7 @@ export function eslintTyped(project, options) {
       { figure: `own time (TIMING): ${RULE}`, maxMs: 500 },
     ],
     editor,
-    ...(check.verified ? editor.check : check),
+    ...(!check.verified ? check : !floorChecked.verified ? floorChecked : editor.check),
   };
 }
 
@@ -301,13 +360,13 @@ export const EDITOR_FILES = 50;
  * (and median) of the rule's own time per file; the figures are the medians over repetitions.
  * Verified: the rule reports, file by file, what the whole-project lint reported in those files.
  */
-function eslintEditor(project, { RULE, NFP }, wholeLintReport, options) {
+function eslintEditor(project, { RULE, NFP, FLOOR }, wholeLintReport, sites, options) {
   const { dir } = project;
   const child = path.join(ROOT, "bench", "lib", "editor-child.mjs");
   const editorRun = (config, rule) => () => {
     const run = runNode(child, [dir, `eslint.${config}.config.mjs`, rule, String(EDITOR_FILES)], {
       cwd: dir,
-      env: { SOURCED_BENCH_RULE: rule.split("/").pop() },
+      env: { SOURCED_BENCH_RULE: rule.split("/").pop(), SOURCED_BENCH_FLOOR_SITES: sites },
       nodeOptions: ["--import", pathToFileURL(RULE_CPU).href],
     });
     const result = JSON.parse(run.stdout);
@@ -325,6 +384,7 @@ function eslintEditor(project, { RULE, NFP }, wholeLintReport, options) {
   const arms = [
     { name: RULE, run: editorRun("rule", RULE) },
     { name: NFP, run: editorRun("no-floating-promises", NFP) },
+    { name: FLOOR, run: editorRun("floor", FLOOR) },
   ];
   const p95 = Object.fromEntries(arms.map((arm) => [arm.name, []]));
   const p50 = Object.fromEntries(arms.map((arm) => [arm.name, []]));
@@ -379,22 +439,32 @@ function eslintEditor(project, { RULE, NFP }, wholeLintReport, options) {
 
 export function checkVsNoEmit(project, options) {
   const { dir, manifest } = project;
+  floorSites(dir);
   const samples = alternate(
     [
       { name: "tsc --noEmit", run: () => runNode(TSC, ["--noEmit", "-p", "tsconfig.json", "--pretty", "false"], { cwd: dir }) },
       { name: "sourced check", run: () => runNode(SOURCED, ["check", "-p", "tsconfig.json", "--format", "json"], { cwd: dir, okStatuses: [0, 1] }) },
+      { name: FLOOR_CHECK_ARM, run: () => runNode(FLOOR_CHECK, ["classic", dir], { cwd: dir }) },
     ],
     options,
   );
   const findings = JSON.parse(samples["sourced check"].last.stdout);
+  const floor = JSON.parse(samples[FLOOR_CHECK_ARM].last.stdout);
+  const checked = verify("sourced check", countBy(findings.map((finding) => finding.id)), manifest);
   return {
     title: "sourced check vs tsc --noEmit",
     arms: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, armSummary(sample)])),
-    ratios: { "sourced check / tsc --noEmit": both(samples["tsc --noEmit"], samples["sourced check"]) },
+    ratios: {
+      "sourced check / tsc --noEmit": both(samples["tsc --noEmit"], samples["sourced check"]),
+      "the floor / tsc --noEmit": both(samples["tsc --noEmit"], samples[FLOOR_CHECK_ARM]),
+    },
     target: { ratio: "sourced check / tsc --noEmit", max: 0.8 },
-    ...verify("sourced check", countBy(findings.map((finding) => finding.id)), manifest),
+    ...(checked.verified ? verifyFloor(FLOOR_CHECK_ARM, { "missing-annotation": floor.unannotated, "not-data-tool-output": floor.notDataToolOutput }, manifest) : checked),
   };
 }
+
+/** Measure 4's floor: the program tsc builds, its checker, and the floor's questions (floor.cjs). */
+const FLOOR_CHECK_ARM = "the floor (TS 6): program, checker, callee symbols, declared return types";
 
 // -------------------------------------------------------------------------------------------
 // 6. sourced check on TypeScript 7 (native backend) vs tsc --noEmit of TypeScript 7 and 6
@@ -425,6 +495,9 @@ function typescript7Project(dir) {
   return ts7;
 }
 
+/** Measure 6's floor: what the native backend costs before its first question (floor-check.mjs). */
+const NATIVE_FLOOR_ARM = "the floor (TS 7's API): project opened, every file read";
+
 export function nativeCheck(project, options) {
   const { dir, manifest } = project;
   const ts7 = typescript7Project(dir);
@@ -433,14 +506,21 @@ export function nativeCheck(project, options) {
       { name: "tsc --noEmit (TS 6)", run: () => runTree(TSC, ["--noEmit", "-p", "tsconfig.json", "--pretty", "false"], { cwd: dir }) },
       { name: "tsc --noEmit (TS 7)", run: () => runTree(TSC7, ["--noEmit", "-p", "tsconfig.json", "--pretty", "false"], { cwd: ts7 }) },
       { name: "sourced check (TS 7, native)", run: () => runTree(SOURCED, ["check", "-p", "tsconfig.json", "--format", "json"], { cwd: ts7, okStatuses: [0, 1] }) },
+      { name: NATIVE_FLOOR_ARM, run: () => runTree(FLOOR_CHECK, ["native", ts7], { cwd: ts7 }) },
     ],
     options,
   );
+  // The floor read every file the check judged (`sourced check` names each file it read in its summary).
+  const floorRead = JSON.parse(samples[NATIVE_FLOOR_ARM].last.stdout);
   const last = samples["sourced check (TS 7, native)"].last;
   const findings = JSON.parse(last.stdout);
   const summary = (() => {
     const text = runNode(SOURCED, ["check", "-p", "tsconfig.json"], { cwd: ts7, okStatuses: [0, 1] }).stdout.trim().split("\n").at(-1);
-    return /with TypeScript 7\.\d+\.\d+ \(native\)\.$/.test(text) ? { verified: true } : { verified: false, problem: `sourced check did not run on the native backend: ${text}` };
+    if (!/with TypeScript 7\.\d+\.\d+ \(native\)\.$/.test(text)) return { verified: false, problem: `sourced check did not run on the native backend: ${text}` };
+    const judged = /registrations? in (\d+) files?/.exec(text);
+    return judged !== null && Number(judged[1]) === floorRead.files
+      ? { verified: true }
+      : { verified: false, problem: `the floor read ${floorRead.files} files, sourced check judged: ${text}` };
   })();
   const checked = verify("sourced check (TS 7, native)", countBy(findings.map((finding) => finding.id)), manifest);
   const peaks = (name) => {
@@ -455,6 +535,7 @@ export function nativeCheck(project, options) {
     ratios: {
       "native check / tsc --noEmit (TS 7)": both(samples["tsc --noEmit (TS 7)"], samples["sourced check (TS 7, native)"]),
       "native check / tsc --noEmit (TS 6)": both(samples["tsc --noEmit (TS 6)"], samples["sourced check (TS 7, native)"]),
+      "the API's floor / tsc --noEmit (TS 7)": both(samples["tsc --noEmit (TS 7)"], samples[NATIVE_FLOOR_ARM]),
     },
     targets: [
       { ratio: "native check / tsc --noEmit (TS 7)", max: 1.5 },
