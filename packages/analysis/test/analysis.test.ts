@@ -1158,6 +1158,16 @@ describe("questions left unasked on a program nobody has checked", () => {
     expect(typed.filter((text) => text.startsWith("z.number()"))).toHaveLength(3);
   });
 
+  it("asks no type of a registry at each `registry.tool(…)` made and not applied: its declared type is not `any`", () => {
+    // Whether such a call is made on a registry whose types are missing (`unverifiable-registration`)
+    // is told by its receiver's type being `any`; no narrowing makes a declared type `any`.
+    const calls = Array.from({ length: 3 }, (_, index) => `export const made${index} = registry.tool({ description: "made ${index}" });`);
+    const { result, asked } = askedOf(`${HEADER}${calls.join("\n")}\n`);
+    expect(result.findings).toEqual([]);
+    expect(asked("getTypeAtLocation").filter(([node]) => (node as ts.Node).getText() === "registry")).toEqual([]);
+    expect(asked("getTypeOfSymbol").filter(([symbol]) => (symbol as ts.Symbol).escapedName === "registry").length).toBeGreaterThan(0);
+  });
+
   it("looks up a name once per file and its declared type once, and asks no reference's type that the declared one settles", () => {
     // Tools that read an ordinary const and call an ordinary function, as arguments and callees of
     // calls (a call that is a statement of its own could be an assertion, which guards its

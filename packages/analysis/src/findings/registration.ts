@@ -7,7 +7,7 @@ import { capitalize, quoteTool, REGISTER_INSTEAD_SENTENCE, REGISTRY_MODULE, unve
 import { nameNodeOf } from "../names.js";
 import { outputKeysTypeOf } from "../output-keys.js";
 import { appliedName, servedNameOf, takesFunctionName, toolNameOf } from "../served.js";
-import { hasAnyType, referencedSymbol } from "../symbols.js";
+import { hasAnyType, referencedSymbol, typeOfSymbol, unguardedSymbolOf } from "../symbols.js";
 import { isConstDeclaration, MAX_HOPS, skipOuterExpressions } from "../syntax.js";
 import { defineKind, findingOf, type Judgement, NO_FINDINGS, type RegistrationFamily } from "./family.js";
 
@@ -224,6 +224,11 @@ function unresolvedToolReceiver(context: Context, call: ts.CallExpression): { re
   const { ts, checker } = context;
   const callee = call.expression;
   if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== "tool") return undefined;
+  // A receiver with no guard on it whose declared type is neither `any` nor `unknown` is not
+  // `any` here either: no narrowing makes a type `any`. Its declared type is asked once per name
+  // and file; its type at this place would be one more question per call.
+  const receiverSymbol = unguardedSymbolOf(context, callee.expression);
+  if (receiverSymbol !== undefined && !(typeOfSymbol(context, receiverSymbol).flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown))) return undefined;
   const receiverType = checker.getTypeAtLocation(callee.expression);
   if (!(receiverType.flags & ts.TypeFlags.Any)) return undefined;
   const imports = [...unresolvedImportsOf(context, call.getSourceFile())];
