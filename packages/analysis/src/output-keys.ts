@@ -29,7 +29,7 @@ export function undeclaredOutputKeysOf(context: Context, implementation: ts.Sign
   if (declared === undefined) return NONE;
   let found: UndeclaredKeys[] | undefined;
   forEachReturnedStructuredContent(context, implementation, (structured) => {
-    const keys = keysOf(context, context.checker.getTypeAtLocation(structured));
+    const keys = writtenKeysOf(context, structured) ?? keysOf(context, context.checker.getTypeAtLocation(structured));
     const extra = keys?.filter((key) => !declared.has(key));
     if (extra !== undefined && extra.length > 0) (found ??= []).push({ node: structured, keys: extra, declared: [...declared] });
   });
@@ -140,6 +140,26 @@ function computeDeclaredKeys(context: Context, returnType: ts.Type): Set<string>
 }
 
 /** The property names of an object type (of each union member); `undefined` for `any`, `unknown` or an index signature. */
+/**
+ * The keys of an object literal written in place, read from its syntax: the type of a fresh
+ * literal has exactly the properties it writes, in that order, and no index signature. Typing it
+ * instead checks it, and every value in it, in the context of the function's return type (over
+ * IPC on the native backend, a round trip per tool). `undefined` where only the type can tell: a
+ * spread, a computed or numeric name (`1.0` is the key `"1"`), `__proto__` (which sets the
+ * prototype rather than a property).
+ */
+function writtenKeysOf(context: Context, node: ts.Expression): string[] | undefined {
+  const { ts } = context;
+  if (!ts.isObjectLiteralExpression(node)) return undefined;
+  const keys: string[] = [];
+  for (const property of node.properties) {
+    const name = property.name;
+    if (name === undefined || !(ts.isIdentifier(name) || ts.isStringLiteral(name)) || name.text === "__proto__") return undefined;
+    if (!keys.includes(name.text)) keys.push(name.text);
+  }
+  return keys;
+}
+
 function keysOf(context: Context, type: ts.Type): string[] | undefined {
   const { ts, checker } = context;
   const keys: string[] = [];

@@ -1158,6 +1158,15 @@ describe("questions left unasked on a program nobody has checked", () => {
     expect(typed.filter((text) => text.startsWith("z.number()"))).toHaveLength(3);
   });
 
+  it("reads the keys of a returned `structuredContent` literal from what it writes, never asking its type (which checks every value in it)", () => {
+    const { result, asked } = askedOf(`${HEADER}registry.tool()(function keys(): DataToolOutput {
+  return { content: [{ type: "text", text: "x" }], structuredContent: { sources: ["https://example.org/x"], "table": [["a"]] } };
+});
+`);
+    expect(result.findings).toEqual([]);
+    expect(asked("getTypeAtLocation").filter(([node]) => (node as ts.Node).getText().startsWith("{ sources"))).toEqual([]);
+  });
+
   it("asks no type of a registry at each `registry.tool(…)` made and not applied: its declared type is not `any`", () => {
     // Whether such a call is made on a registry whose types are missing (`unverifiable-registration`)
     // is told by its receiver's type being `any`; no narrowing makes a declared type `any`.
