@@ -95,8 +95,15 @@ export class NativeCheckerPort {
     const wanted: NativeNode[] = [];
     for (const site of sites) {
       // A call's callee and its registered argument, a decorator's expression and its method's
-      // name, or a value reference itself: what the analysis asks the symbol of.
-      const nodes = syntax.isCallExpression(site) ? [site.expression, site.arguments[0]] : syntax.isDecorator(site) ? [site.expression, (site.parent as ts.MethodDeclaration).name] : [site];
+      // name, or a value reference itself: what the analysis asks the symbol of. The receiver of
+      // a callee `registry.tool` too: whether the call's type is shared with the file's other
+      // calls asks that name's symbol and type (`literalCallOf`), once per file and name, which
+      // outside the batch is two round trips per file.
+      const nodes = syntax.isCallExpression(site)
+        ? [site.expression, site.arguments[0], syntax.isPropertyAccessExpression(site.expression) ? site.expression.expression : undefined]
+        : syntax.isDecorator(site)
+          ? [site.expression, (site.parent as ts.MethodDeclaration).name]
+          : [site];
       for (const node of nodes) {
         if (node !== undefined && (syntax.isIdentifier(node) || syntax.isPropertyAccessExpression(node)) && !this.symbolsAt.has(asNative(node))) wanted.push(asNative(node));
       }

@@ -1,0 +1,96 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { analyzeProgram } from "@sourced/analysis";
+import { loadNativeTypeScript } from "../src/index";
+
+/*
+ * What a file costs in round trips to TypeScript 7. A question asked once per file outside the
+ * file's batched requests is a round trip per file, which a project pays file after file; the
+ * questions of a file's registrations belong in its batch (`prefetch`). Counted at the channel the
+ * API writes every request to, on generated projects that differ only in how many files register.
+ */
+
+const ROOT = path.resolve(__dirname, "../../..");
+const TS7 = path.join(ROOT, "fixtures/ts7/node_modules/typescript");
+
+interface Channel {
+  prototype: { requestBytesSync(this: unknown, method: string, payload: unknown): unknown };
+}
+
+/** Requests by method while `run` runs. */
+async function requestsDuring(run: () => void): Promise<Map<string, number>> {
+  const { SyncRpcChannel } = (await import(pathToFileURL(path.join(TS7, "dist/api/syncChannel.js")).href)) as { SyncRpcChannel: Channel };
+  const counts = new Map<string, number>();
+  const original = SyncRpcChannel.prototype.requestBytesSync;
+  SyncRpcChannel.prototype.requestBytesSync = function (method, payload) {
+    counts.set(method, (counts.get(method) ?? 0) + 1);
+    return original.call(this, method, payload);
+  };
+  try {
+    run();
+  } finally {
+    SyncRpcChannel.prototype.requestBytesSync = original;
+  }
+  return counts;
+}
+
+let scratch: string;
+
+/** A project of `files` modules, each registering three tools on the project's one registry. */
+function project(files: number): string {
+  const directory = fs.mkdtempSync(path.join(scratch, `files${files}-`));
+  fs.mkdirSync(path.join(directory, "node_modules", "@sourced"), { recursive: true });
+  fs.symlinkSync(path.join(ROOT, "packages", "registry"), path.join(directory, "node_modules", "@sourced", "registry"), "dir");
+  const compilerOptions = { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: [], noEmit: true };
+  fs.writeFileSync(path.join(directory, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["*.ts"] }));
+  fs.writeFileSync(path.join(directory, "registry.ts"), `import { createRegistry } from "@sourced/registry";\nexport const registry = createRegistry({ name: "trips", version: "1.0.0" });\n`);
+  for (let file = 0; file < files; file++) {
+    const tools = [0, 1, 2].map(
+      (tool) =>
+        `export const t${file}_${tool} = registry.tool({ description: "Tool ${tool} of module ${file}." })(function t${file}_${tool}(): DataToolOutput {\n` +
+        `  return { content: [{ type: "text", text: "${file}.${tool}" }], structuredContent: { sources: ["https://data.example.org/${file}"] } };\n});\n`,
+    );
+    fs.writeFileSync(path.join(directory, `m${file}.ts`), `import type { DataToolOutput } from "@sourced/registry";\nimport { registry } from "./registry.js";\n\n${tools.join("\n")}`);
+  }
+  return directory;
+}
+
+/** Requests made judging every module of `directory`'s project (opening it and reading its files not counted). */
+async function judged(directory: string): Promise<{ requests: Map<string, number>; registrations: number; findings: number }> {
+  const config = path.join(directory, "tsconfig.json");
+  const session = loadNativeTypeScript(TS7).openSession([config], directory);
+  try {
+    const ports = session.project(config)!;
+    const sources = ports.candidateSources();
+    let result: ReturnType<typeof analyzeProgram> | undefined;
+    const requests = await requestsDuring(() => {
+      result = analyzeProgram(ports.syntax, ports.program, { sourceFiles: sources });
+    });
+    return { requests, registrations: result!.registrations.length, findings: result!.findings.length };
+  } finally {
+    session.close();
+  }
+}
+
+describe("round trips to TypeScript 7 per registering file", () => {
+  beforeAll(() => {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sourced-round-trips-"));
+  });
+  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+  it("asks nothing per file or per tool outside the file's batch: no single request grows with the files", async () => {
+    // Among what once did: the receiver of `registry.tool` (its symbol and its type, asked once per
+    // file), and the type of each returned `structuredContent` literal (its keys, per tool).
+    const small = await judged(project(2));
+    const large = await judged(project(6));
+    expect([small.registrations, small.findings]).toEqual([6, 0]);
+    expect([large.registrations, large.findings]).toEqual([18, 0]);
+    // Batched requests are one per file; the single ones must not depend on how many files register.
+    for (const single of ["getSymbolAtLocation", "getTypeOfSymbol", "getTypeAtLocation"]) {
+      expect(`${single}: ${large.requests.get(single) ?? 0}`).toBe(`${single}: ${small.requests.get(single) ?? 0}`);
+    }
+  }, 60_000);
+});
