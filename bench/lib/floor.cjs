@@ -39,6 +39,7 @@ function nodeAt(ts, sourceFile, [pos, end, kind]) {
 
 /** `DataToolOutput`, read from the registry's declarations the program holds. */
 function contractOf(ts, checker, registrySource) {
+  if (registrySource === undefined) throw new Error("the floor found no @sourced/registry declarations (registry/dist/index.d.ts) in the program: build the workspace first");
   const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(registrySource)).find((symbol) => symbol.name === "DataToolOutput");
   if (exported === undefined) throw new Error(`${registrySource.fileName} exports no DataToolOutput`);
   return checker.getDeclaredTypeOfSymbol(exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported);
