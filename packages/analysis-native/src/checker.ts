@@ -98,7 +98,10 @@ export class NativeCheckerPort {
       // name, or a value reference itself: what the analysis asks the symbol of. The receiver of
       // a callee `registry.tool` too: whether the call's type is shared with the file's other
       // calls asks that name's symbol and type (`literalCallOf`), once per file and name, which
-      // outside the batch is two round trips per file.
+      // outside the batch is two round trips per file. Every `a.b(…)` call's receiver is fetched,
+      // `rows.map(…)`'s too, which the analysis never asks: keeping only called calls
+      // (`registry.tool({…})(fn)`) left 40 more single requests on the mid-size project and no
+      // measurable CPU saved, so the batch stays the wider one.
       const nodes = syntax.isCallExpression(site)
         ? [site.expression, site.arguments[0], syntax.isPropertyAccessExpression(site.expression) ? site.expression.expression : undefined]
         : syntax.isDecorator(site)
