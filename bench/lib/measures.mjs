@@ -495,9 +495,9 @@ function typescript7Project(dir) {
   return ts7;
 }
 
-/** Measure 6's floors (floor-check.mjs): what the native backend costs before its first question, */
+/** Measure 6's first floor (floor-check.mjs): what the native backend costs before its first question. */
 const NATIVE_FLOOR_ARM = "the floor (TS 7's API): project opened, every file read";
-/** and with the seed's questions asked through the API, as measures 3 and 4's floors ask them. */
+/** Its second: the same, and the seed's questions asked through the API, as measures 3 and 4's floors ask them. */
 const NATIVE_SEED_FLOOR_ARM = "the seed's floor (TS 7's API): and callee symbols, declared return types";
 
 export function nativeCheck(project, options) {
