@@ -1,7 +1,9 @@
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FIXTURES, FIXTURE_TSCONFIG, REPO, parseJson, scratch, sourced, syntaxErrorProject } from "./helpers";
+import { BIN, FIXTURES, FIXTURE_TSCONFIG, REPO, parseJson, scratch, sourced, syntaxErrorProject } from "./helpers";
 
 const version = (JSON.parse(fs.readFileSync(path.join(REPO, "packages/cli/package.json"), "utf8")) as { version: string }).version;
 const scratchDirectories: string[] = [];
@@ -32,6 +34,22 @@ describe("sourced --help / --version", () => {
     const run = sourced(["--version"]);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(`${version}\n`);
+  });
+
+  it("keeps its compiled code in Node's compile cache, as tsc does, unless NODE_DISABLE_COMPILE_CACHE is set", () => {
+    // Node's default place is under the temporary directory (TMPDIR); NODE_COMPILE_CACHE would turn
+    // the cache on without the launcher, so it is left out.
+    const cached = (env: Record<string, string>): string[] => {
+      const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "sourced-compile-cache-"));
+      scratchDirectories.push(temporary);
+      const { NODE_COMPILE_CACHE: _ignored, NODE_DISABLE_COMPILE_CACHE: _too, ...inherited } = process.env;
+      const run = spawnSync(process.execPath, [BIN, "check", "-p", "fixtures/cli/clean/tsconfig.json"], { cwd: REPO, encoding: "utf8", env: { ...inherited, NODE_OPTIONS: "", TMPDIR: temporary, ...env } });
+      expect(run.status, run.stderr).toBe(0);
+      const cache = path.join(temporary, "node-compile-cache");
+      return fs.existsSync(cache) ? fs.readdirSync(cache, { recursive: true }).map(String) : [];
+    };
+    expect(cached({}).length).toBeGreaterThan(0);
+    expect(cached({ NODE_DISABLE_COMPILE_CACHE: "1" })).toEqual([]);
   });
 });
 
