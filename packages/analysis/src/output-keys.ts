@@ -139,7 +139,6 @@ function computeDeclaredKeys(context: Context, returnType: ts.Type): Set<string>
   return declared.size === 0 ? undefined : declared;
 }
 
-/** The property names of an object type (of each union member); `undefined` for `any`, `unknown` or an index signature. */
 /**
  * The keys of an object literal written in place, read from its syntax: the type of a fresh
  * literal has exactly the properties it writes, in that order, and no index signature. Typing it
@@ -160,6 +159,7 @@ function writtenKeysOf(context: Context, node: ts.Expression): string[] | undefi
   return keys;
 }
 
+/** The property names of an object type (of each union member); `undefined` for `any`, `unknown` or an index signature. */
 function keysOf(context: Context, type: ts.Type): string[] | undefined {
   const { ts, checker } = context;
   const keys: string[] = [];
