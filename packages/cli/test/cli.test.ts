@@ -35,7 +35,9 @@ describe("sourced --help / --version", () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(`${version}\n`);
   });
+});
 
+describe("the launcher", () => {
   it("keeps its compiled code in Node's compile cache, as tsc does, unless NODE_DISABLE_COMPILE_CACHE is set", () => {
     // Node's default place is under the temporary directory (TMPDIR); NODE_COMPILE_CACHE would turn
     // the cache on without the launcher, so it is left out.
