@@ -1,14 +1,17 @@
 import { isInputRequiredResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import { statelessRefusal } from "./audience.js";
+import { describePath, describeReturned } from "./problems.js";
+import { toWire } from "./wire.js";
 
 /*
  * What a tool may ask of the client, by where it runs. Over stdio and in a session of the
  * sessionful HTTP mode, the SDK's own context serves it as it is (`requestSampling`,
- * `elicitInput`, `send`), and an `inputRequired(…)` thrown by the tool is fulfilled by the SDK:
- * on 2026-07-28 the client answers it and calls again, on a 2025-era connection the SDK asks the
- * client itself and calls the tool again with the answers. On a stateless 2025-era HTTP request
- * none of it can work — the client's answer would reach another server — and the tool is told so,
- * instead of the SDK's "Client does not support sampling", which is not the reason.
+ * `elicitInput`, `send`), and an `inputRequired(…)` thrown by the tool — or by a prompt, or a
+ * resource's read — is fulfilled by the SDK: on 2026-07-28 the client answers it and calls again,
+ * on a 2025-era connection the SDK asks the client itself and calls the tool again with the
+ * answers. On a stateless 2025-era HTTP request none of it can work — the client's answer would
+ * reach another server — and the tool is told so, instead of the SDK's "Client does not support
+ * sampling", which is not the reason.
  */
 
 /** The context of a tool called on a stateless 2025-era HTTP request: what needs a session throws the true reason. */
@@ -31,7 +34,7 @@ export function statelessContext(ctx: ServerContext): ServerContext {
  * inputRequests: { … } })`): a result of its own kind, which the SDK sends or fulfils, never a
  * tool's answer. Thrown rather than returned, so the tool's declared return type stays
  * `DataToolOutput` and every check of it holds; its next call (with `ctx.mcpReq.inputResponses`)
- * answers through the net as any call does.
+ * answers through the net as any call does. A prompt and a resource's read ask the same way.
  */
 export function thrownInputRequest(thrown: unknown): InputRequiredResult | undefined {
   try {
@@ -40,4 +43,36 @@ export function thrownInputRequest(thrown: unknown): InputRequiredResult | undef
     // A proxy whose traps throw, or a throwing getter: no request for input, a failure like any other.
     return undefined;
   }
+}
+
+/** A thrown request for input as it may leave: its copy, or why it may not, in words that follow the name of what asked (`Prompt "p" ${refusal}`). */
+export type CopiedInputRequest = { readonly ok: true; readonly request: InputRequiredResult } | { readonly ok: false; readonly refusal: string };
+
+/** Asking for input needs a later request to bring the answers back: what a stateless 2025-era request is told. */
+export const STATELESS_INPUT_REFUSAL = statelessRefusal("Asking the client for input (inputRequired)");
+
+/**
+ * A request for input thrown by the author's code (a tool, a prompt, a resource's read), as it
+ * leaves the server: its plain-JSON copy, made once by the copier every result goes through
+ * (wire.ts), so a getter, a proxy trap or a `toJSON` of it runs once and what the SDK reads — and
+ * sends, or fulfils by asking the client — is that copy, never the author's object. One the copy
+ * refuses (a BigInt, a cycle, a getter that throws), or one that is no request for input once
+ * copied (it said otherwise when read again), may not leave: the refusal says why, and each net
+ * answers it as it answers a result that breaks its contract. What an input request may ask is the
+ * SDK's to check: it refuses a kind it does not know, and one the client has no capability for.
+ */
+export function copiedInputRequest(asked: InputRequiredResult): CopiedInputRequest {
+  const wire = toWire(asked);
+  if (!wire.ok) {
+    const { path, problem } = wire.refusal;
+    return { ok: false, refusal: `asked for input with a request that cannot be sent as JSON, so it was not sent:\n- ${describePath(path, "the request")}: ${problem}` };
+  }
+  const copy = wire.value;
+  const request = thrownInputRequest(copy);
+  if (request !== undefined) return { ok: true, request };
+  const then =
+    typeof copy === "object" && copy !== null && !Array.isArray(copy)
+      ? `resultType: "input_required", then ${JSON.stringify((copy as { resultType?: unknown }).resultType)?.slice(0, 80) ?? "none"}`
+      : `the request: an object whose resultType is "input_required", then ${describeReturned(copy)}`;
+  return { ok: false, refusal: `asked for input with a request that changed when it was read again, so it was not sent:\n- ${then}` };
 }

@@ -1,10 +1,10 @@
-import type { CallToolResult } from "@modelcontextprotocol/server";
-import { thrownInputRequest } from "./client-requests.js";
+import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/server";
+import { copiedInputRequest, thrownInputRequest } from "./client-requests.js";
 import { z } from "zod";
 import { describeThrown, errorResult, netFailure, STOPPED, toolLabel, warn, type NamedTool } from "./answers.js";
 import { DEFAULT_CONTRACT, hasVisibleText, type ResultContract } from "./contract.js";
 import type { Logger } from "./logger.js";
-import { describePath, describeProblems, inPlainWords } from "./problems.js";
+import { describePath, describeProblems, describeReturned, inPlainWords } from "./problems.js";
 import { ToolError } from "./tool-error.js";
 import type { ToolFunction } from "./types.js";
 import { toWire } from "./wire.js";
@@ -101,7 +101,7 @@ export function thrownUnlessUnanswered(tool: NamedTool, error: unknown, logger: 
 function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallToolResult {
   // `throw inputRequired(…)`: the tool asks the client for input; the SDK sends or fulfils it (client-requests.ts).
   const asked = thrownInputRequest(error);
-  if (asked !== undefined) return copiedInputRequest(tool, asked, logger);
+  if (asked !== undefined) return askedForInput(tool, asked, logger);
   if (isToolError(error)) return expectedFailure(tool, expectedFailureText(error), logger);
   const { message, detail } = describeThrown(error);
   const result = errorResult(`${toolLabel(tool, "result")} failed: ${message}`);
@@ -110,27 +110,15 @@ function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallTool
 }
 
 /**
- * A request for input the tool threw, as it leaves the server: its plain-JSON copy, made once by
- * the copier every result goes through (wire.ts), so a getter, a proxy trap or a `toJSON` of it
- * runs once and what the SDK reads — and sends, or fulfils by asking the client — is that copy,
- * never the tool's object. One the copy refuses (a BigInt, a cycle, a getter that throws), or one
- * that is no request for input once copied (it said otherwise when read again), is refused as a
- * result is: an error result naming the tool, and one warning. What an input request may ask is
- * the SDK's to check: it refuses a kind it does not know, and one the client has no capability for.
+ * A request for input the tool threw, as it leaves the server: its plain-JSON copy
+ * (client-requests.ts), never the tool's object. One that may not leave is refused as a result is:
+ * an error result naming the tool, and one warning.
  */
-function copiedInputRequest(tool: NamedTool, asked: unknown, logger: Logger): CallToolResult {
-  const wire = toWire(asked);
-  if (!wire.ok) {
-    const { path, problem } = wire.refusal;
-    return refusedResult(tool, logger, (label) => `${label} asked for input with a request that cannot be sent as JSON, so it was not sent:\n- ${describePath(path, "the request")}: ${problem}`);
-  }
-  const copy = wire.value;
-  if (thrownInputRequest(copy) !== undefined) return copy as CallToolResult;
-  const then =
-    typeof copy === "object" && copy !== null && !Array.isArray(copy)
-      ? `resultType: "input_required", then ${JSON.stringify((copy as { resultType?: unknown }).resultType)?.slice(0, 80) ?? "none"}`
-      : `the request: an object whose resultType is "input_required", then ${describeReturned(copy)}`;
-  return refusedResult(tool, logger, (label) => `${label} asked for input with a request that changed when it was read again, so it was not sent:\n- ${then}`);
+function askedForInput(tool: NamedTool, asked: InputRequiredResult, logger: Logger): CallToolResult {
+  const copied = copiedInputRequest(asked);
+  // The copy is the SDK's to send or fulfil: a result of its own kind, which it reads as one.
+  if (copied.ok) return copied.request as unknown as CallToolResult;
+  return refusedResult(tool, logger, (label) => `${label} ${copied.refusal}`);
 }
 
 /**
@@ -205,12 +193,3 @@ function checkedResult(tool: NamedTool, value: unknown, logger: Logger, contract
     (label) => `${label} returned a result that breaks the DataToolOutput contract, so it was not sent:\n${problems.map((line) => `- ${line}`).join("\n")}`,
   );
 }
-
-/** A returned value that is no object, as a message says it: "a string", "nothing (undefined)". */
-function describeReturned(value: unknown): string {
-  if (value === undefined) return "nothing (undefined)";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "a list";
-  return `a ${typeof value}`;
-}
-

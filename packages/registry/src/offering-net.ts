@@ -1,8 +1,9 @@
-import { ProtocolError, ProtocolErrorCode, type ServerContext } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { Logger } from "./logger.js";
 import { answerText, describeThrown, warn } from "./answers.js";
 import { deadlineText, withinBounds, type CallBounds } from "./bounds.js";
+import { copiedInputRequest, STATELESS_INPUT_REFUSAL, thrownInputRequest } from "./client-requests.js";
 import { expectedFailureText, isToolError } from "./net.js";
 import { describeProblems, inPlainWords } from "./problems.js";
 import { toWire } from "./wire.js";
@@ -17,7 +18,26 @@ import { toWire } from "./wire.js";
  * call is (`withinBounds`): one still running at the registry's `callTimeoutMs`, or at the end of
  * the shutdown grace, is answered then with an MCP error, and the signal it was given
  * (`ctx.mcpReq.signal`) aborted.
+ *
+ * A callback asks the client for input as a tool does, by throwing `inputRequired(…)`: the request
+ * leaves as its wire copy (client-requests.ts), which the SDK sends to a 2026-07-28 client or, on a
+ * 2025-era connection, fulfils by asking the client and calling the callback again with
+ * `ctx.mcpReq.inputResponses` — the SDK's own way for `prompts/get` and `resources/read`, as for
+ * `tools/call`. A copy that may not leave is refused as a result that breaks the contract is; on a
+ * stateless 2025-era request, where no later request could bring the answers back, asking is
+ * refused with the reason, as a tool's is (server.ts).
+ *
+ * A request for input *returned* is refused as a tool's is: the result schemas are strict, and
+ * `resultType` is none of their keys. One rule for every callback of the registry's — what is
+ * returned is the answer, checked against its contract; a request for input is thrown — so code
+ * moved between a tool, a prompt and a read keeps its meaning, and a request for input never
+ * passes for an answer, nor an answer for one.
  */
+
+/** What bounds a read or a prompt's answer (`CallBounds`), and whether it serves a stateless 2025-era HTTP request. */
+export interface OfferingBounds extends CallBounds {
+  readonly stateless?: boolean | undefined;
+}
 
 /** What is answered through the net: a resource's reads, or a prompt's `prompts/get`. */
 export interface Offered {
@@ -36,10 +56,10 @@ export interface Offered {
 type Args = [...unknown[], ServerContext];
 
 /** `callback`, checked against `offered.schema` and bounded by `bounds` (the registry's deadline, the serving's shutdown): see above. */
-export function checkedCallback<T>(offered: Offered, callback: (...args: Args) => unknown, logger: Logger, bounds: CallBounds): (...args: Args) => Promise<T> {
+export function checkedCallback<T>(offered: Offered, callback: (...args: Args) => unknown, logger: Logger, bounds: OfferingBounds): (...args: Args) => Promise<T | InputRequiredResult> {
   const { kind, name, contract, schema, running, stops } = offered;
   const label = `${kind === "resource" ? "Resource" : "Prompt"} "${name}"`;
-  const checked = async (args: Args, signal: AbortSignal): Promise<T> => {
+  const checked = async (args: Args, signal: AbortSignal): Promise<T | InputRequiredResult> => {
     const refuse = (text: string, log: string = text): never => {
       // Once its signal is aborted (stopped here, or cancelled by the client) the SDK sends no
       // answer: what it failed with afterwards is no failure to log.
@@ -50,6 +70,13 @@ export function checkedCallback<T>(offered: Offered, callback: (...args: Args) =
     try {
       value = await callback(...args);
     } catch (error) {
+      const asked = thrownInputRequest(error);
+      if (asked !== undefined) {
+        const copied = copiedInputRequest(asked);
+        if (!copied.ok) return refuse(`${label} ${copied.refusal}`);
+        if (bounds.stateless === true) return refuse(`${label} failed: ${STATELESS_INPUT_REFUSAL}`);
+        return copied.request;
+      }
       if (isToolError(error)) {
         const text = expectedFailureText(error) ?? `${label} failed.`;
         return refuse(text, `${label} answered with an error: ${text}`);

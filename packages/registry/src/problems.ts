@@ -97,3 +97,10 @@ export function inPlainWords(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
+/** A value that is no object, as a message says it: "a string", "nothing (undefined)", "a list". */
+export function describeReturned(value: unknown): string {
+  if (value === undefined) return "nothing (undefined)";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  return `a ${typeof value}`;
+}

@@ -168,7 +168,7 @@ export function createRegistry(options: RegistryOptions): Registry {
       // shutdown; a read that is no function is the SDK's to refuse.
       const [resourceName, uri, metadata, read] = args;
       const handle = offerings.offer("registry.resource()", new LazySite(new Error()), "resources", (server, serving) => {
-        const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown };
+        const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown, stateless: serving.stateless };
         const checked = typeof read === "function" ? checkedRead(String(resourceName), read as (...given: [...unknown[], ServerContext]) => unknown, logger, bounds) : read;
         return (server.registerResource as (...given: unknown[]) => OfferingHandle)(resourceName, uri, metadata, checked, ...args.slice(4));
       });
@@ -183,7 +183,7 @@ export function createRegistry(options: RegistryOptions): Registry {
       // no function is the SDK's to refuse.
       const [promptName, config, get] = args;
       return offerings.offer("registry.prompt()", new LazySite(new Error()), "prompts", (server, serving) => {
-        const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown };
+        const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown, stateless: serving.stateless };
         const checked = typeof get === "function" ? checkedPrompt(String(promptName), get as (...given: [...unknown[], ServerContext]) => unknown, logger, bounds) : get;
         return (server.registerPrompt as (...given: unknown[]) => OfferingHandle)(promptName, config, checked, ...args.slice(3));
       });

@@ -2,7 +2,7 @@ import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode } fr
 import type { CallToolRequest, CallToolResult, Icon, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { statelessRefusal, type Audience } from "./audience.js";
-import { statelessContext } from "./client-requests.js";
+import { STATELESS_INPUT_REFUSAL, statelessContext } from "./client-requests.js";
 import { answerClientMistakes } from "./client-mistakes.js";
 import { contractFor, type ResultContract } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
@@ -141,7 +141,7 @@ export class ToolTable {
     if (!stateless) return answer;
     // `throw inputRequired(…)` on a stateless 2025-era request: no later request could bring the answers to it.
     const refused = (result: CallToolResult): CallToolResult =>
-      isInputRequiredResult(result) ? thrownAnswer(tool, new Error(statelessRefusal("Asking the client for input (inputRequired)")), logger) : result;
+      isInputRequiredResult(result) ? thrownAnswer(tool, new Error(STATELESS_INPUT_REFUSAL), logger) : result;
     return answer instanceof Promise ? answer.then(refused) : refused(answer);
   }
 }

@@ -324,6 +324,106 @@ describe("a thrown request for input (throw inputRequired(…)) goes through the
   });
 });
 
+describe("a prompt or a resource read asks for input as a tool does (throw inputRequired(…)), through the same copy", () => {
+  /** Bounded: an answer the SDK could not send fails here instead of waiting out the client's 60 s. */
+  const BOUNDED = { timeout: 10_000 };
+  const ASKED = ["Answer the prompt?", "Read the resource?"];
+  const STATELESS = "failed: Asking the client for input (inputRequired) needs a session, and this server serves 2025-era clients statelessly";
+  let sessions: HttpServing;
+  beforeAll(async () => {
+    sessions = await buildFourthRound(logger).serveHttp({ sessions: true });
+  });
+  afterAll(async () => {
+    await sessions.close();
+  });
+
+  /**
+   * Beside `eachClient`'s (whose v2 Client over stdio negotiates 2025-11-25): the v2 Client pinned
+   * to 2026-07-28 over stdio, and the v1 Client in a session of the sessionful HTTP mode.
+   */
+  async function moreClients(check: (client: AnyClient, label: string) => Promise<void>): Promise<void> {
+    const modern = new Client({ name: "fourth-round", version: "1.0.0" }, { ...ELICITATION, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    modern.setRequestHandler("elicitation/create", elicit);
+    await modern.connect(new StdioClientTransport({ command: process.execPath, args: [`${outDir}/fourth-round-server.js`], stderr: "pipe" }));
+    try {
+      await check(modern, "v2 Client over stdio (2026-07-28)");
+    } finally {
+      await modern.close();
+    }
+    const legacy = new LegacyClient({ name: "fourth-round", version: "1.0.0" }, ELICITATION);
+    legacy.setRequestHandler(ElicitRequestSchema, elicit);
+    await legacy.connect(new LegacyStreamableHTTPClientTransport(sessions.url));
+    try {
+      await check(legacy as unknown as AnyClient, "v1 Client in an HTTP session");
+    } finally {
+      await legacy.close();
+    }
+  }
+
+  test("the client is asked, and the prompt or the read called again with its answer: on 2026-07-28 by the client, on a 2025-era connection by the SDK (stdio, an HTTP session); a stateless 2025-era request is refused with the reason (both clients)", async () => {
+    elicited.length = 0;
+    logger.warnings.length = 0;
+    const check = async (client: AnyClient, label: string): Promise<void> => {
+      if (label === "v1 Client over HTTP") {
+        // A stateless 2025-era request: no later request could bring the answer back, as for a tool (sdk-features.test.ts).
+        for (const [what, request] of [
+          ['Prompt "ask_confirm"', client.getPrompt({ name: "ask_confirm" }, BOUNDED)],
+          ['Resource "ask_confirm"', client.readResource({ uri: "memory://asks/confirm" }, BOUNDED)],
+        ] as const) {
+          const { code, message } = await failure(request);
+          expect(code, `${label}: ${what}`).toBe(-32603);
+          expect(message, `${label}: ${what}`).toContain(`${what} ${STATELESS}`);
+        }
+        return;
+      }
+      const prompt = await client.getPrompt({ name: "ask_confirm" }, BOUNDED);
+      // Its request's inputRequests (a getter) read once: by the net's copy, which is what the SDK sent or fulfilled.
+      expect(prompt.messages, label).toEqual([{ role: "user", content: { type: "text", text: "answered accept; inputRequests read 1 time(s)" } }]);
+      const read = await client.readResource({ uri: "memory://asks/confirm" }, BOUNDED);
+      expect(read.contents, label).toEqual([{ uri: "memory://asks/confirm", mimeType: "text/plain", text: "read accept" }]);
+    };
+    await eachClient(check);
+    // In a session, the SDK asks the 2025-era client on the session's stream.
+    await moreClients(check);
+    // Asked once each by every client that can answer: all but the stateless one.
+    expect(elicited).toEqual([...ASKED, ...ASKED, ...ASKED, ...ASKED, ...ASKED]);
+    // The two stateless refusals, one warning each; nothing else was worth one.
+    expect(logger.warnings).toHaveLength(2);
+    expect(logger.warnings.every((warning) => warning.includes(STATELESS)), logger.warnings.join("\n")).toBe(true);
+  });
+
+  test("one that cannot be sent as JSON, or reads differently the second time, is an MCP error naming the prompt or the resource, and one warning; one returned is refused as a result; nothing reaches the client (both clients, stdio and HTTP)", async () => {
+    elicited.length = 0;
+    logger.warnings.length = 0;
+    const check = async (client: AnyClient, label: string): Promise<void> => {
+      for (const [name, { includes }] of Object.entries(THROWN_REQUESTS)) {
+        for (const [kind, request] of [
+          ["Prompt", () => client.getPrompt({ name }, BOUNDED)],
+          ["Resource", () => client.readResource({ uri: `memory://asks/${name}` }, BOUNDED)],
+        ] as const) {
+          const { code, message } = await failure(request());
+          expect.soft(code, `${label}: ${kind} ${name}`).toBe(-32603);
+          for (const part of includes) expect.soft(message, `${label}: ${kind} ${name}`).toContain(part.replace(`Tool "${name}"`, `${kind} "${name}"`));
+        }
+      }
+      // Returned rather than thrown: an answer, checked against its contract as a tool's result is, and refused.
+      const prompt = await failure(client.getPrompt({ name: "returns_request" }, BOUNDED));
+      expect(prompt.message, label).toContain('Prompt "returns_request" answered with a result that breaks the GetPromptResult contract, so it was not sent');
+      expect(prompt.message, label).toContain('"resultType", "inputRequests" are not keys of a prompt result');
+      const read = await failure(client.readResource({ uri: "memory://asks/returns_request" }, BOUNDED));
+      expect(read.message, label).toContain('Resource "returns_request" answered with a result that breaks the ReadResourceResult contract, so it was not sent');
+    };
+    // Refused before the SDK sees it, whatever the era: eachClient's four clients.
+    await eachClient(check);
+    // Nothing of a request the net stopped reached a client.
+    expect(elicited).toEqual([]);
+    // One warning per request refused, for each of the two HTTP clients, naming what asked.
+    for (const name of Object.keys(THROWN_REQUESTS)) {
+      for (const kind of ["Prompt", "Resource"]) expect(logger.warnings.filter((warning) => warning.startsWith(`${kind} "${name}" asked for input with a request that`)), `${kind} ${name}`).toHaveLength(2);
+    }
+  });
+});
+
 describe("the smaller holes", () => {
   test("a ToolError whose message getter throws reaches the wire with the tool's name (both clients, stdio and HTTP)", async () => {
     await eachClient(async (client, label) => {

@@ -2,7 +2,7 @@
 // client's mistake answered as one, a call in flight when stdin closes, the smaller holes. Served
 // over stdio by fourth-round-server.ts and over HTTP in-process by the tests.
 // The start-up check is off: these tools are unannotated on purpose, and the net is what is tested.
-import { createRegistry, ToolError, type Logger, type Registry } from "@sourced/registry";
+import { createRegistry, inputRequired, ToolError, type Logger, type Registry } from "@sourced/registry";
 import { z } from "zod";
 
 const text = (value: string) => ({ type: "text" as const, text: value });
@@ -132,6 +132,15 @@ export const THROWN_REQUESTS = {
 /** How often the `inputRequests` of the request `ask_read_once` last threw were read. */
 let requestReads = 0;
 
+/** How often the `inputRequests` of the request the prompt `ask_confirm` last threw were read. */
+let promptRequestReads = 0;
+
+/** What a prompt or a read asking for a confirmation answers once it has it: the client's action. */
+const confirmed = (inputResponses: unknown): string | undefined => {
+  const answer = (inputResponses as Record<string, { action?: unknown } | undefined> | undefined)?.["confirm"];
+  return answer === undefined ? undefined : String(answer.action);
+};
+
 export const GOOD_RESULT = { content: [text("Tokyo has 37,400,068 inhabitants.")], structuredContent: { sources: ["https://example.org/cities-data"] } };
 
 export function buildFourthRound(logger: Logger): Registry {
@@ -173,6 +182,39 @@ export function buildFourthRound(logger: Logger): Registry {
       },
     };
   });
+  // A prompt and a read that ask the client for a confirmation, the way a tool does; asked again
+  // with the answer, they say what it was (the prompt: and how often its request's inputRequests
+  // were read — once, by the net's copy).
+  registry.prompt("ask_confirm", { description: "Asks before answering" }, (ctx) => {
+    const action = confirmed(ctx.mcpReq.inputResponses);
+    if (action !== undefined) return { messages: [message(`answered ${action}; inputRequests read ${promptRequestReads} time(s)`)] };
+    promptRequestReads = 0;
+    throw {
+      resultType: "input_required",
+      get inputRequests() {
+        promptRequestReads++;
+        return { confirm: elicit({ message: "Answer the prompt?" }) };
+      },
+    };
+  });
+  registry.resource("ask_confirm", "memory://asks/confirm", { mimeType: "text/plain" }, (uri, ctx) => {
+    const action = confirmed(ctx.mcpReq.inputResponses);
+    if (action === undefined) throw inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: "Read the resource?", requestedSchema: { type: "object", properties: {} } }) } });
+    return { contents: [{ uri: uri.href, mimeType: "text/plain", text: `read ${action}` }] };
+  });
+  // The hostile requests a tool throws, thrown by a prompt and by a read of the same names.
+  for (const [name, { make }] of Object.entries(THROWN_REQUESTS)) {
+    registry.prompt(name, {}, () => {
+      throw make();
+    });
+    registry.resource(name, `memory://asks/${name}`, {}, () => {
+      throw make();
+    });
+  }
+  // A request for input returned, as the SDK's own callbacks may: refused as a tool's is.
+  const asked = () => inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: "Returned?", requestedSchema: { type: "object", properties: {} } }) } });
+  registry.prompt("returns_request", {}, asked);
+  registry.resource("returns_request", "memory://asks/returns_request", {}, asked);
   registry.resource("graph", "memory://graph", { mimeType: "application/json" }, (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: "{}" }] }));
   registry.resource("script", "memory://script", {}, () => ({ contents: [{ uri: "javascript:alert(1)", text: "x" }] }));
   registry.resource("data_uri", "memory://data-uri", {}, () => ({ contents: [{ uri: "data:text/html,<script>alert(1)</script>", text: "x" }] }));
