@@ -123,22 +123,29 @@ describe("docs/server-features.md examples", () => {
     expect(stderr).toBe("");
   });
 
-  test("throw inputRequired(…): the user's answer reaches forget_city on 2026-07-28 (the v2 Client) and on a 2025-era connection (the v1 Client, through the SDK)", async () => {
+  test("throw inputRequired(…): the user's answer reaches forget_city and the prompt compare on 2026-07-28 (the v2 Client) and on a 2025-era connection (the v1 Client, through the SDK)", async () => {
     const shown = example("inputRequired");
-    const elicited = { action: "accept" as const, content: { confirm: true } };
+    // What the user answers: the city to compare with when the prompt asks, the confirmation when the tool does.
+    const answer = (confirm: boolean) => (request: { params: { message?: unknown } }) => {
+      const content: Record<string, string | boolean> = String(request.params.message).includes("which city") ? { city: "Delhi" } : { confirm };
+      return { action: "accept" as const, content };
+    };
+    const compared = [{ role: "user", content: { type: "text", text: "Compare Tokyo and Delhi by population: call list_cities." } }];
     const modern = new Client({ name: "docs", version: "1.0.0" }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
-    modern.setRequestHandler("elicitation/create", () => elicited);
+    modern.setRequestHandler("elicitation/create", answer(true));
     await modern.connect(new StdioClientTransport(stdio(shown)));
     try {
       expect(firstText(await modern.callTool({ name: "forget_city", arguments: { city: "Tokyo" } }))).toBe("Tokyo is forgotten.");
+      expect((await modern.getPrompt({ name: "compare" })).messages).toEqual(compared);
     } finally {
       await modern.close();
     }
     const legacy = new LegacyClient({ name: "docs", version: "1.0.0" }, { capabilities: { elicitation: {} } });
-    legacy.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { confirm: false } }));
+    legacy.setRequestHandler(ElicitRequestSchema, answer(false));
     await legacy.connect(new LegacyStdioClientTransport(stdio(shown)));
     try {
       expect(firstText(await legacy.callTool({ name: "forget_city", arguments: { city: "Delhi" } }))).toBe("Delhi is kept.");
+      expect((await legacy.getPrompt({ name: "compare" })).messages).toEqual(compared);
     } finally {
       await legacy.close();
     }
