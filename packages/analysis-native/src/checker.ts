@@ -132,9 +132,10 @@ export class NativeCheckerPort {
       if (options === undefined || !syntax.isObjectLiteralExpression(options)) continue;
       for (const property of options.properties) {
         if (!syntax.isPropertyAssignment(property)) continue;
-        // A raw shape written in place (`input: { limit: z.number() }`) is judged by its
-        // properties' types (declared-options.ts): its own type, which TypeScript 7 would get by
-        // resolving the call, is asked only when those cannot tell.
+        // A raw shape written in place (`input: { limit: z.number() }`), like any object literal
+        // given to an option (`annotations: { readOnlyHint: true }`), is judged by its properties'
+        // types (declared-options.ts): its own type, which TypeScript 7 would get by resolving the
+        // call, is asked only when those cannot tell.
         const value = property.initializer;
         const typed = syntax.isObjectLiteralExpression(value) && value.properties.length > 0 ? value.properties.flatMap((inner) => (syntax.isPropertyAssignment(inner) ? [inner.initializer] : [])) : [value];
         for (const node of typed) if (!this.typesAt.has(asNative(node))) values.push(asNative(node));

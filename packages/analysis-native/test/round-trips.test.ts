@@ -39,7 +39,10 @@ async function requestsDuring(run: () => void): Promise<Map<string, number>> {
 
 let scratch: string;
 
-/** A project of `files` modules, each registering three tools on the project's one registry. */
+/**
+ * A project of `files` modules, each registering three tools on the project's one registry, each
+ * with its hints written in place (`annotations: { … }`, as most tools declare them).
+ */
 function project(files: number): string {
   const directory = fs.mkdtempSync(path.join(scratch, `files${files}-`));
   fs.mkdirSync(path.join(directory, "node_modules", "@sourced"), { recursive: true });
@@ -50,8 +53,9 @@ function project(files: number): string {
   for (let file = 0; file < files; file++) {
     const tools = [0, 1, 2].map(
       (tool) =>
-        `export const t${file}_${tool} = registry.tool({ description: "Tool ${tool} of module ${file}." })(function t${file}_${tool}(): DataToolOutput {\n` +
-        `  return { content: [{ type: "text", text: "${file}.${tool}" }], structuredContent: { sources: ["https://data.example.org/${file}"] } };\n});\n`,
+        `export const t${file}_${tool} = registry.tool({ description: "Tool ${tool} of module ${file}.", annotations: { readOnlyHint: ${tool !== 1}, title: "Tool ${tool} of ${file}" } })(\n` +
+        `  function t${file}_${tool}(): DataToolOutput {\n` +
+        `    return { content: [{ type: "text", text: "${file}.${tool}" }], structuredContent: { sources: ["https://data.example.org/${file}"] } };\n  },\n);\n`,
     );
     fs.writeFileSync(path.join(directory, `m${file}.ts`), `import type { DataToolOutput } from "@sourced/registry";\nimport { registry } from "./registry.js";\n\n${tools.join("\n")}`);
   }
@@ -83,13 +87,14 @@ describe("round trips to TypeScript 7 per registering file", () => {
 
   it("asks nothing per file or per tool outside the file's batch: no single request grows with the files", async () => {
     // Among what once did: the receiver of `registry.tool` (its symbol and its type, asked once per
-    // file), and the type of each returned `structuredContent` literal (its keys, per tool).
+    // file), the type of each returned `structuredContent` literal (its keys, per tool), and the
+    // type of each `annotations` literal, with its relation to the option's type (per tool).
     const small = await judged(project(2));
     const large = await judged(project(6));
     expect([small.registrations, small.findings]).toEqual([6, 0]);
     expect([large.registrations, large.findings]).toEqual([18, 0]);
     // Batched requests are one per file; the single ones must not depend on how many files register.
-    for (const single of ["getSymbolAtLocation", "getTypeOfSymbol", "getTypeAtLocation"]) {
+    for (const single of ["getSymbolAtLocation", "getTypeOfSymbol", "getTypeAtLocation", "isTypeAssignableTo"]) {
       expect(`${single}: ${large.requests.get(single) ?? 0}`).toBe(`${single}: ${small.requests.get(single) ?? 0}`);
     }
   }, 60_000);

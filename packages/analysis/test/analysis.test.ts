@@ -1158,6 +1158,27 @@ describe("questions left unasked on a program nobody has checked", () => {
     expect(typed.filter((text) => text.startsWith("z.number()"))).toHaveLength(3);
   });
 
+  it("judges an option of a fixed type written as a literal (`annotations: { … }`) by its properties' types, each relation once", () => {
+    const judged = (count: number) => {
+      const registrations = Array.from(
+        { length: count },
+        (_, index) => `registry.tool({ annotations: { readOnlyHint: ${index > 0}, title: "Tool ${index}" } })(function t${index}(): DataToolOutput { return sample(); });`,
+      );
+      const { result, asked } = askedOf(`${HEADER}${registrations.join("\n")}\n`);
+      expect(result.findings).toEqual([]);
+      expect(result.registrations).toHaveLength(count);
+      const typed = asked("getTypeAtLocation").map(([node]) => (node as ts.Node).getText());
+      expect(typed.filter((text) => text.startsWith("{ readOnlyHint"))).toEqual([]);
+      return asked("isTypeAssignableTo").length;
+    };
+    // `false` and `true` to `boolean | undefined`, whatever the number of tools; a title is a
+    // string, which `title` takes whatever it says.
+    expect(judged(6)).toBe(judged(3));
+    // What the properties cannot tell is judged as the whole literal: a key the type does not have.
+    const misspelt = askedOf(`${HEADER}// @ts-expect-error: readOnlyHnt is no annotation\nregistry.tool({ annotations: { readOnlyHnt: true } })(function t(): DataToolOutput { return sample(); });\n`);
+    expect(misspelt.result.findings.map((finding) => [finding.id, finding.tool])).toEqual([["invalid-option", "t"]]);
+  });
+
   it("reads the keys of a returned `structuredContent` literal from what it writes, never asking its type (which checks every value in it)", () => {
     const { result, asked } = askedOf(`${HEADER}registry.tool()(function keys(): DataToolOutput {
   return { content: [{ type: "text", text: "x" }], structuredContent: { sources: ["https://example.org/x"], "table": [["a"]] } };

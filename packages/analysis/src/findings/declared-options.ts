@@ -115,9 +115,13 @@ export function declaredOptionsFit(
       inferred.add(shape.parameter);
       continue;
     }
+    const option = declaredOption(context, declared, key);
+    // An object literal given to an option of a fixed type (`annotations: { readOnlyHint: true }`)
+    // is judged by its properties too: its own type, like a raw shape's, is typed in the call's
+    // context, which resolves the call.
+    if (option !== null && option.free && literalFitsByProperties(context, option.property, value)) continue;
     const given = checker.getTypeAtLocation(value);
     if (given.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) continue;
-    const option = declaredOption(context, declared, key);
     if (option === null) return false;
     if (option.free) {
       const takes = checker.getTypeOfSymbolAtLocation(option.property, value);
@@ -155,6 +159,99 @@ function declaredShapeFit(context: Context, declared: DeclaredOptions, key: stri
   }
   const shapeOf = option.shapeOf;
   return { fits: types.every((type) => checker.isTypeAssignableTo(type, shapeOf)), parameter: option.parameter };
+}
+
+/**
+ * Whether `value`, given to an option declared with a fixed type (`property`'s), surely fits it,
+ * told from its properties' types: the declared type is one object type (with `undefined`, as an
+ * optional option is) without signatures or index signatures, and `value` an object literal each
+ * of whose properties is an assignment, by name, to one of that type's properties, of a value not
+ * typed by its context whose type fits that property's; no property the type requires is missing.
+ * The literal's own type then fits too (its properties' types are these, or, for a literal type
+ * in a context that takes no literal of its kind, their widened types, which fit whatever takes
+ * the literal: that context takes the whole primitive). `false` says only "the properties cannot
+ * tell": the literal's own type is asked then, as before. A value whose type holds `undefined` is
+ * left to it too (with `exactOptionalPropertyTypes` an optional property does not take it).
+ * Each relation is asked once per pair of types (`true` to `boolean | undefined`, once for every
+ * `readOnlyHint: true`).
+ */
+function literalFitsByProperties(context: Context, property: ts.Symbol, value: ts.Expression): boolean {
+  const { ts, checker } = context;
+  if (!ts.isObjectLiteralExpression(value) || value.properties.length === 0 || mayBeContextSensitive(ts, value)) return false;
+  const members = unionMembers(ts, typeOfSymbol(context, property)).filter((member) => !(member.flags & ts.TypeFlags.Undefined));
+  const target = members[0];
+  if (members.length !== 1 || target === undefined || !(target.flags & ts.TypeFlags.Object)) return false;
+  let plain = propertiesOnly.get(target);
+  if (plain === undefined) propertiesOnly.set(target, (plain = hasPropertiesOnly(context, target)));
+  if (!plain) return false;
+  const written = new Set<string>();
+  for (const assignment of value.properties) {
+    if (!ts.isPropertyAssignment(assignment)) return false;
+    const key = propertyKey(ts, assignment.name);
+    if (key === undefined || written.has(key)) return false;
+    written.add(key);
+    const initializer = skipParentheses(ts, assignment.initializer);
+    // A nested literal's own type is typed in context too: left to the literal's own type.
+    if (ts.isObjectLiteralExpression(initializer) || ts.isArrayLiteralExpression(initializer)) return false;
+    const takes = target.getProperty(key);
+    if (takes === undefined) return false;
+    const given = checker.getTypeAtLocation(initializer);
+    if (unionMembers(ts, given).some((member) => member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void))) return false;
+    if (!relates(context, given, typeOfSymbol(context, takes))) return false;
+  }
+  return checker.getPropertiesOfType(target).every((declared) => written.has(declared.name) || (declared.flags & ts.SymbolFlags.Optional) !== 0);
+}
+
+/** `hasPropertiesOnly`, once per type (the options type of every `annotations` literal is one). */
+const propertiesOnly = new WeakMap<ts.Type, boolean>();
+
+/** Whether `type`, an object type, has properties and nothing else a literal would have to match: no call, construct or index signature. */
+function hasPropertiesOnly(context: Context, type: ts.Type): boolean {
+  const { ts, checker } = context;
+  if (type.getCallSignatures().length > 0) return false;
+  if (checker.getIndexTypeOfType(type, ts.IndexKind.String) !== undefined || checker.getIndexTypeOfType(type, ts.IndexKind.Number) !== undefined) return false;
+  // Construct signatures (the port has no question for them) are told from the declarations: a
+  // type literal or an interface of property and method signatures, without heritage; or a
+  // mapped type (zod's inferred objects), which has none.
+  if ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Mapped) return true;
+  const declarations = type.getSymbol()?.declarations;
+  if (declarations === undefined || declarations.length === 0) return false;
+  return declarations.every(
+    (declaration) =>
+      (declaration.kind === ts.SyntaxKind.TypeLiteral || (ts.isInterfaceDeclaration(declaration) && declaration.heritageClauses === undefined)) &&
+      (declaration as ts.TypeLiteralNode | ts.InterfaceDeclaration).members.every((member) => ts.isPropertySignature(member) || ts.isMethodSignature(member)),
+  );
+}
+
+const relations = new WeakMap<Context, Map<ts.Type, Map<ts.Type, boolean>>>();
+
+/**
+ * `checker.isTypeAssignableTo(source, target)`, asked once per pair; a string or number literal
+ * (`title: "…"`, each one a type of its own) fits a type that takes every string or number without
+ * asking.
+ */
+function relates(context: Context, source: ts.Type, target: ts.Type): boolean {
+  const { TypeFlags } = context.ts;
+  for (const [literal, primitive] of [
+    [TypeFlags.StringLiteral, TypeFlags.String],
+    [TypeFlags.NumberLiteral, TypeFlags.Number],
+  ] as const) {
+    if (source.flags & literal && !(source.flags & TypeFlags.EnumLiteral) && unionMembers(context.ts, target).some((member) => member.flags & primitive)) return true;
+  }
+  let bySource = relations.get(context);
+  if (bySource === undefined) relations.set(context, (bySource = new Map<ts.Type, Map<ts.Type, boolean>>()));
+  let byTarget = bySource.get(source);
+  if (byTarget === undefined) bySource.set(source, (byTarget = new Map<ts.Type, boolean>()));
+  let fits = byTarget.get(target);
+  if (fits === undefined) {
+    fits = context.checker.isTypeAssignableTo(source, target);
+    byTarget.set(target, fits);
+  }
+  return fits;
+}
+
+function skipParentheses(ts: TypeScript, node: ts.Expression): ts.Expression {
+  return ts.isParenthesizedExpression(node) ? skipParentheses(ts, node.expression) : node;
 }
 
 function declaredOption(context: Context, declared: DeclaredOptions, key: string): DeclaredOption | null {
