@@ -1,8 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerNotifier } from "@modelcontextprotocol/server";
 
-/** The serving context a server was built for (server.ts `ServingContext`, which this layer below it does not import). */
-type ServingLike = object;
-
 /** The lists a client may be told have changed. */
 export type ListKind = "tools" | "resources" | "prompts";
 
@@ -19,8 +16,6 @@ export function statelessRefusal(what: string): string {
 }
 
 interface Member {
-  /** What it was built for: a resource or prompt registered later is registered on it the same way. */
-  readonly serving: ServingLike;
   /** Resources the client subscribed to (2025-era `resources/subscribe`). */
   readonly subscriptions: Set<string>;
   /**
@@ -48,8 +43,8 @@ export class Audience {
    * `resources/unsubscribe` (a 2025-era connection: a 2026-07-28 one subscribes through its listen
    * filter, which its entry holds).
    */
-  join(server: McpServer, modern: boolean, serving: ServingLike): void {
-    const member: Member = { subscriptions: new Set(), modern, serving };
+  join(server: McpServer, modern: boolean): void {
+    const member: Member = { subscriptions: new Set(), modern };
     this.members.set(server, member);
     const low = server.server;
     const closed = low.onclose;
@@ -73,11 +68,6 @@ export class Audience {
     });
   }
 
-  /** The servers that stay connected, now. */
-  servers(): McpServer[] {
-    return [...this.members.keys()];
-  }
-
   /** Hears of the changes for the 2026-07-28 HTTP path (its `subscriptions/listen` streams) until the returned function is called. */
   addNotifier(notifier: ServerNotifier): () => void {
     this.notifiers.add(notifier);
@@ -93,23 +83,13 @@ export class Audience {
   }
 
   /**
-   * Registers a resource or prompt registered while serving on every server that stays connected
-   * and already offers that kind (the SDK then tells its client); returns how many could not take it.
+   * How many servers that stay connected do not offer `kind`: their capabilities were fixed at
+   * their handshake, so one of that kind registered while serving does not reach them.
    */
-  offerToMembers(kind: "resources" | "prompts", register: (server: McpServer, serving: never) => unknown): number {
-    let unreached = 0;
-    for (const [server, member] of this.members) {
-      if (server.server.getCapabilities()[kind] === undefined) {
-        unreached++;
-        continue;
-      }
-      try {
-        register(server, member.serving as never);
-      } catch {
-        unreached++;
-      }
-    }
-    return unreached;
+  lacking(kind: "resources" | "prompts"): number {
+    let lacking = 0;
+    for (const server of this.members.keys()) if (server.server.getCapabilities()[kind] === undefined) lacking++;
+    return lacking;
   }
 
   /**

@@ -9,7 +9,8 @@ import { compileSchemas, Registrations, type CompiledSchemas, type RegistrationP
 import { checkedPrompt, checkedRead } from "./resource-net.js";
 import { ServedResources } from "./resource-sources.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
-import { buildServer, ToolTable, type Offering, type OfferingHandle, type ServingContext, type TableSource } from "./server.js";
+import { OfferingTables, type Offering, type OfferingHandle } from "./offering-tables.js";
+import { buildServer, ToolTable, type ServingContext, type TableSource } from "./server.js";
 import { formatSite, LazySite } from "./site.js";
 import type { RegisteredTool, RegistryOptions, ToolArgs, ToolDecorator, ToolDecoratorFor, ToolInput, ToolOptions, ToolOutput } from "./types.js";
 import { DEFAULT_STARTUP_CHECK_TIMEOUT_MS } from "./startup.js";
@@ -193,7 +194,7 @@ export function createRegistry(options: RegistryOptions): Registry {
     // server for a transport of the caller's own stays connected to its client, as a stdio one does.
     createServer(serving?: ServingContext): McpServer {
       startServing();
-      return buildServer(identity, tables, logger, serving ?? { stays: true }, offerings.list, changes);
+      return buildServer(identity, tables, logger, serving ?? { stays: true }, offerings.tables, changes);
     },
 
     resourceUpdated(uri: string): void {
@@ -280,28 +281,28 @@ class Announcer {
   }
 }
 
-/** Resources and prompts, registered on every server built; `probe` hears the SDK's refusals at the registration. */
+/** Resources and prompts, held in tables (offering-tables.ts) that every server built answers from. */
 class Offerings {
-  readonly list: Offering[] = [];
-  private probe: McpServer | undefined;
+  readonly tables: OfferingTables;
 
   constructor(
-    private readonly name: string,
-    private readonly version: string,
+    name: string,
+    version: string,
     private readonly registrations: Registrations,
     private readonly changes: { readonly audience: Audience },
     private readonly announcer: Announcer,
-  ) {}
+  ) {
+    this.tables = new OfferingTables({ name, version });
+  }
 
   /** `site`: captured in the registry's entry method, as every site is (site.ts). */
   offer(what: string, site: LazySite, kind: Offering["kind"], register: Offering["register"]): RegisteredOffering {
+    const offering: Offering = { kind, register, state: { enabled: true, removed: false }, handles: new WeakMap() };
     try {
-      register((this.probe ??= new McpServer({ name: this.name, version: this.version })), {});
+      this.tables.add(offering);
     } catch (error) {
       throw new TypeError(`${what} at ${formatSite(site.get())}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const offering: Offering = { kind, register, state: { enabled: true, removed: false }, handles: new WeakMap() };
-    this.list.push(offering);
     const handle: RegisteredOffering = {
       get enabled() {
         return offering.state.enabled && !offering.state.removed;
@@ -313,11 +314,8 @@ class Offerings {
     if (!this.registrations.isServed) return handle;
     // Registered while serving: every server built from now on offers it; a server that stays
     // connected offers it too when it already offers that kind (its capabilities were fixed at its
-    // handshake), and the SDK tells its client.
-    const unreached = this.changes.audience.offerToMembers(kind, (server: McpServer, serving: ServingContext) => {
-      const registered = register(server, serving);
-      if (registered !== undefined) offering.handles.set(server, registered);
-    });
+    // handshake), and its client is told.
+    const unreached = this.changes.audience.lacking(kind);
     this.announcer.changed(kind, "notifiers");
     if (unreached > 0) {
       this.announcer.logger.warn(
@@ -327,22 +325,8 @@ class Offerings {
     return handle;
   }
 
-  /** The registry's `enable()`, `disable()`, `remove()`: on each connected server's SDK handle (the SDK tells its client), and for every server built afterwards. */
+  /** The registry's `enable()`, `disable()`, `remove()`: on every table (each tells the connected clients it answers for), so for every server. */
   private change(offering: Offering, change: "enable" | "disable" | "remove"): void {
-    const { state } = offering;
-    if (state.removed) return;
-    if (change === "remove") {
-      state.removed = true;
-      this.list.splice(this.list.indexOf(offering), 1);
-    } else if (state.enabled === (change === "enable")) return;
-    else state.enabled = change === "enable";
-    for (const server of this.changes.audience.servers()) {
-      try {
-        offering.handles.get(server)?.[change]();
-      } catch {
-        // A server whose connection is closing: nothing to change there.
-      }
-    }
-    if (this.registrations.isServed) this.announcer.changed(offering.kind, "notifiers");
+    if (this.tables.change(offering, change) && this.registrations.isServed) this.announcer.changed(offering.kind, "notifiers");
   }
 }

@@ -6,6 +6,7 @@ import { STATELESS_INPUT_REFUSAL, statelessContext } from "./client-requests.js"
 import { answerClientMistakes } from "./client-mistakes.js";
 import { contractFor, type ResultContract } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
+import type { OfferingTables } from "./offering-tables.js";
 import { JSON_SCHEMA_TARGET, type CompiledInput, type ParsedArguments } from "./input.js";
 import type { Logger } from "./logger.js";
 import { capText, ERROR_TEXT_LIMIT, STOPPED } from "./answers.js";
@@ -184,27 +185,6 @@ function publishedOutputSchema(contract: ResultContract): Tool["outputSchema"] {
  */
 const LIST_CACHE = { ttlMs: 5 * 60_000, cacheScope: "public" } as const;
 
-/** A resource or prompt of the registry's (`registry.resource()`, `registry.prompt()`): registered on each server built. */
-export interface Offering {
-  readonly kind: "resources" | "prompts";
-  /**
-   * Registers it on `server`, which `serving` serves (its shutdown bounds the reads as it does the
-   * calls); returns the SDK's handle of it there (`RegisteredResource`, `RegisteredPrompt`, …).
-   */
-  readonly register: (server: McpServer, serving: ServingContext) => OfferingHandle | undefined;
-  /** What the registry's handle changed: disabled (`enabled: false`), or removed. */
-  readonly state: { enabled: boolean; removed: boolean };
-  /** Its SDK handle on each server built, for a change while serving (a server gone is forgotten). */
-  readonly handles: WeakMap<McpServer, OfferingHandle>;
-}
-
-/** The SDK's handle of a resource or prompt on one server. */
-export interface OfferingHandle {
-  enable(): void;
-  disable(): void;
-  remove(): void;
-}
-
 /** What a server says of itself: `serverInfo` (name, version, title, icons, websiteUrl) and its instructions. */
 export interface ServerIdentity {
   readonly name: string;
@@ -218,15 +198,16 @@ export interface ServerIdentity {
 /**
  * The one place a registry's SDK server is built — for each stdio connection, each HTTP request,
  * and each `registry.createServer()`. It registers nothing per tool: `tools/list` and `tools/call`
- * are answered from the table. Anything else a server offers (resources, prompts) is registered
- * here too, on the returned `McpServer`, through the SDK's own `register*` methods.
+ * are answered from the table. Nor per resource or prompt: `resources/*`, `prompts/*` and
+ * `completion/complete` are answered from the tables of `offerings` (offering-tables.ts), with
+ * the SDK's own handlers.
  */
 export function buildServer(
   identity: ServerIdentity,
   tools: TableSource,
   logger: Logger,
-  serving: ServingContext = {},
-  offerings: readonly Offering[] = [],
+  serving: ServingContext,
+  offerings: OfferingTables,
   changes?: { readonly audience: Audience; readonly listChanged: boolean },
 ): McpServer {
   // The lists are the same for every caller and fixed once served: a 2026-07-28 client may keep
@@ -252,18 +233,14 @@ export function buildServer(
   lowLevel.setRequestHandler("tools/list", () => withTable(tools.table(), (table) => (serving.lists === undefined ? table.list : serving.lists.placeholder(table))));
   lowLevel.setRequestHandler("tools/call", (request, ctx) => withTable(tools.table(), (table) => table.call(request, ctx, logger, serving.shutdown, stateless)));
   const view = tools.view;
-  const resources = view !== undefined || offerings.some((offering) => offering.kind === "resources");
+  const offered = offerings.kinds;
+  const resources = view !== undefined || offered.resources;
   // Subscriptions wherever a later notification can reach the client.
   if (resources) lowLevel.registerCapabilities({ resources: { listChanged, subscribe: !stateless } });
-  if (view !== undefined) view.serve(server);
-  for (const offering of offerings) {
-    if (offering.state.removed) continue;
-    if (offering.kind === "prompts") lowLevel.registerCapabilities({ prompts: { listChanged } });
-    const handle = offering.register(server, serving);
-    if (handle === undefined) continue;
-    if (!offering.state.enabled) handle.disable();
-    offering.handles.set(server, handle);
-  }
+  if (offered.prompts) lowLevel.registerCapabilities({ prompts: { listChanged } });
+  // As the SDK declares it when a template or a prompt it registers completes.
+  if (offered.completions) lowLevel.registerCapabilities({ completions: {} });
+  offerings.serve(server, serving, view, { ...offered, resources }, serving.stays === true);
   if (resources && stateless) {
     const refuse = (): never => {
       throw new ProtocolError(ProtocolErrorCode.MethodNotFound, statelessRefusal("A resource subscription"));
@@ -271,7 +248,7 @@ export function buildServer(
     lowLevel.setRequestHandler("resources/subscribe", refuse);
     lowLevel.setRequestHandler("resources/unsubscribe", refuse);
   }
-  if (changes !== undefined && serving.stays === true) changes.audience.join(server, serving.era === "modern", serving);
+  if (changes !== undefined && serving.stays === true) changes.audience.join(server, serving.era === "modern");
   return server;
 }
 
