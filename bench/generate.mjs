@@ -2,7 +2,7 @@
 // modules that import each other, shared types and aliases, one registry module, a platform
 // wrapper, tools in call and decorator form, and ~10% non-compliant registrations of varied kinds.
 //
-//   node bench/generate.mjs --files 2000 --tools 10000 --seed 1 [--shape tools|realistic] [--out bench/out]
+//   node bench/generate.mjs --files 2000 --tools 10000 --seed 1 [--shape tools|realistic] [--hints] [--out bench/out]
 //
 // Two shapes: `tools` (every module registers tools) and `realistic` (1 module in 10 does; the
 // rest is ordinary code, services, types and helpers, that imports ordinary code and is imported
@@ -448,8 +448,8 @@ export function ${id}Summary(service = new ${Id}Service()): string {
 // Project
 
 /** Where a project of this size lives. */
-export function projectDir(out, { files, tools, seed, shape = "tools" }) {
-  return path.join(out, `files${files}-tools${tools}-seed${seed}${shape === "tools" ? "" : `-${shape}`}`);
+export function projectDir(out, { files, tools, seed, shape = "tools", hints = false }) {
+  return path.join(out, `files${files}-tools${tools}-seed${seed}${shape === "tools" ? "" : `-${shape}`}${hints ? "-hints" : ""}`);
 }
 
 function write(file, text) {
@@ -529,7 +529,7 @@ export default [
  * Writes the project for (files, tools, seed) under `out` and returns its manifest. Files are
  * rewritten only when their text changed, so re-running the generator keeps build caches warm.
  */
-export function generateProject({ files, tools, seed, shape = "tools", out = DEFAULT_OUT }) {
+export function generateProject({ files, tools, seed, shape = "tools", hints = false, out = DEFAULT_OUT }) {
   if (!SHAPES.includes(shape)) throw new Error(`--shape must be one of ${SHAPES.join(", ")}, got ${shape}`);
   if (!Number.isInteger(files) || files < 1) throw new Error(`--files must be a positive integer, got ${files}`);
   const registering = shape === "tools" ? files : Math.ceil(files / TOOL_MODULE_EVERY);
@@ -537,7 +537,7 @@ export function generateProject({ files, tools, seed, shape = "tools", out = DEF
   if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${seed}`);
 
   linkWorkspace(out);
-  const dir = projectDir(out, { files, tools, seed, shape });
+  const dir = projectDir(out, { files, tools, seed, shape, hints });
   const rand = random(seed);
   const manifest = {
     files,
@@ -605,7 +605,8 @@ export function generateProject({ files, tools, seed, shape = "tools", out = DEF
     moduleFiles.push(relative);
     const sorted = [...imports].sort((a, b) => a - b);
     if (registers(index)) {
-      put(relative, moduleText(index, perFile + (toolModule < extra ? 1 : 0), sorted, rand, manifest, relative));
+      const text = moduleText(index, perFile + (toolModule < extra ? 1 : 0), sorted, rand, manifest, relative);
+      put(relative, hints ? withHints(text) : text);
       toolModule++;
     } else {
       put(relative, ordinaryModuleText(index, sorted, rand));
@@ -630,10 +631,19 @@ export const serving = registry.serveStdio();
   return { dir, manifest };
 }
 
+/**
+ * `--hints`: every `.tool({ description: … })` also writes its tool's hints in place, as most
+ * tools do (`annotations: { readOnlyHint: true, title: "…" }`); the same project otherwise (the
+ * same random draws, findings and expectations), in a directory of its own.
+ */
+function withHints(text) {
+  return text.replace(/\.tool\(\{ description: ("(?:[^"\\]|\\.)*")/g, (whole, description) => `${whole}, annotations: { readOnlyHint: true, title: ${description} }`);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 function parseFlags(argv) {
-  const flags = { files: 2000, tools: 10000, seed: 1, shape: "tools", out: DEFAULT_OUT };
+  const flags = { files: 2000, tools: 10000, seed: 1, shape: "tools", hints: false, out: DEFAULT_OUT };
   for (let i = 0; i < argv.length; i++) {
     const [key, inline] = argv[i].split("=", 2);
     const value = () => inline ?? argv[++i];
@@ -642,7 +652,8 @@ function parseFlags(argv) {
     else if (key === "--seed") flags.seed = Number(value());
     else if (key === "--shape") flags.shape = value();
     else if (key === "--out") flags.out = path.resolve(value());
-    else throw new Error(`unknown option ${argv[i]}; the options are --files N --tools M --seed S --shape tools|realistic --out DIR`);
+    else if (key === "--hints") flags.hints = true;
+    else throw new Error(`unknown option ${argv[i]}; the options are --files N --tools M --seed S --shape tools|realistic --hints --out DIR`);
   }
   return flags;
 }

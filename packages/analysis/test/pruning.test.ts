@@ -104,12 +104,19 @@ describe("with and without pruning, the same findings", () => {
     expect(pruned).toEqual(findingsOf(ts, tsconfig, false));
   }, 120_000);
 
-  it.each(["tools", "realistic"])("the bench's generated project, %s shape: the planted findings, and in the realistic shape ordinary code is skipped", (shape) => {
+  // `--hints`: the same project with every tool's hints written in place (`annotations: { … }`), the same findings.
+  it.each([
+    ["tools", false],
+    ["realistic", false],
+    ["tools", true],
+  ])("the bench's generated project, %s shape (hints written: %s): the planted findings, and in the realistic shape ordinary code is skipped", (shape, hints) => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "sourced-pruning-bench-"));
     scratch.push(out);
-    const generated = spawnSync(process.execPath, [path.join(root, "bench/generate.mjs"), "--files", "60", "--tools", "240", "--shape", shape, "--out", out], { encoding: "utf8" });
+    const flags = ["--files", "60", "--tools", "240", "--shape", shape, "--out", out, ...(hints ? ["--hints"] : [])];
+    const generated = spawnSync(process.execPath, [path.join(root, "bench/generate.mjs"), ...flags], { encoding: "utf8" });
     expect(generated.status, generated.stderr).toBe(0);
-    const directory = path.join(out, `files60-tools240-seed1${shape === "tools" ? "" : `-${shape}`}`);
+    const directory = path.join(out, `files60-tools240-seed1${shape === "tools" ? "" : `-${shape}`}${hints ? "-hints" : ""}`);
+    if (hints) expect(fs.readFileSync(path.join(directory, "src/modules/m0001.ts"), "utf8")).toContain("annotations: { readOnlyHint: true, title: ");
     const tsconfig = path.join(directory, "tsconfig.json");
     const manifest = JSON.parse(fs.readFileSync(path.join(directory, "manifest.json"), "utf8")) as { expected: { file: string; line: number; id: string }[] };
     const pruned = findingsOf(ts, tsconfig, true);
