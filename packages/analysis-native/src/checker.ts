@@ -92,8 +92,39 @@ export class NativeCheckerPort {
   prefetch(sourceFile: ts.SourceFile, sites: readonly ts.Node[]): void {
     const { syntax } = this;
     this.fetchSymbols(this.moduleSpecifiersToFetch(sourceFile), false);
-    const wanted: NativeNode[] = [];
+    // The values of an options literal a call (or a decorator's call) is given: the options check
+    // asks each one's type (a raw shape's, each of its properties') when the call makes a registry or a tool decorator (options.ts), one
+    // request per value otherwise; a call that makes neither has its values typed for nothing, in
+    // the same request. A value made by a call (`input: z.object({ … })`) is judged by its
+    // callee's declared return type (declared-options.ts): its callee's symbol is fetched with the
+    // sites' below, and the call's own type, which TypeScript 7 would get by resolving the
+    // registration's call, only if that cannot tell.
+    const values: NativeNode[] = [];
+    const callees: ts.Node[] = [];
     for (const site of sites) {
+      const call = syntax.isCallExpression(site) ? site : syntax.isDecorator(site) && syntax.isCallExpression(site.expression) ? site.expression : undefined;
+      let options: ts.Node | undefined = call?.arguments[0];
+      while (options !== undefined && syntax.isParenthesizedExpression(options)) options = options.expression;
+      if (options === undefined || !syntax.isObjectLiteralExpression(options)) continue;
+      for (const property of options.properties) {
+        if (!syntax.isPropertyAssignment(property)) continue;
+        // A raw shape written in place (`input: { limit: z.number() }`), like any object literal
+        // given to an option (`annotations: { readOnlyHint: true }`), is judged by its properties'
+        // types (declared-options.ts): its own type, which TypeScript 7 would get by resolving the
+        // call, is asked only when those cannot tell.
+        const value = property.initializer;
+        let inner: ts.Node = value;
+        while (syntax.isParenthesizedExpression(inner)) inner = inner.expression;
+        if (syntax.isCallExpression(inner)) {
+          callees.push(inner.expression);
+          continue;
+        }
+        const typed = syntax.isObjectLiteralExpression(value) && value.properties.length > 0 ? value.properties.flatMap((inner) => (syntax.isPropertyAssignment(inner) ? [inner.initializer] : [])) : [value];
+        for (const node of typed) if (!this.typesAt.has(asNative(node))) values.push(asNative(node));
+      }
+    }
+    const wanted: NativeNode[] = [];
+    for (const site of [...sites, ...callees]) {
       // A call's callee and its registered argument, a decorator's expression and its method's
       // name, or a value reference itself: what the analysis asks the symbol of. The receiver of
       // a callee `registry.tool` too: whether the call's type is shared with the file's other
@@ -111,7 +142,7 @@ export class NativeCheckerPort {
         if (node !== undefined && (syntax.isIdentifier(node) || syntax.isPropertyAccessExpression(node)) && !this.symbolsAt.has(asNative(node))) wanted.push(asNative(node));
       }
     }
-    this.fetchSymbols(wanted, true);
+    this.fetchSymbols([...new Set(wanted)], true);
     // The return annotations of the functions registered here, judged next (`getTypeFromTypeNode`;
     // the type at a type node is the type it denotes, and only `getTypeAtLocation` takes arrays).
     const annotations: NativeNode[] = [];
@@ -119,27 +150,6 @@ export class NativeCheckerPort {
       const registered = syntax.isCallExpression(site) ? site.arguments[0] : syntax.isDecorator(site) ? site.parent : undefined;
       if (registered === undefined || !(syntax.isFunctionExpression(registered) || syntax.isArrowFunction(registered) || syntax.isMethodDeclaration(registered))) continue;
       if (registered.type !== undefined && !this.typesOfTypeNodes.has(asNative(registered.type))) annotations.push(asNative(registered.type));
-    }
-    // The values of an options literal a call (or a decorator's call) is given: the options check
-    // asks each one's type (a raw shape's, each of its properties') when the call makes a registry or a tool decorator (options.ts), one
-    // request per value otherwise; a call that makes neither has its values typed for nothing, in
-    // the same request.
-    const values: NativeNode[] = [];
-    for (const site of sites) {
-      const call = syntax.isCallExpression(site) ? site : syntax.isDecorator(site) && syntax.isCallExpression(site.expression) ? site.expression : undefined;
-      let options: ts.Node | undefined = call?.arguments[0];
-      while (options !== undefined && syntax.isParenthesizedExpression(options)) options = options.expression;
-      if (options === undefined || !syntax.isObjectLiteralExpression(options)) continue;
-      for (const property of options.properties) {
-        if (!syntax.isPropertyAssignment(property)) continue;
-        // A raw shape written in place (`input: { limit: z.number() }`), like any object literal
-        // given to an option (`annotations: { readOnlyHint: true }`), is judged by its properties'
-        // types (declared-options.ts): its own type, which TypeScript 7 would get by resolving the
-        // call, is asked only when those cannot tell.
-        const value = property.initializer;
-        const typed = syntax.isObjectLiteralExpression(value) && value.properties.length > 0 ? value.properties.flatMap((inner) => (syntax.isPropertyAssignment(inner) ? [inner.initializer] : [])) : [value];
-        for (const node of typed) if (!this.typesAt.has(asNative(node))) values.push(asNative(node));
-      }
     }
     const unique = [...new Set(values)];
     if (annotations.length + unique.length === 0) return;

@@ -41,23 +41,26 @@ let scratch: string;
 
 /**
  * A project of `files` modules, each registering three tools on the project's one registry, each
- * with its hints written in place (`annotations: { … }`, as most tools declare them).
+ * with its hints written in place (`annotations: { … }`, as most tools declare them), one with
+ * its input a zod object (`input: z.object({ … })`).
  */
 function project(files: number): string {
   const directory = fs.mkdtempSync(path.join(scratch, `files${files}-`));
   fs.mkdirSync(path.join(directory, "node_modules", "@sourced"), { recursive: true });
   fs.symlinkSync(path.join(ROOT, "packages", "registry"), path.join(directory, "node_modules", "@sourced", "registry"), "dir");
+  fs.symlinkSync(fs.realpathSync(path.join(ROOT, "packages", "registry", "node_modules", "zod")), path.join(directory, "node_modules", "zod"), "dir");
   const compilerOptions = { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: [], noEmit: true };
   fs.writeFileSync(path.join(directory, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["*.ts"] }));
   fs.writeFileSync(path.join(directory, "registry.ts"), `import { createRegistry } from "@sourced/registry";\nexport const registry = createRegistry({ name: "trips", version: "1.0.0" });\n`);
   for (let file = 0; file < files; file++) {
     const tools = [0, 1, 2].map(
       (tool) =>
-        `export const t${file}_${tool} = registry.tool({ description: "Tool ${tool} of module ${file}.", annotations: { readOnlyHint: ${tool !== 1}, title: "Tool ${tool} of ${file}" } })(\n` +
-        `  function t${file}_${tool}(): DataToolOutput {\n` +
+        `export const t${file}_${tool} = registry.tool({ description: "Tool ${tool} of module ${file}.", annotations: { readOnlyHint: ${tool !== 1}, title: "Tool ${tool} of ${file}" }` +
+        `${tool === 2 ? `, input: z.object({ limit: z.number().max(${file + 1}) })` : ""} })(\n` +
+        `  function t${file}_${tool}(${tool === 2 ? "input: { limit: number }" : ""}): DataToolOutput {\n` +
         `    return { content: [{ type: "text", text: "${file}.${tool}" }], structuredContent: { sources: ["https://data.example.org/${file}"] } };\n  },\n);\n`,
     );
-    fs.writeFileSync(path.join(directory, `m${file}.ts`), `import type { DataToolOutput } from "@sourced/registry";\nimport { registry } from "./registry.js";\n\n${tools.join("\n")}`);
+    fs.writeFileSync(path.join(directory, `m${file}.ts`), `import type { DataToolOutput } from "@sourced/registry";\nimport { z } from "zod";\nimport { registry } from "./registry.js";\n\n${tools.join("\n")}`);
   }
   return directory;
 }
@@ -88,7 +91,8 @@ describe("round trips to TypeScript 7 per registering file", () => {
   it("asks nothing per file or per tool outside the file's batch: no single request grows with the files", async () => {
     // Among what once did: the receiver of `registry.tool` (its symbol and its type, asked once per
     // file), the type of each returned `structuredContent` literal (its keys, per tool), and the
-    // type of each `annotations` literal, with its relation to the option's type (per tool).
+    // type of each `annotations` literal, with its relation to the option's type (per tool), and
+    // the callee of each `z.object(…)` input (its symbol; the call's own type is never asked).
     const small = await judged(project(2));
     const large = await judged(project(6));
     expect([small.registrations, small.findings]).toEqual([6, 0]);

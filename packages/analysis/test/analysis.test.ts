@@ -1179,6 +1179,22 @@ describe("questions left unasked on a program nobody has checked", () => {
     expect(misspelt.result.findings.map((finding) => [finding.id, finding.tool])).toEqual([["invalid-option", "t"]]);
   });
 
+  it("judges a schema made by a call (`input: z.object({ … })`) by its callee's declared return type, never typing the call (in the call's context)", () => {
+    const judged = (count: number) => {
+      const registrations = Array.from(
+        { length: count },
+        (_, index) => `registry.tool({ name: "t${index}", input: z.object({ limit: z.number().max(${index + 1}) }) })(function t${index}(): DataToolOutput { return sample(); });`,
+      );
+      const { result, asked } = askedOf(`${HEADER}import { z } from "zod";\n${registrations.join("\n")}\n`);
+      expect(result.findings).toEqual([]);
+      expect(result.registrations).toHaveLength(count);
+      expect(asked("getTypeAtLocation").filter(([node]) => (node as ts.Node).getText().startsWith("z.object("))).toEqual([]);
+      return asked("isTypeAssignableTo").length;
+    };
+    // `ZodObject<Writeable<T>, $strip>` to the input's constraint, once whatever the number of tools.
+    expect(judged(6)).toBe(judged(3));
+  });
+
   it("reads the keys of a returned `structuredContent` literal from what it writes, never asking its type (which checks every value in it)", () => {
     const { result, asked } = askedOf(`${HEADER}registry.tool()(function keys(): DataToolOutput {
   return { content: [{ type: "text", text: "x" }], structuredContent: { sources: ["https://example.org/x"], "table": [["a"]] } };

@@ -120,12 +120,18 @@ export function declaredOptionsFit(
     // is judged by its properties too: its own type, like a raw shape's, is typed in the call's
     // context, which resolves the call.
     if (option !== null && option.free && literalFitsByProperties(context, option.property, value)) continue;
+    // A schema made by a call (`input: z.object({ … })`) is judged by what its callee declares it
+    // returns: typing the call itself types it in the call's context too.
+    if (option !== null && !option.free && !inferred.has(option.parameter) && declaredReturnFits(context, value, option.constraint)) {
+      inferred.add(option.parameter);
+      continue;
+    }
     const given = checker.getTypeAtLocation(value);
     if (given.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) continue;
     if (option === null) return false;
     if (option.free) {
       const takes = checker.getTypeOfSymbolAtLocation(option.property, value);
-      if (takes.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeVariable) || checker.isTypeAssignableTo(given, takes)) continue;
+      if (takes.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeVariable) || relates(context, given, takes)) continue;
       return false;
     }
     // Inferred from this value alone: no other option written here names the same parameter, and
@@ -201,6 +207,35 @@ function literalFitsByProperties(context: Context, property: ts.Symbol, value: t
   }
   return checker.getPropertiesOfType(target).every((declared) => written.has(declared.name) || (declared.flags & ts.SymbolFlags.Optional) !== 0);
 }
+
+/**
+ * Whether `value`, a call given to an option declared as a type parameter (`input: z.object({ … })`),
+ * surely fits the parameter's constraint whatever the call infers: its callee, a reference no
+ * guard narrows, has one signature, whose declared return type, its own type parameters left
+ * open (`ZodObject<Writeable<T>, $strip>`), fits the constraint; then so does every instantiation
+ * of it, the one this call makes included. `false` says only "the declaration cannot tell": the
+ * call's own type is asked then, as before. Asked once per callee and constraint.
+ */
+function declaredReturnFits(context: Context, value: ts.Expression, constraint: ts.Type): boolean {
+  const { ts, checker } = context;
+  const call = skipParentheses(ts, value);
+  if (!ts.isCallExpression(call) || ts.isOptionalChain(call)) return false;
+  const callee = unguardedSymbolOf(context, call.expression);
+  if (callee === undefined) return false;
+  let byConstraint = declaredReturnFit.get(callee);
+  if (byConstraint === undefined) declaredReturnFit.set(callee, (byConstraint = new Map<ts.Type, boolean>()));
+  let fits = byConstraint.get(constraint);
+  if (fits === undefined) {
+    const signatures = typeOfSymbol(context, callee).getCallSignatures();
+    const signature = signatures.length === 1 ? signatures[0] : undefined;
+    fits = signature !== undefined && relates(context, checker.getReturnTypeOfSignature(signature), constraint);
+    byConstraint.set(constraint, fits);
+  }
+  return fits;
+}
+
+/** `declaredReturnFits`' verdicts, by callee and constraint. */
+const declaredReturnFit = new WeakMap<ts.Symbol, Map<ts.Type, boolean>>();
 
 /** `hasPropertiesOnly`, once per type (the options type of every `annotations` literal is one). */
 const propertiesOnly = new WeakMap<ts.Type, boolean>();
