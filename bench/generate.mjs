@@ -2,7 +2,7 @@
 // modules that import each other, shared types and aliases, one registry module, a platform
 // wrapper, tools in call and decorator form, and ~10% non-compliant registrations of varied kinds.
 //
-//   node bench/generate.mjs --files 2000 --tools 10000 --seed 1 [--shape tools|realistic] [--hints] [--out bench/out]
+//   node bench/generate.mjs --files 2000 --tools 10000 --seed 1 [--shape tools|realistic] [--hints] [--zod-objects] [--out bench/out]
 //
 // Two shapes: `tools` (every module registers tools) and `realistic` (1 module in 10 does; the
 // rest is ordinary code, services, types and helpers, that imports ordinary code and is imported
@@ -448,8 +448,8 @@ export function ${id}Summary(service = new ${Id}Service()): string {
 // Project
 
 /** Where a project of this size lives. */
-export function projectDir(out, { files, tools, seed, shape = "tools", hints = false }) {
-  return path.join(out, `files${files}-tools${tools}-seed${seed}${shape === "tools" ? "" : `-${shape}`}${hints ? "-hints" : ""}`);
+export function projectDir(out, { files, tools, seed, shape = "tools", hints = false, zodObjects = false }) {
+  return path.join(out, `files${files}-tools${tools}-seed${seed}${shape === "tools" ? "" : `-${shape}`}${hints ? "-hints" : ""}${zodObjects ? "-zod-objects" : ""}`);
 }
 
 function write(file, text) {
@@ -529,7 +529,7 @@ export default [
  * Writes the project for (files, tools, seed) under `out` and returns its manifest. Files are
  * rewritten only when their text changed, so re-running the generator keeps build caches warm.
  */
-export function generateProject({ files, tools, seed, shape = "tools", hints = false, out = DEFAULT_OUT }) {
+export function generateProject({ files, tools, seed, shape = "tools", hints = false, zodObjects = false, out = DEFAULT_OUT }) {
   if (!SHAPES.includes(shape)) throw new Error(`--shape must be one of ${SHAPES.join(", ")}, got ${shape}`);
   if (!Number.isInteger(files) || files < 1) throw new Error(`--files must be a positive integer, got ${files}`);
   const registering = shape === "tools" ? files : Math.ceil(files / TOOL_MODULE_EVERY);
@@ -537,7 +537,7 @@ export function generateProject({ files, tools, seed, shape = "tools", hints = f
   if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${seed}`);
 
   linkWorkspace(out);
-  const dir = projectDir(out, { files, tools, seed, shape, hints });
+  const dir = projectDir(out, { files, tools, seed, shape, hints, zodObjects });
   const rand = random(seed);
   const manifest = {
     files,
@@ -606,7 +606,7 @@ export function generateProject({ files, tools, seed, shape = "tools", hints = f
     const sorted = [...imports].sort((a, b) => a - b);
     if (registers(index)) {
       const text = moduleText(index, perFile + (toolModule < extra ? 1 : 0), sorted, rand, manifest, relative);
-      put(relative, hints ? withHints(text) : text);
+      put(relative, asWritten(text, { hints, zodObjects }));
       toolModule++;
     } else {
       put(relative, ordinaryModuleText(index, sorted, rand));
@@ -632,18 +632,23 @@ export const serving = registry.serveStdio();
 }
 
 /**
- * `--hints`: every `.tool({ description: … })` also writes its tool's hints in place, as most
- * tools do (`annotations: { readOnlyHint: true, title: "…" }`); the same project otherwise (the
- * same random draws, findings and expectations), in a directory of its own.
+ * A module as real tools write it, the same project otherwise (the same random draws, findings and
+ * expectations), in a directory of its own. `--hints`: every `.tool({ description: … })` also
+ * writes its tool's hints in place, as most tools do (`annotations: { readOnlyHint: true, title:
+ * "…" }`). `--zod-objects`: every input is a zod object (`input: z.object({ … })`, as code moved
+ * from the SDK writes it) instead of a raw shape.
  */
-function withHints(text) {
-  return text.replace(/\.tool\(\{ description: ("(?:[^"\\]|\\.)*")/g, (whole, description) => `${whole}, annotations: { readOnlyHint: true, title: ${description} }`);
+function asWritten(text, { hints, zodObjects }) {
+  let written = text;
+  if (hints) written = written.replace(/\.tool\(\{ description: ("(?:[^"\\]|\\.)*")/g, (whole, description) => `${whole}, annotations: { readOnlyHint: true, title: ${description} }`);
+  if (zodObjects) written = written.replace(/input: (\{ limit: [^}]* \})/g, (_whole, shape) => `input: z.object(${shape})`);
+  return written;
 }
 
 // ---------------------------------------------------------------------------------------------
 
 function parseFlags(argv) {
-  const flags = { files: 2000, tools: 10000, seed: 1, shape: "tools", hints: false, out: DEFAULT_OUT };
+  const flags = { files: 2000, tools: 10000, seed: 1, shape: "tools", hints: false, zodObjects: false, out: DEFAULT_OUT };
   for (let i = 0; i < argv.length; i++) {
     const [key, inline] = argv[i].split("=", 2);
     const value = () => inline ?? argv[++i];
@@ -653,7 +658,8 @@ function parseFlags(argv) {
     else if (key === "--shape") flags.shape = value();
     else if (key === "--out") flags.out = path.resolve(value());
     else if (key === "--hints") flags.hints = true;
-    else throw new Error(`unknown option ${argv[i]}; the options are --files N --tools M --seed S --shape tools|realistic --hints --out DIR`);
+    else if (key === "--zod-objects") flags.zodObjects = true;
+    else throw new Error(`unknown option ${argv[i]}; the options are --files N --tools M --seed S --shape tools|realistic --hints --zod-objects --out DIR`);
   }
   return flags;
 }

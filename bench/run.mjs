@@ -26,11 +26,11 @@ const SMOKE = { files: 12, tools: 60, reps: 2, warmup: 0, scaling: [60, 120, 240
 
 const USAGE = `usage: node bench/run.mjs [--files N] [--tools M] [--seed S] [--reps R] [--warmup W]
        [--scaling T1,T2,...] [--calls C] [--register T] [--concurrent N] [--startup FILES,TOOLS] [--only 1,2,3,4,5,6,7,8,9,10,11]
-       [--shape tools|realistic|both] [--hints] [--json FILE] [--smoke] [--quiet]
+       [--shape tools|realistic|both] [--hints] [--zod-objects] [--json FILE] [--smoke] [--quiet]
        [--compare REF [--rounds N]]   the same measures on REF and on the working tree, each figure's change`;
 
 function parseFlags(argv) {
-  const flags = { ...DEFAULTS, json: path.join(DEFAULT_OUT, "results.json"), quiet: false, hints: false };
+  const flags = { ...DEFAULTS, json: path.join(DEFAULT_OUT, "results.json"), quiet: false, hints: false, zodObjects: false };
   const set = {};
   const list = (text) => text.split(",").map((item) => Number(item.trim()));
   for (let i = 0; i < argv.length; i++) {
@@ -68,8 +68,10 @@ function parseFlags(argv) {
         Object.assign(flags, SMOKE);
         break;
       case "--hints":
-        // The projects write each tool's hints in place (`annotations: { … }`; generate.mjs).
-        flags.hints = true;
+      case "--zod-objects":
+        // The projects write each tool's hints in place (`annotations: { … }`), or their inputs as
+        // zod objects (`z.object({ … })`): generate.mjs.
+        flags[key === "--hints" ? "hints" : "zodObjects"] = true;
         break;
       case "--quiet":
         flags.quiet = true;
@@ -305,7 +307,7 @@ async function main() {
     if (shape === flags.shapes[0]) result.measures = measures;
     const project = (tools, files) => {
       log?.(`generating ${files} modules, ${tools} tools (${shape} shape)`);
-      const generated = generateProject({ files, tools, seed: flags.seed, shape, hints: flags.hints });
+      const generated = generateProject({ files, tools, seed: flags.seed, shape, hints: flags.hints, zodObjects: flags.zodObjects });
       const { expected: _expected, ...summary } = generated.manifest;
       result.projects[path.basename(generated.dir)] = summary;
       return generated;

@@ -104,19 +104,23 @@ describe("with and without pruning, the same findings", () => {
     expect(pruned).toEqual(findingsOf(ts, tsconfig, false));
   }, 120_000);
 
-  // `--hints`: the same project with every tool's hints written in place (`annotations: { … }`), the same findings.
+  // `--hints` and `--zod-objects`: the same project with its tools' hints written in place
+  // (`annotations: { … }`), or its inputs written as zod objects (`z.object({ … })`): the same findings.
   it.each([
-    ["tools", false],
-    ["realistic", false],
-    ["tools", true],
-  ])("the bench's generated project, %s shape (hints written: %s): the planted findings, and in the realistic shape ordinary code is skipped", (shape, hints) => {
+    ["tools", ""],
+    ["realistic", ""],
+    ["tools", "hints"],
+    ["realistic", "zod-objects"],
+  ])("the bench's generated project, %s shape %s: the planted findings, and in the realistic shape ordinary code is skipped", (shape, written) => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "sourced-pruning-bench-"));
     scratch.push(out);
-    const flags = ["--files", "60", "--tools", "240", "--shape", shape, "--out", out, ...(hints ? ["--hints"] : [])];
+    const flags = ["--files", "60", "--tools", "240", "--shape", shape, "--out", out, ...(written === "" ? [] : [`--${written}`])];
     const generated = spawnSync(process.execPath, [path.join(root, "bench/generate.mjs"), ...flags], { encoding: "utf8" });
     expect(generated.status, generated.stderr).toBe(0);
-    const directory = path.join(out, `files60-tools240-seed1${shape === "tools" ? "" : `-${shape}`}${hints ? "-hints" : ""}`);
-    if (hints) expect(fs.readFileSync(path.join(directory, "src/modules/m0001.ts"), "utf8")).toContain("annotations: { readOnlyHint: true, title: ");
+    const directory = path.join(out, `files60-tools240-seed1${shape === "tools" ? "" : `-${shape}`}${written === "" ? "" : `-${written}`}`);
+    const module = fs.readFileSync(path.join(directory, `src/modules/m00${shape === "tools" ? "01" : "10"}.ts`), "utf8");
+    if (written === "hints") expect(module).toContain("annotations: { readOnlyHint: true, title: ");
+    if (written === "zod-objects") expect(module).toContain("input: z.object({ limit: ");
     const tsconfig = path.join(directory, "tsconfig.json");
     const manifest = JSON.parse(fs.readFileSync(path.join(directory, "manifest.json"), "utf8")) as { expected: { file: string; line: number; id: string }[] };
     const pruned = findingsOf(ts, tsconfig, true);
