@@ -96,11 +96,10 @@ export class NativeCheckerPort {
     // asks each one's type (a raw shape's, each of its properties') when the call makes a registry or a tool decorator (options.ts), one
     // request per value otherwise; a call that makes neither has its values typed for nothing, in
     // the same request. A value made by a call (`input: z.object({ … })`) is judged by its
-    // callee's declared return type (declared-options.ts): its callee's symbol is fetched with the
-    // sites' below, and the call's own type, which TypeScript 7 would get by resolving the
-    // registration's call, only if that cannot tell.
+    // callee's declared return type (declared-options.ts): the call is a site itself, so its
+    // callee's symbol is fetched with the sites' below, and the call's own type, which TypeScript 7
+    // would get by resolving the registration's call, is asked only if that cannot tell.
     const values: NativeNode[] = [];
-    const callees: ts.Node[] = [];
     for (const site of sites) {
       const call = syntax.isCallExpression(site) ? site : syntax.isDecorator(site) && syntax.isCallExpression(site.expression) ? site.expression : undefined;
       let options: ts.Node | undefined = call?.arguments[0];
@@ -115,16 +114,13 @@ export class NativeCheckerPort {
         const value = property.initializer;
         let inner: ts.Node = value;
         while (syntax.isParenthesizedExpression(inner)) inner = inner.expression;
-        if (syntax.isCallExpression(inner)) {
-          callees.push(inner.expression);
-          continue;
-        }
+        if (syntax.isCallExpression(inner)) continue;
         const typed = syntax.isObjectLiteralExpression(value) && value.properties.length > 0 ? value.properties.flatMap((inner) => (syntax.isPropertyAssignment(inner) ? [inner.initializer] : [])) : [value];
         for (const node of typed) if (!this.typesAt.has(asNative(node))) values.push(asNative(node));
       }
     }
     const wanted: NativeNode[] = [];
-    for (const site of [...sites, ...callees]) {
+    for (const site of sites) {
       // A call's callee and its registered argument, a decorator's expression and its method's
       // name, or a value reference itself: what the analysis asks the symbol of. The receiver of
       // a callee `registry.tool` too: whether the call's type is shared with the file's other
@@ -142,7 +138,7 @@ export class NativeCheckerPort {
         if (node !== undefined && (syntax.isIdentifier(node) || syntax.isPropertyAccessExpression(node)) && !this.symbolsAt.has(asNative(node))) wanted.push(asNative(node));
       }
     }
-    this.fetchSymbols([...new Set(wanted)], true);
+    this.fetchSymbols(wanted, true);
     // The return annotations of the functions registered here, judged next (`getTypeFromTypeNode`;
     // the type at a type node is the type it denotes, and only `getTypeAtLocation` takes arrays).
     const annotations: NativeNode[] = [];
