@@ -14,7 +14,9 @@ import type { GatewayView } from "./gateway.js";
  * its errors are the SDK's, as when each server registered everything itself. The SDK's handles
  * of each resource and prompt on a table are what `enable()`, `disable()` and `remove()` change;
  * the SDK tells the table of a change in a list, and the table tells the servers it answers for
- * that stay connected, as the SDK would tell each of them.
+ * that stay connected and declared `listChanged` on that list, as the SDK would tell each of them
+ * (the SDK tells them whatever they declared; a server that declared `listChanged: false` sends
+ * no such notification).
  *
  * A resource's read and a prompt's answer are bounded by the serving's shutdown, and refused what a
  * stateless request cannot do: one table for each shutdown and statelessness (and with or without
@@ -152,10 +154,15 @@ class OfferingTable {
     this.members.delete(server);
   }
 
-  /** `notifications/<kind>/list_changed` to each member that offers `kind`, as the SDK sends it from a server of its own. */
+  /**
+   * `notifications/<kind>/list_changed` to each member that declared `listChanged` on `kind`. The
+   * SDK's own server sends it whatever it declared; a server that declared `listChanged: false`
+   * (the registry's default) promised its client no such notification, and its tools' changes send
+   * none either (registry.ts, `Announcer`).
+   */
   private tell(kind: "resources" | "prompts"): void {
     for (const member of this.members) {
-      if (!member.isConnected() || member.server.getCapabilities()[kind] === undefined) continue;
+      if (!member.isConnected() || member.server.getCapabilities()[kind]?.listChanged !== true) continue;
       try {
         const sent = kind === "resources" ? member.server.sendResourceListChanged() : member.server.sendPromptListChanged();
         sent.catch(() => undefined);
