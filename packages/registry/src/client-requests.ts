@@ -1,4 +1,4 @@
-import { isInputRequiredResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import { statelessRefusal } from "./audience.js";
 import { describePath, describeReturned } from "./problems.js";
 import { toWire } from "./wire.js";
@@ -75,4 +75,66 @@ export function copiedInputRequest(asked: InputRequiredResult): CopiedInputReque
       ? `resultType: "input_required", then ${JSON.stringify((copy as { resultType?: unknown }).resultType)?.slice(0, 80) ?? "none"}`
       : `the request: an object whose resultType is "input_required", then ${describeReturned(copy)}`;
   return { ok: false, refusal: `asked for input with a request that changed when it was read again, so it was not sent:\n- ${then}` };
+}
+
+/**
+ * A URL elicitation thrown by the author's code, the 2025-era way (`throw new
+ * UrlElicitationRequiredError([...])`: the JSON-RPC error -32042, whose data lists the pages the
+ * user is asked to open): recognised as the SDK's own handlers recognise it, a `ProtocolError` of
+ * that code. The SDK passes it on to the client as that error — from a tool, a prompt or a read
+ * alike — where any other throw is a failure; the registry passes it on the same way.
+ */
+export function thrownUrlElicitation(thrown: unknown): ProtocolError | undefined {
+  try {
+    return thrown instanceof ProtocolError && thrown.code === ProtocolErrorCode.UrlElicitationRequired ? thrown : undefined;
+  } catch {
+    // A proxy whose traps throw, or a throwing `code` getter: no URL elicitation, a failure like any other.
+    return undefined;
+  }
+}
+
+/** A thrown URL elicitation as it may leave: its copy, or why it may not, in words that follow the name of what threw it. */
+export type CopiedUrlElicitation = { readonly ok: true; readonly error: ProtocolError } | { readonly ok: false; readonly refusal: string };
+
+/** The URL elicitations that went through `copiedUrlElicitation`: a tool's net answers with one, and its server throws it. */
+const copiedUrlElicitations = new WeakSet<object>();
+
+/**
+ * A thrown URL elicitation as it leaves the server: a `ProtocolError` of its code, with its message
+ * and the plain-JSON copy of its data, each read once by the copier every result goes through
+ * (wire.ts) — so what the SDK sends is that copy, with the same code, message and data the SDK
+ * would send for the author's error, never a getter or a `toJSON` of it read again while it is
+ * written out. One the copy refuses (a BigInt the transport could not write, a cycle, a getter
+ * that throws) may not leave, and each net answers it as it answers a request for input the copy
+ * refuses. What it asks, and on which protocol revision, is the SDK's to decide, as for a tool of
+ * its own: it sends -32042 on a 2025-era request, and refuses it on 2026-07-28, which has no such
+ * error (`inputRequired.elicitUrl(…)` there).
+ */
+export function copiedUrlElicitation(thrown: ProtocolError): CopiedUrlElicitation {
+  // Read through the copier, so that a getter of either that throws is refused with its path.
+  const wire = toWire({
+    get message(): unknown {
+      return thrown.message;
+    },
+    get data(): unknown {
+      return thrown.data;
+    },
+  });
+  if (!wire.ok) {
+    const { path, problem } = wire.refusal;
+    return { ok: false, refusal: `asked for input with a URL elicitation that cannot be sent as JSON, so it was not sent:\n- ${describePath(path, "the error")}: ${problem}` };
+  }
+  const { message, data } = wire.value as { message?: unknown; data?: unknown };
+  if (typeof message !== "string") {
+    const found = typeof message === "object" && message !== null && !Array.isArray(message) ? "an object" : describeReturned(message);
+    return { ok: false, refusal: `asked for input with a URL elicitation whose message is no text, so it was not sent:\n- message: ${found}` };
+  }
+  const error = new ProtocolError(ProtocolErrorCode.UrlElicitationRequired, message, data);
+  copiedUrlElicitations.add(error);
+  return { ok: true, error };
+}
+
+/** Whether `value` is a URL elicitation's copy (`copiedUrlElicitation`): what a tool's server throws rather than sends as a result. */
+export function isCopiedUrlElicitation(value: unknown): value is ProtocolError {
+  return typeof value === "object" && value !== null && copiedUrlElicitations.has(value);
 }

@@ -18,8 +18,9 @@ export { isSourceUrl, SOURCE_URL_PATTERN, TOOL_NAME_PATTERN, toSourceUrl } from 
 export { WIRE_LIMITS } from "./wire.js";
 // Everything a server author writes beside registry.tool(), from this one package: templates and
 // completion (resources, prompts), the 2026-07-28 way to ask the client (`throw inputRequired(…)`),
-// a JSON Schema as a tool's input, and the SDK's types of what they take and return.
-export { acceptedContent, completable, fromJsonSchema, inputRequired, inputResponse, ResourceTemplate } from "@modelcontextprotocol/server";
+// the 2025-era URL elicitation (`throw new UrlElicitationRequiredError(…)`), a JSON Schema as a
+// tool's input, and the SDK's types of what they take and return.
+export { acceptedContent, completable, fromJsonSchema, inputRequired, inputResponse, ResourceTemplate, UrlElicitationRequiredError } from "@modelcontextprotocol/server";
 export type {
   AuthInfo,
   CompleteResourceTemplateCallback,

@@ -1,5 +1,5 @@
 import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/server";
-import { copiedInputRequest, thrownInputRequest } from "./client-requests.js";
+import { copiedInputRequest, copiedUrlElicitation, thrownInputRequest, thrownUrlElicitation } from "./client-requests.js";
 import { z } from "zod";
 import { describeThrown, errorResult, netFailure, STOPPED, toolLabel, warn, type NamedTool } from "./answers.js";
 import { DEFAULT_CONTRACT, hasVisibleText, type ResultContract } from "./contract.js";
@@ -102,6 +102,13 @@ function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallTool
   // `throw inputRequired(…)`: the tool asks the client for input; the SDK sends or fulfils it (client-requests.ts).
   const asked = thrownInputRequest(error);
   if (asked !== undefined) return askedForInput(tool, asked, logger);
+  // `throw new UrlElicitationRequiredError(…)`: passed on as the SDK passes it on, an error of the request (server.ts throws it).
+  const url = thrownUrlElicitation(error);
+  if (url !== undefined) {
+    const copied = copiedUrlElicitation(url);
+    if (copied.ok) return copied.error as unknown as CallToolResult;
+    return refusedResult(tool, logger, (label) => `${label} ${copied.refusal}`);
+  }
   if (isToolError(error)) return expectedFailure(tool, expectedFailureText(error), logger);
   const { message, detail } = describeThrown(error);
   const result = errorResult(`${toolLabel(tool, "result")} failed: ${message}`);

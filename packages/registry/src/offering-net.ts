@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Logger } from "./logger.js";
 import { answerText, describeThrown, warn } from "./answers.js";
 import { deadlineText, withinBounds, type CallBounds } from "./bounds.js";
-import { copiedInputRequest, STATELESS_INPUT_REFUSAL, thrownInputRequest } from "./client-requests.js";
+import { copiedInputRequest, copiedUrlElicitation, STATELESS_INPUT_REFUSAL, thrownInputRequest, thrownUrlElicitation } from "./client-requests.js";
 import { expectedFailureText, isToolError } from "./net.js";
 import { describeProblems, inPlainWords } from "./problems.js";
 import { toWire } from "./wire.js";
@@ -25,7 +25,9 @@ import { toWire } from "./wire.js";
  * `ctx.mcpReq.inputResponses` — the SDK's own way for `prompts/get` and `resources/read`, as for
  * `tools/call`. A copy that may not leave is refused as a result that breaks the contract is; on a
  * stateless 2025-era request, where no later request could bring the answers back, asking is
- * refused with the reason, as a tool's is (server.ts).
+ * refused with the reason, as a tool's is (server.ts). A URL elicitation thrown the 2025-era way
+ * (`UrlElicitationRequiredError`, -32042) leaves as the SDK lets it leave, as a tool's does: an
+ * error of the request, its data copied once (client-requests.ts).
  *
  * A request for input *returned* is refused as a tool's is: the result schemas are strict, and
  * `resultType` is none of their keys. One rule for every callback of the registry's — what is
@@ -76,6 +78,13 @@ export function checkedCallback<T>(offered: Offered, callback: (...args: Args) =
         if (!copied.ok) return refuse(`${label} ${copied.refusal}`);
         if (bounds.stateless === true) return refuse(`${label} failed: ${STATELESS_INPUT_REFUSAL}`);
         return copied.request;
+      }
+      const url = thrownUrlElicitation(error);
+      if (url !== undefined) {
+        const copied = copiedUrlElicitation(url);
+        if (!copied.ok) return refuse(`${label} ${copied.refusal}`);
+        // Passed on as the SDK passes on a prompt's or a read's own: its copy, thrown to the SDK.
+        throw copied.error;
       }
       if (isToolError(error)) {
         const text = expectedFailureText(error) ?? `${label} failed.`;

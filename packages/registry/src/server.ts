@@ -2,7 +2,7 @@ import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode } fr
 import type { CallToolRequest, CallToolResult, Icon, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { statelessRefusal, type Audience } from "./audience.js";
-import { STATELESS_INPUT_REFUSAL, statelessContext } from "./client-requests.js";
+import { isCopiedUrlElicitation, STATELESS_INPUT_REFUSAL, statelessContext } from "./client-requests.js";
 import { answerClientMistakes } from "./client-mistakes.js";
 import { contractFor, type ResultContract } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
@@ -139,11 +139,15 @@ export class ToolTable {
       // An async refinement may settle after the call was cancelled (or stopped): not logged then.
       return parsed instanceof Promise ? parsed.then(proceed, (error: unknown) => thrownUnlessUnanswered(tool, error, logger, signal)) : proceed(parsed);
     });
-    if (!stateless) return answer;
-    // `throw inputRequired(…)` on a stateless 2025-era request: no later request could bring the answers to it.
-    const refused = (result: CallToolResult): CallToolResult =>
-      isInputRequiredResult(result) ? thrownAnswer(tool, new Error(STATELESS_INPUT_REFUSAL), logger) : result;
-    return answer instanceof Promise ? answer.then(refused) : refused(answer);
+    const answered = (result: CallToolResult): CallToolResult => {
+      // A URL elicitation the tool threw (-32042), as the net copied it: an error of the request, as
+      // the SDK's own tools/call throws it — the SDK sends it on a 2025-era request, and refuses it on
+      // 2026-07-28, which has no such error. It needs no session: the client answers by calling again.
+      if (isCopiedUrlElicitation(result)) throw result;
+      // `throw inputRequired(…)` on a stateless 2025-era request: no later request could bring the answers to it.
+      return stateless && isInputRequiredResult(result) ? thrownAnswer(tool, new Error(STATELESS_INPUT_REFUSAL), logger) : result;
+    };
+    return answer instanceof Promise ? answer.then(answered) : answered(answer);
   }
 }
 

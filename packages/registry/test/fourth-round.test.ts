@@ -6,10 +6,11 @@ import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } 
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { createRegistry, type HttpServing } from "../dist/index.js";
-import type { AnyClient } from "./both-clients.js";
+import { McpServer } from "@modelcontextprotocol/server";
+import { createRegistry, type HttpServing, type Registry } from "../dist/index.js";
+import { checkInMemory, type AnyClient } from "./both-clients.js";
 import { compileServers, MODERN_ENVELOPE, modernHeaders, rawInitialize, rawStdioProcesses, recordingLogger, type RawStdio } from "./helpers.js";
-import { buildFourthRound, GOOD_RESULT, PROMPTS, THROWN_REQUESTS, toJsonCalls } from "./servers/fourth-round.js";
+import { buildFourthRound, GOOD_RESULT, PROMPTS, THROWN_REQUESTS, toJsonCalls, URL_ELICITATION_MESSAGE, URL_ELICITATIONS } from "./servers/fourth-round.js";
 
 /*
  * The fourth run-time round (issue 44), over the real transports — stdio (a compiled server) and
@@ -104,12 +105,13 @@ async function eachClient(check: (client: AnyClient, label: string) => Promise<v
   }
 }
 
-/** What a request fails with: its JSON-RPC code and message. */
-async function failure(request: Promise<unknown>): Promise<{ code: unknown; message: string }> {
+/** What a request fails with: its JSON-RPC code, message and data. */
+async function failure(request: Promise<unknown>): Promise<{ code: unknown; message: string; data?: unknown }> {
   try {
     await request;
   } catch (error) {
-    return { code: (error as { code?: unknown }).code, message: String((error as Error).message) };
+    const { code, data } = error as { code?: unknown; data?: unknown };
+    return { code, message: String((error as Error).message), ...(data === undefined ? {} : { data }) };
   }
   throw new Error("the request succeeded");
 }
@@ -420,6 +422,96 @@ describe("a prompt or a resource read asks for input as a tool does (throw input
     // One warning per request refused, for each of the two HTTP clients, naming what asked.
     for (const name of Object.keys(THROWN_REQUESTS)) {
       for (const kind of ["Prompt", "Resource"]) expect(logger.warnings.filter((warning) => warning.startsWith(`${kind} "${name}" asked for input with a request that`)), `${kind} ${name}`).toHaveLength(2);
+    }
+  });
+});
+
+describe("a URL elicitation thrown (UrlElicitationRequiredError, -32042) leaves as the SDK lets it leave, through the net's copy", () => {
+  /** Bounded: an answer the SDK could not send fails here instead of waiting out the client's 60 s. */
+  const BOUNDED = { timeout: 10_000 };
+  /** What a tool, a prompt and a read of `name` are asked, by what names them in a message. */
+  const requests = (client: AnyClient, label: string, name: string) =>
+    [
+      ["Tool", () => callBounded(client, label, { name, arguments: {} }, BOUNDED.timeout)],
+      ["Prompt", () => client.getPrompt({ name }, BOUNDED)],
+      ["Resource", () => client.readResource({ uri: `memory://asks/${name}` }, BOUNDED)],
+    ] as const;
+
+  test("a tool, a prompt and a read that throw one: -32042 with its message and data on a 2025-era request (stdio, stateless HTTP), the SDK's own refusal on 2026-07-28, nothing logged (both clients)", async () => {
+    logger.warnings.length = 0;
+    await eachClient(async (client, label) => {
+      for (const [name, entry] of Object.entries(URL_ELICITATIONS)) {
+        if (!("passed" in entry)) continue;
+        for (const [kind, request] of requests(client, label, name)) {
+          const failed = await failure(request()).catch((error: unknown) => ({ answered: String(error) }));
+          if (label === "v2 Client over HTTP (2026-07-28)") {
+            // The SDK's seam: the -32042 error of earlier revisions does not exist on this one.
+            expect(failed, `${label}: ${kind} ${name}`).toMatchObject({ code: -32603, message: expect.stringContaining("URL elicitation cannot be signalled by throwing UrlElicitationRequiredError on protocol revision 2026-07-28") as unknown });
+          } else {
+            // The v1 Client prefixes the code to every error's message.
+            const message = label.startsWith("v1 ") ? `MCP error -32042: ${URL_ELICITATION_MESSAGE}` : URL_ELICITATION_MESSAGE;
+            expect(failed, `${label}: ${kind} ${name}`).toEqual({ code: -32042, message, data: entry.passed });
+          }
+        }
+      }
+    });
+    // An expected answer: nothing worth a warning.
+    expect(logger.warnings).toEqual([]);
+  });
+
+  test("exactly as the SDK's own server passes it on: the same code, message and data (in memory, the v2 and the v1 Client)", async () => {
+    const make = URL_ELICITATIONS.url_elicitation.make;
+    const sdkServer = (): McpServer => {
+      const server = new McpServer({ name: "sdk", version: "1.0.0" });
+      server.registerTool("url_elicitation", {}, () => {
+        throw make();
+      });
+      server.registerPrompt("url_elicitation", {}, () => {
+        throw make();
+      });
+      server.registerResource("url_elicitation", "memory://asks/url_elicitation", {}, () => {
+        throw make();
+      });
+      return server;
+    };
+    const outcomes = async (build: () => Registry): Promise<unknown[]> => {
+      const seen: unknown[] = [];
+      await checkInMemory(build, async (client) => {
+        for (const request of [client.callTool({ name: "url_elicitation", arguments: {} }), client.getPrompt({ name: "url_elicitation" }), client.readResource({ uri: "memory://asks/url_elicitation" })]) {
+          seen.push(await failure(request).catch((error: unknown) => ({ answered: String(error) })));
+        }
+      });
+      return seen;
+    };
+    const sdk = await outcomes(() => ({ createServer: sdkServer }) as unknown as Registry);
+    expect(sdk).toHaveLength(6);
+    expect(sdk.every((outcome) => (outcome as { code?: unknown }).code === -32042)).toBe(true);
+    expect(await outcomes(() => buildFourthRound(recordingLogger()))).toEqual(sdk);
+  });
+
+  test("one whose data cannot be sent as JSON is refused as a thrown request for input is: an error naming what threw it, and one warning (both clients, stdio and HTTP)", async () => {
+    logger.warnings.length = 0;
+    await eachClient(async (client, label) => {
+      for (const [name, entry] of Object.entries(URL_ELICITATIONS)) {
+        if (!("includes" in entry)) continue;
+        for (const [kind, request] of requests(client, label, name)) {
+          const includes = entry.includes.map((part) => (part.startsWith('"') ? `${kind} ${part}` : part));
+          if (kind === "Tool") {
+            const result = await request();
+            const text = "content" in result ? (result.content as Array<{ text?: string }>)[0]?.text : undefined;
+            expect.soft(result, `${label}: ${kind} ${name}`).toMatchObject({ isError: true });
+            for (const part of includes) expect.soft(text, `${label}: ${kind} ${name}`).toContain(part);
+          } else {
+            const { code, message } = await failure(request());
+            expect.soft(code, `${label}: ${kind} ${name}`).toBe(-32603);
+            for (const part of includes) expect.soft(message, `${label}: ${kind} ${name}`).toContain(part);
+          }
+        }
+      }
+    });
+    // One warning per refusal, for each of the two HTTP clients, naming what threw it.
+    for (const kind of ["Tool", "Prompt", "Resource"]) {
+      expect(logger.warnings.filter((warning) => warning.startsWith(`${kind} "url_bigint"`) && warning.includes("asked for input with a URL elicitation")), kind).toHaveLength(2);
     }
   });
 });

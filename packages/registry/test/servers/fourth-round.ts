@@ -2,7 +2,7 @@
 // client's mistake answered as one, a call in flight when stdin closes, the smaller holes. Served
 // over stdio by fourth-round-server.ts and over HTTP in-process by the tests.
 // The start-up check is off: these tools are unannotated on purpose, and the net is what is tested.
-import { createRegistry, inputRequired, ToolError, type Logger, type Registry } from "@sourced/registry";
+import { createRegistry, inputRequired, ToolError, UrlElicitationRequiredError, type Logger, type Registry } from "@sourced/registry";
 import { z } from "zod";
 
 const text = (value: string) => ({ type: "text" as const, text: value });
@@ -129,6 +129,28 @@ export const THROWN_REQUESTS = {
   },
 } as const satisfies Record<string, { make: () => unknown; includes: readonly string[] }>;
 
+/** The page a URL elicitation asks the user to open, as a tool, a prompt and a read throw it (`UrlElicitationRequiredError`, -32042). */
+export const URL_ELICITATION = { mode: "url", message: "Sign in to read the graph.", url: "https://example.org/login", elicitationId: "login-1" } as const;
+/** The message of the error they throw. */
+export const URL_ELICITATION_MESSAGE = "Sign in first: open the link.";
+
+/**
+ * The URL elicitations a tool, a prompt and a read of the same name throw, by name: `passed`, what
+ * the client receives as the error's data on a 2025-era request; else `includes`, what the refusal
+ * naming it says.
+ */
+export const URL_ELICITATIONS = {
+  url_elicitation: {
+    make: () => new UrlElicitationRequiredError([{ ...URL_ELICITATION }], URL_ELICITATION_MESSAGE),
+    passed: { elicitations: [URL_ELICITATION] },
+  },
+  // Its data holds what JSON cannot carry: the transport could not write it, and the client would wait.
+  url_bigint: {
+    make: () => new UrlElicitationRequiredError([{ ...URL_ELICITATION, _meta: { "example.org/n": 1n } }], URL_ELICITATION_MESSAGE),
+    includes: ['"url_bigint" asked for input with a URL elicitation that cannot be sent as JSON, so it was not sent', 'data.elicitations[0]._meta["example.org/n"]: a BigInt'],
+  },
+} as const satisfies Record<string, { make: () => unknown; passed?: unknown; includes?: readonly string[] }>;
+
 /** How often the `inputRequests` of the request `ask_read_once` last threw were read. */
 let requestReads = 0;
 
@@ -204,6 +226,18 @@ export function buildFourthRound(logger: Logger): Registry {
   });
   // The hostile requests a tool throws, thrown by a prompt and by a read of the same names.
   for (const [name, { make }] of Object.entries(THROWN_REQUESTS)) {
+    registry.prompt(name, {}, () => {
+      throw make();
+    });
+    registry.resource(name, `memory://asks/${name}`, {}, () => {
+      throw make();
+    });
+  }
+  // A URL elicitation thrown, the 2025-era way, by a tool, a prompt and a read of each name.
+  for (const [name, { make }] of Object.entries(URL_ELICITATIONS)) {
+    registry.tool({ name })(() => {
+      throw make();
+    });
     registry.prompt(name, {}, () => {
       throw make();
     });
