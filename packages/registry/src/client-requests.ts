@@ -4,17 +4,17 @@ import { describePath, describeReturned } from "./problems.js";
 import { toWire } from "./wire.js";
 
 /*
- * What a tool may ask of the client, by where it runs. Over stdio and in a session of the
- * sessionful HTTP mode, the SDK's own context serves it as it is (`requestSampling`,
- * `elicitInput`, `send`), and an `inputRequired(…)` thrown by the tool — or by a prompt, or a
- * resource's read — is fulfilled by the SDK: on 2026-07-28 the client answers it and calls again,
- * on a 2025-era connection the SDK asks the client itself and calls the tool again with the
- * answers. On a stateless 2025-era HTTP request none of it can work — the client's answer would
- * reach another server — and the tool is told so, instead of the SDK's "Client does not support
+ * What a tool — or a prompt, or a resource's read — may ask of the client, by where it runs. Over
+ * stdio and in a session of the sessionful HTTP mode, the SDK's own context serves it as it is
+ * (`requestSampling`, `elicitInput`, `send`), and an `inputRequired(…)` it throws is fulfilled by
+ * the SDK: on 2026-07-28 the client answers it and calls again, on a 2025-era connection the SDK
+ * asks the client itself and calls the tool again with the answers. On a stateless 2025-era HTTP
+ * request none of it can work — the client's answer would reach another server — and the tool, the
+ * prompt or the read is told so, in the same words, instead of the SDK's "Client does not support
  * sampling", which is not the reason.
  */
 
-/** The context of a tool called on a stateless 2025-era HTTP request: what needs a session throws the true reason. */
+/** The context of a tool, a prompt or a read called on a stateless 2025-era HTTP request: what needs a session throws the true reason. */
 export function statelessContext(ctx: ServerContext): ServerContext {
   const refuse = (what: string) => () => Promise.reject(new Error(statelessRefusal(what)));
   const send = (request: { method: string }) => Promise.reject(new Error(statelessRefusal(`A request to the client (${request.method})`)));

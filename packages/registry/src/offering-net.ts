@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Logger } from "./logger.js";
 import { answerText, describeThrown, warn } from "./answers.js";
 import { deadlineText, withinBounds, type CallBounds } from "./bounds.js";
-import { copiedInputRequest, copiedUrlElicitation, STATELESS_INPUT_REFUSAL, thrownInputRequest, thrownUrlElicitation } from "./client-requests.js";
+import { copiedInputRequest, copiedUrlElicitation, STATELESS_INPUT_REFUSAL, statelessContext, thrownInputRequest, thrownUrlElicitation } from "./client-requests.js";
 import { expectedFailureText, isToolError } from "./net.js";
 import { describeProblems, inPlainWords } from "./problems.js";
 import { toWire } from "./wire.js";
@@ -25,9 +25,10 @@ import { toWire } from "./wire.js";
  * `ctx.mcpReq.inputResponses` — the SDK's own way for `prompts/get` and `resources/read`, as for
  * `tools/call`. A copy that may not leave is refused as a result that breaks the contract is; on a
  * stateless 2025-era request, where no later request could bring the answers back, asking is
- * refused with the reason, as a tool's is (server.ts). A URL elicitation thrown the 2025-era way
- * (`UrlElicitationRequiredError`, -32042) leaves as the SDK lets it leave, as a tool's does: an
- * error of the request, its data copied once (client-requests.ts).
+ * refused with the reason, as a tool's is (server.ts), and so is a request pushed to the client
+ * (`ctx.mcpReq.requestSampling`, `elicitInput`: client-requests.ts). A URL elicitation thrown the
+ * 2025-era way (`UrlElicitationRequiredError`, -32042) leaves as the SDK lets it leave, as a tool's
+ * does: an error of the request, its message and data copied once (client-requests.ts).
  *
  * A request for input *returned* is refused as a tool's is: the result schemas are strict, and
  * `resultType` is none of their keys. One rule for every callback of the registry's — what is
@@ -111,8 +112,13 @@ export function checkedCallback<T>(offered: Offered, callback: (...args: Args) =
       ctx.mcpReq.signal,
       bounds,
       logger,
-      // The callback sees the bounded signal in its context, as a tool does in its `extra`.
-      (signal) => checked([...args.slice(0, -1), { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }] as unknown as Args, signal),
+      (signal) => {
+        // The callback sees the bounded signal in its context, as a tool does in its `extra`; on a
+        // stateless 2025-era request, what needs a session (`requestSampling`, `elicitInput`, `send`)
+        // throws the reason, as a tool's does, not the SDK's "Client does not support …".
+        const own: ServerContext = { ...ctx, mcpReq: { ...ctx.mcpReq, signal } };
+        return checked([...args.slice(0, -1), bounds.stateless === true ? statelessContext(own) : own] as unknown as Args, signal);
+      },
       (cause) => {
         if (cause === "shutdown") {
           return {

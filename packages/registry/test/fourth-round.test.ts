@@ -10,7 +10,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { createRegistry, type HttpServing, type Registry } from "../dist/index.js";
 import { checkInMemory, type AnyClient } from "./both-clients.js";
 import { compileServers, MODERN_ENVELOPE, modernHeaders, rawInitialize, rawStdioProcesses, recordingLogger, type RawStdio } from "./helpers.js";
-import { buildFourthRound, GOOD_RESULT, PROMPTS, THROWN_REQUESTS, toJsonCalls, URL_ELICITATION_MESSAGE, URL_ELICITATIONS } from "./servers/fourth-round.js";
+import { buildFourthRound, GOOD_RESULT, PROMPTS, PUSHED, THROWN_REQUESTS, toJsonCalls, URL_ELICITATION_MESSAGE, URL_ELICITATIONS } from "./servers/fourth-round.js";
 
 /*
  * The fourth run-time round (issue 44), over the real transports — stdio (a compiled server) and
@@ -423,6 +423,44 @@ describe("a prompt or a resource read asks for input as a tool does (throw input
     for (const name of Object.keys(THROWN_REQUESTS)) {
       for (const kind of ["Prompt", "Resource"]) expect(logger.warnings.filter((warning) => warning.startsWith(`${kind} "${name}" asked for input with a request that`)), `${kind} ${name}`).toHaveLength(2);
     }
+  });
+});
+
+describe("a prompt or a resource read that asks the client pushed (ctx.mcpReq.elicitInput), as a tool may", () => {
+  test("works where the client's answer comes back (stdio), points to inputRequired on 2026-07-28 as for a tool, and on a stateless 2025-era request is refused with the reason a tool is given, word for word, never sent (both clients)", async () => {
+    elicited.length = 0;
+    const BOUNDED = { timeout: 10_000 };
+    await eachClient(async (client, label) => {
+      const tool = await callBounded(client, label, { name: "push_elicit", arguments: {} }, BOUNDED.timeout);
+      const toolText = (tool.content as Array<{ text?: string }>)[0]?.text ?? "";
+      const asked = [
+        ["Prompt", () => client.getPrompt({ name: "push_elicit" }, BOUNDED)],
+        ["Resource", () => client.readResource({ uri: "memory://asks/push_elicit" }, BOUNDED)],
+      ] as const;
+      if (label === "v1 Client over HTTP") {
+        // No later request could bring the user's answer back to the server that asked.
+        expect(tool.isError, label).toBe(true);
+        expect(toolText, label).toContain('Tool "push_elicit" failed: Elicitation (elicitation/create) needs a session, and this server serves 2025-era clients statelessly');
+        for (const [kind, request] of asked) {
+          const { code, message } = await failure(request());
+          expect(code, `${label}: ${kind}`).toBe(-32603);
+          expect(message, `${label}: ${kind}`).toBe(`MCP error -32603: ${toolText.replace('Tool "push_elicit"', `${kind} "push_elicit"`)}`);
+        }
+        return;
+      }
+      if (label === "v2 Client over HTTP (2026-07-28)") {
+        // No requests to the client on this revision: the SDK's error points to inputRequired, for each alike.
+        expect(tool.isError, label).toBe(true);
+        expect(toolText, label).toContain("inputRequired");
+        for (const [kind, request] of asked) expect((await failure(request())).message, `${label}: ${kind}`).toContain("inputRequired");
+        return;
+      }
+      expect(toolText, label).toBe("pushed accept");
+      expect((await asked[0][1]()).messages, label).toEqual([{ role: "user", content: { type: "text", text: "pushed accept" } }]);
+      expect((await asked[1][1]()).contents, label).toEqual([{ uri: "memory://asks/push_elicit", text: "pushed accept" }]);
+    });
+    // Asked by the tool, the prompt and the read, over each stdio connection; never statelessly.
+    expect(elicited).toEqual(Array<string>(6).fill(PUSHED));
   });
 });
 

@@ -2,7 +2,7 @@
 // client's mistake answered as one, a call in flight when stdin closes, the smaller holes. Served
 // over stdio by fourth-round-server.ts and over HTTP in-process by the tests.
 // The start-up check is off: these tools are unannotated on purpose, and the net is what is tested.
-import { createRegistry, inputRequired, ToolError, UrlElicitationRequiredError, type Logger, type Registry } from "@sourced/registry";
+import { createRegistry, inputRequired, ToolError, UrlElicitationRequiredError, type Logger, type Registry, type ToolCallExtra } from "@sourced/registry";
 import { z } from "zod";
 
 const text = (value: string) => ({ type: "text" as const, text: value });
@@ -151,6 +151,13 @@ export const URL_ELICITATIONS = {
   },
 } as const satisfies Record<string, { make: () => unknown; passed?: unknown; includes?: readonly string[] }>;
 
+/** What a tool, a prompt and a read ask the client's user pushed, the SDK's 2025-era way (`ctx.mcpReq.elicitInput(…)`). */
+export const PUSHED = "Pushed from the server?";
+
+/** The user's answer to `PUSHED`: its action. */
+const pushed = async (ctx: Pick<ToolCallExtra, "mcpReq">): Promise<string> =>
+  (await ctx.mcpReq.elicitInput({ mode: "form", message: PUSHED, requestedSchema: { type: "object", properties: {} } })).action;
+
 /** How often the `inputRequests` of the request `ask_read_once` last threw were read. */
 let requestReads = 0;
 
@@ -233,6 +240,10 @@ export function buildFourthRound(logger: Logger): Registry {
       throw make();
     });
   }
+  // A tool, a prompt and a read that ask the user pushed, as the SDK's 2025-era servers do.
+  registry.tool({ name: "push_elicit" })(async (_args: unknown, extra: ToolCallExtra) => ({ ...GOOD_RESULT, content: [text(`pushed ${await pushed(extra)}`)] }));
+  registry.prompt("push_elicit", {}, async (ctx) => ({ messages: [message(`pushed ${await pushed(ctx)}`)] }));
+  registry.resource("push_elicit", "memory://asks/push_elicit", {}, async (uri, ctx) => ({ contents: [{ uri: uri.href, text: `pushed ${await pushed(ctx)}` }] }));
   // A URL elicitation thrown, the 2025-era way, by a tool, a prompt and a read of each name.
   for (const [name, { make }] of Object.entries(URL_ELICITATIONS)) {
     registry.tool({ name })(() => {
