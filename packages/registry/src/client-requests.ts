@@ -45,6 +45,19 @@ export function thrownInputRequest(thrown: unknown): InputRequiredResult | undef
   }
 }
 
+/**
+ * What the refusal of a request for input *returned* adds (`return inputRequired(…)`, as the SDK's
+ * own callbacks may): returned, it is an answer, checked against the contract of a tool's result, a
+ * prompt's or a read's — whose keys `resultType` is none of — and refused as one that breaks it;
+ * the author is told how to ask instead. In one place, so a tool, a prompt and a read say it alike.
+ */
+export const RETURNED_INPUT_REQUEST_HINT = "A request for input is thrown, not returned: throw inputRequired(…) instead.";
+
+/** The hint on a line of its own when `returned` (an answer's plain-JSON copy) is a request for input; else nothing. */
+export function returnedInputRequestHint(returned: unknown): string {
+  return thrownInputRequest(returned) === undefined ? "" : `\n${RETURNED_INPUT_REQUEST_HINT}`;
+}
+
 /** A thrown request for input as it may leave: its copy, or why it may not, in words that follow the name of what asked (`Prompt "p" ${refusal}`). */
 export type CopiedInputRequest = { readonly ok: true; readonly request: InputRequiredResult } | { readonly ok: false; readonly refusal: string };
 

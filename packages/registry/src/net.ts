@@ -1,5 +1,5 @@
 import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/server";
-import { copiedInputRequest, copiedUrlElicitation, thrownInputRequest, thrownUrlElicitation } from "./client-requests.js";
+import { copiedInputRequest, copiedUrlElicitation, returnedInputRequestHint, thrownInputRequest, thrownUrlElicitation } from "./client-requests.js";
 import { z } from "zod";
 import { describeThrown, errorResult, netFailure, STOPPED, toolLabel, warn, type NamedTool } from "./answers.js";
 import { DEFAULT_CONTRACT, hasVisibleText, type ResultContract } from "./contract.js";
@@ -194,9 +194,11 @@ function checkedResult(tool: NamedTool, value: unknown, logger: Logger, contract
   // The copy is plain JSON and the schema has no transforms: the checked copy itself is sent.
   if (parsed.success) return returned as CallToolResult;
   const problems = describeProblems(parsed.error.issues);
+  // A request for input returned rather than thrown breaks the contract too: the message says how to ask.
+  const hint = returnedInputRequestHint(returned);
   return refusedResult(
     tool,
     logger,
-    (label) => `${label} returned a result that breaks the DataToolOutput contract, so it was not sent:\n${problems.map((line) => `- ${line}`).join("\n")}`,
+    (label) => `${label} returned a result that breaks the DataToolOutput contract, so it was not sent:\n${problems.map((line) => `- ${line}`).join("\n")}${hint}`,
   );
 }

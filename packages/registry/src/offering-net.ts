@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Logger } from "./logger.js";
 import { answerText, describeThrown, warn } from "./answers.js";
 import { deadlineText, withinBounds, type CallBounds } from "./bounds.js";
-import { copiedInputRequest, copiedUrlElicitation, STATELESS_INPUT_REFUSAL, statelessContext, thrownInputRequest, thrownUrlElicitation } from "./client-requests.js";
+import { copiedInputRequest, copiedUrlElicitation, returnedInputRequestHint, STATELESS_INPUT_REFUSAL, statelessContext, thrownInputRequest, thrownUrlElicitation } from "./client-requests.js";
 import { expectedFailureText, isToolError } from "./net.js";
 import { describeProblems, inPlainWords } from "./problems.js";
 import { toWire } from "./wire.js";
@@ -30,11 +30,11 @@ import { toWire } from "./wire.js";
  * 2025-era way (`UrlElicitationRequiredError`, -32042) leaves as the SDK lets it leave, as a tool's
  * does: an error of the request, its message and data copied once (client-requests.ts).
  *
- * A request for input *returned* is refused as a tool's is: the result schemas are strict, and
- * `resultType` is none of their keys. One rule for every callback of the registry's — what is
- * returned is the answer, checked against its contract; a request for input is thrown — so code
- * moved between a tool, a prompt and a read keeps its meaning, and a request for input never
- * passes for an answer, nor an answer for one.
+ * A request for input *returned* is refused as a tool's is, its message saying to throw it: the
+ * result schemas are strict, and `resultType` is none of their keys. One rule for every callback
+ * of the registry's — what is returned is the answer, checked against its contract; a request for
+ * input is thrown — so code moved between a tool, a prompt and a read keeps its meaning, and a
+ * request for input never passes for an answer, nor an answer for one.
  */
 
 /** What bounds a read or a prompt's answer (`CallBounds`), and whether it serves a stateless 2025-era HTTP request. */
@@ -99,7 +99,8 @@ export function checkedCallback<T>(offered: Offered, callback: (...args: Args) =
     const parsed = schema.safeParse(wire.value, { error: inPlainWords });
     if (!parsed.success) {
       const problems = describeProblems(parsed.error.issues).map((line) => `- ${line}`);
-      return refuse(`${label} answered with a result that breaks the ${contract} contract, so it was not sent:\n${problems.join("\n")}`);
+      // A request for input returned rather than thrown: refused as a tool's is, saying how to ask.
+      return refuse(`${label} answered with a result that breaks the ${contract} contract, so it was not sent:\n${problems.join("\n")}${returnedInputRequestHint(wire.value)}`);
     }
     return wire.value as T;
   };

@@ -105,6 +105,9 @@ async function eachClient(check: (client: AnyClient, label: string) => Promise<v
   }
 }
 
+/** What a refusal of a request for input returned rather than thrown adds: how to ask instead. */
+const RETURNED_HINT = "A request for input is thrown, not returned: throw inputRequired(…) instead.";
+
 /** What a request fails with: its JSON-RPC code, message and data. */
 async function failure(request: Promise<unknown>): Promise<{ code: unknown; message: string; data?: unknown }> {
   try {
@@ -314,6 +317,20 @@ describe("a thrown request for input (throw inputRequired(…)) goes through the
     }
   });
 
+  test("one returned rather than thrown is a result that breaks the contract, refused with an error result that says to throw it, and one warning (both clients, stdio and HTTP)", async () => {
+    logger.warnings.length = 0;
+    elicited.length = 0;
+    await eachClient(async (client, label) => {
+      const result = await callBounded(client, label, { name: "returns_request", arguments: {} }, 5_000);
+      const text = (result.content as Array<{ text?: string }>)[0]?.text;
+      expect(result, label).toMatchObject({ isError: true });
+      expect(text, label).toContain('Tool "returns_request" returned a result that breaks the DataToolOutput contract, so it was not sent');
+      expect(text, label).toContain(RETURNED_HINT);
+    });
+    expect(elicited).toEqual([]);
+    expect(logger.warnings.filter((warning) => warning.startsWith('Tool "returns_request" (registered at ') && warning.includes(RETURNED_HINT))).toHaveLength(2);
+  });
+
   test("one the copy takes is read once, and fulfilled from the copy: the client is asked, the tool called again (both clients, stdio and HTTP)", async () => {
     elicited.length = 0;
     await eachClient(async (client, label) => {
@@ -394,7 +411,7 @@ describe("a prompt or a resource read asks for input as a tool does (throw input
     expect(logger.warnings.every((warning) => warning.includes(STATELESS)), logger.warnings.join("\n")).toBe(true);
   });
 
-  test("one that cannot be sent as JSON, or reads differently the second time, is an MCP error naming the prompt or the resource, and one warning; one returned is refused as a result; nothing reaches the client (both clients, stdio and HTTP)", async () => {
+  test("one that cannot be sent as JSON, or reads differently the second time, is an MCP error naming the prompt or the resource, and one warning; one returned is refused as a result, saying to throw it; nothing reaches the client (both clients, stdio and HTTP)", async () => {
     elicited.length = 0;
     logger.warnings.length = 0;
     const check = async (client: AnyClient, label: string): Promise<void> => {
@@ -408,12 +425,15 @@ describe("a prompt or a resource read asks for input as a tool does (throw input
           for (const part of includes) expect.soft(message, `${label}: ${kind} ${name}`).toContain(part.replace(`Tool "${name}"`, `${kind} "${name}"`));
         }
       }
-      // Returned rather than thrown: an answer, checked against its contract as a tool's result is, and refused.
+      // Returned rather than thrown: an answer, checked against its contract as a tool's result is,
+      // and refused, saying to throw it.
       const prompt = await failure(client.getPrompt({ name: "returns_request" }, BOUNDED));
       expect(prompt.message, label).toContain('Prompt "returns_request" answered with a result that breaks the GetPromptResult contract, so it was not sent');
       expect(prompt.message, label).toContain('"resultType", "inputRequests" are not keys of a prompt result');
+      expect(prompt.message, label).toContain(RETURNED_HINT);
       const read = await failure(client.readResource({ uri: "memory://asks/returns_request" }, BOUNDED));
       expect(read.message, label).toContain('Resource "returns_request" answered with a result that breaks the ReadResourceResult contract, so it was not sent');
+      expect(read.message, label).toContain(RETURNED_HINT);
     };
     // Refused before the SDK sees it, whatever the era: eachClient's four clients.
     await eachClient(check);
@@ -423,6 +443,8 @@ describe("a prompt or a resource read asks for input as a tool does (throw input
     for (const name of Object.keys(THROWN_REQUESTS)) {
       for (const kind of ["Prompt", "Resource"]) expect(logger.warnings.filter((warning) => warning.startsWith(`${kind} "${name}" asked for input with a request that`)), `${kind} ${name}`).toHaveLength(2);
     }
+    // The returned ones' warnings say to throw it too.
+    for (const kind of ["Prompt", "Resource"]) expect(logger.warnings.filter((warning) => warning.startsWith(`${kind} "returns_request"`) && warning.includes(RETURNED_HINT)), kind).toHaveLength(2);
   });
 });
 

@@ -258,6 +258,7 @@ export function buildFourthRound(logger: Logger): Registry {
   }
   // A request for input returned, as the SDK's own callbacks may: refused as a tool's is.
   const asked = () => inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: "Returned?", requestedSchema: { type: "object", properties: {} } }) } });
+  registry.tool({ name: "returns_request" })(asked);
   registry.prompt("returns_request", {}, asked);
   registry.resource("returns_request", "memory://asks/returns_request", {}, asked);
   registry.resource("graph", "memory://graph", { mimeType: "application/json" }, (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: "{}" }] }));
