@@ -111,9 +111,10 @@ export class ProjectSession {
     try {
       const parsed = this.readConfig(typescript);
       if (!("fileNames" in parsed)) return parsed;
-      // The include globs decide the root names: a file added or removed is a change too.
-      const rootNames = parsed.fileNames.join("|");
-      if (this.last !== undefined && this.program !== undefined && this.lastStamp === `${rootNames}#${this.stampOf(this.program)}`) return this.last;
+      // The include globs decide the root names: a file added or removed is a change too; and so is
+      // an option changed in the config or in a config it extends.
+      const config = `${parsed.fileNames.join("|")}#${JSON.stringify(parsed.options)}`;
+      if (this.last !== undefined && this.program !== undefined && this.lastStamp === `${config}#${this.stampOf(this.program)}`) return this.last;
       const program = typescript.createProgram({
         rootNames: parsed.fileNames,
         options: parsed.options,
@@ -126,7 +127,7 @@ export class ProjectSession {
       const current = new Set(program.getSourceFiles().map((sourceFile) => sourceFile.fileName));
       for (const fileName of this.cache.keys()) if (!current.has(fileName)) this.cache.delete(fileName);
       this.last = snapshotOf("classic", typescript, analyzeProgram(typescript, program), program.getSourceFiles());
-      this.lastStamp = `${rootNames}#${this.stampOf(program)}`;
+      this.lastStamp = `${config}#${this.stampOf(program)}`;
       this.fingerprints = new Map();
       return this.last;
     } catch (error) {

@@ -7,7 +7,7 @@ import { fakeTypeScript, filesOf, REGISTRY, REPO, removeTrees, tree, TYPESCRIPT_
 
 /*
  * ProjectSession, the analysis kept across builds (the bundler plugin's watch mode): which backend
- * it judges on, what it sees again (a changed file, an added one) and what it
+ * it judges on, what it sees again (a changed file, an added one, a changed tsconfig) and what it
  * does not (nothing changed: no analysis, the same outcome), and that a project it cannot judge is
  * one failure outcome, never a thrown error. fixtures/cli/findings copied to a temporary directory
  * (the tests edit it), with the registry and the repository's TypeScript 6.0.3 or 7.0.2 linked in.
@@ -148,6 +148,24 @@ describe("on TypeScript 6: the classic backend, the program kept across refreshe
     const removed = snapshot(session.refresh());
     expect(findings(removed, root)).toEqual(BASELINE);
     expect(removed.files.has(file("src/extra.ts"))).toBe(false);
+  });
+
+  it("a changed tsconfig is seen: its compiler options, and those of a config it extends", () => {
+    const options = (JSON.parse(original("tsconfig.json")) as { compilerOptions: Record<string, unknown> }).compilerOptions;
+    // Reported once, at the project's first registration.
+    const loose = ["src/tools.ts:4 strict-null-checks-off undefined", ...BASELINE];
+    write(root, "tsconfig.json", JSON.stringify({ compilerOptions: { ...options, strict: false }, include: ["src"] }));
+    const [changed, cost] = counted(() => session.refresh());
+    expect([findings(changed, root), cost]).toEqual([loose, 1]);
+
+    write(root, "base.json", JSON.stringify({ compilerOptions: options }));
+    write(root, "tsconfig.json", JSON.stringify({ extends: "./base.json", include: ["src"] }));
+    expect(findings(session.refresh(), root)).toEqual(BASELINE);
+    write(root, "base.json", JSON.stringify({ compilerOptions: { ...options, strict: false } }));
+    expect(findings(session.refresh(), root)).toEqual(loose);
+
+    write(root, "tsconfig.json", original("tsconfig.json"));
+    expect(findings(session.refresh(), root)).toEqual(BASELINE);
   });
 
   it("an internal failure of the analysis: one failure saying so and to report it, never a throw; kept until the next refresh() tries again", () => {
