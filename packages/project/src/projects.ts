@@ -68,6 +68,18 @@ export function readProjects(
   return projects;
 }
 
+/** A configuration error on one line: `file(line,col): message` where TypeScript places it (the file relative to `cwd`), its message alone where it places nothing. */
+export function configErrorText(ts: TypeScript, diagnostic: ts.Diagnostic, cwd: string): string {
+  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
+  if (diagnostic.file === undefined || diagnostic.start === undefined) return message;
+  const { line, character } = ts.getLineAndCharacterOfPosition(diagnostic.file, diagnostic.start);
+  return `${relativeName(cwd, diagnostic.file.fileName)}(${line + 1},${character + 1}): ${message}`;
+}
+
+function relativeName(cwd: string, file: string): string {
+  return path.relative(cwd, file).split(path.sep).join("/") || file;
+}
+
 function canonical(ts: TypeScript, file: string): string {
   let real = path.resolve(file);
   try {

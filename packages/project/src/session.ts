@@ -6,6 +6,7 @@ import { analyzeProject } from "./analyze-project";
 import { type Backend, chooseBackend, NativeBackendUnavailable } from "./backend";
 import { UsageError } from "./errors";
 import { fingerprintOf } from "./fingerprint";
+import { configErrorText } from "./projects";
 import { loadTypeScript, type TypeScript } from "./typescript";
 
 /** A source file of the analysed program, with its registrations. */
@@ -165,9 +166,10 @@ export class ProjectSession {
       ...typescript.sys,
       onUnRecoverableConfigFileDiagnostic: (diagnostic) => unrecoverable.push(diagnostic),
     });
-    const errors = [...unrecoverable, ...(parsed?.errors ?? [])].filter((d) => d.category === typescript.DiagnosticCategory.Error);
+    // The config's syntax errors too (not in `parsed.errors`): they are the cause of the others.
+    const errors = [...unrecoverable, ...(parsed === undefined ? [] : typescript.getConfigFileParsingDiagnostics(parsed))].filter((d) => d.category === typescript.DiagnosticCategory.Error);
     if (parsed === undefined || errors.length > 0) {
-      const text = errors.map((d) => typescript.flattenDiagnosticMessageText(d.messageText, " ")).join("; ");
+      const text = errors.map((d) => configErrorText(typescript, d, process.cwd())).join("; ");
       return this.failure(`${display(this.configPath)} is not a valid TypeScript configuration (${text}); fix it so the tools can be checked.`);
     }
     return parsed;

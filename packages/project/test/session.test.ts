@@ -168,6 +168,22 @@ describe("on TypeScript 6: the classic backend, the program kept across refreshe
     expect(findings(session.refresh(), root)).toEqual(BASELINE);
   });
 
+  it("an invalid tsconfig: one failure naming each error where it is, never a throw; fixed, the project is judged again", () => {
+    write(root, "tsconfig.json", fs.readFileSync(path.join(REPO, "fixtures/cli/bad-json/tsconfig.json"), "utf8"));
+    const [broken, cost] = counted(() => session.refresh());
+    expect(cost).toBe(0);
+    expect(failure(broken).failure).toBe("unusable");
+    const at = display(config);
+    expect(failure(broken).message).toMatch(
+      new RegExp(`^${escape(at)} is not a valid TypeScript configuration \\(${escape(at)}\\(5,3\\): ',' expected\\.; ${escape(at)}\\(7,1\\): '}' expected\\.; .*\\); fix it so the tools can be checked\\.$`),
+    );
+    expect(session.current()).toBe(broken);
+
+    write(root, "tsconfig.json", original("tsconfig.json"));
+    const [fixed, fixedCost] = counted(() => session.refresh());
+    expect([findings(fixed, root), fixedCost]).toEqual([BASELINE, 1]);
+  });
+
   it("an internal failure of the analysis: one failure saying so and to report it, never a throw; kept until the next refresh() tries again", () => {
     fs.appendFileSync(file("src/tools.ts"), "// changed\n");
     analyses.failNext = new Error("boom");
@@ -238,3 +254,7 @@ describe("on TypeScript 7: the native backend, the project opened afresh on ever
     expect([classic.backend, classic.fallback]).toEqual(["classic", undefined]);
   });
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
