@@ -4,7 +4,7 @@ import { analyzeProgram, isAnalysedFile } from "@sourced/analysis";
 import type { AnalysisResult, ProgramPort, TypeScript as SyntaxPort } from "@sourced/analysis";
 import { type Backend, chooseBackend, loadNative } from "./backend";
 import { UsageError } from "./errors";
-import { createSharedHost } from "./projects";
+import { configErrorText, createSharedHost, nativeConfigErrorText } from "./projects";
 import { loadTypeScript } from "./typescript";
 
 /** One project judged on the backend `chooseBackend` picks for it (the one `sourced check` runs). */
@@ -33,7 +33,7 @@ export interface AnalyzeProjectOptions {
  * Loads one project and judges it with the backend `sourced check` picks for it, the same choice
  * in the same place (`chooseBackend`): for front-ends that build without tsc (the bundler plugin,
  * the registry's start-up check) and must agree with the check. Throws {@link UsageError} for a
- * TypeScript it cannot use.
+ * TypeScript it cannot use, and, as the check refuses it, for a tsconfig its compiler rejects.
  */
 export function analyzeProject(options: AnalyzeProjectOptions): ProjectAnalysis {
   const cwd = path.resolve(options.cwd ?? process.cwd());
@@ -46,6 +46,8 @@ export function analyzeProject(options: AnalyzeProjectOptions): ProjectAnalysis 
     try {
       const project = session.project(configPath);
       if (project === undefined) throw new UsageError(`TypeScript ${compiler.version} cannot open ${configPath}.`);
+      const configErrors = project.configErrors();
+      if (configErrors.length > 0) throw invalidConfig(configPath, cwd, configErrors.map((error) => nativeConfigErrorText(error, cwd)));
       const { program } = project;
       const sourceFiles = project.candidateSources().filter((sourceFile) => isAnalysedFile(program, sourceFile));
       const result = analyzeProgram(project.syntax, program, { sourceFiles });
@@ -64,8 +66,16 @@ export function analyzeProject(options: AnalyzeProjectOptions): ProjectAnalysis 
     },
   });
   if (parsed === undefined) throw new UsageError(`cannot read ${configPath}.`);
+  const configErrors = typescript.getConfigFileParsingDiagnostics(parsed).filter((diagnostic) => diagnostic.category === typescript.DiagnosticCategory.Error);
+  if (configErrors.length > 0) throw invalidConfig(configPath, cwd, configErrors.map((diagnostic) => configErrorText(typescript, diagnostic, cwd)));
   const program = typescript.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host: createSharedHost(typescript, parsed.options, new Map()) });
   const sourceFiles = program.getSourceFiles().filter((sourceFile) => isAnalysedFile(program, sourceFile));
   const result = analyzeProgram(typescript, program, { sourceFiles });
   return { backend: "classic", typescriptVersion: loaded.version, ts: typescript, program, sourceFiles, result, close: () => {} };
+}
+
+/** As `sourced check` refuses it: a judgement over a project its own compiler rejects could not be trusted. */
+function invalidConfig(configPath: string, cwd: string, errors: readonly string[]): UsageError {
+  const name = path.relative(cwd, configPath).split(path.sep).join("/") || configPath;
+  return new UsageError(`${name} is not a valid TypeScript configuration (${errors.join("; ")}); fix it so the tools can be checked.`);
 }

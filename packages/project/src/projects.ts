@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as ts from "typescript";
+import type { NativeSyntaxError } from "@sourced/analysis-native";
 import { stripJsonComments } from "./config-files";
 import { UsageError } from "./errors";
 import type { TypeScript } from "./typescript";
@@ -74,6 +75,21 @@ export function configErrorText(ts: TypeScript, diagnostic: ts.Diagnostic, cwd: 
   if (diagnostic.file === undefined || diagnostic.start === undefined) return message;
   const { line, character } = ts.getLineAndCharacterOfPosition(diagnostic.file, diagnostic.start);
   return `${relativeName(cwd, diagnostic.file.fileName)}(${line + 1},${character + 1}): ${message}`;
+}
+
+/** {@link configErrorText} for TypeScript 7's errors, which it places by offset (leading trivia included). */
+export function nativeConfigErrorText(error: NativeSyntaxError, cwd: string): string {
+  if (error.start < 0) return error.message;
+  let text: string;
+  try {
+    text = fs.readFileSync(error.fileName, "utf8");
+  } catch {
+    return `${relativeName(cwd, error.fileName)}: ${error.message}`;
+  }
+  let start = error.start;
+  while (start < text.length && /\s/.test(text[start]!)) start++;
+  const before = text.slice(0, start).split(/\r?\n/);
+  return `${relativeName(cwd, error.fileName)}(${before.length},${before.at(-1)!.length + 1}): ${error.message}`;
 }
 
 function relativeName(cwd: string, file: string): string {

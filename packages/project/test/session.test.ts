@@ -227,6 +227,14 @@ describe("on TypeScript 7: the native backend, the project opened afresh on ever
     expect([findings(again, root), againCost]).toEqual([BASELINE, 1]);
   });
 
+  it("an invalid tsconfig: the failure the classic backend gives, not a judgement of what TypeScript 7 made of it", () => {
+    const root = tree({ ...TINY, "tsconfig.json": fs.readFileSync(path.join(REPO, "fixtures/cli/bad-json/tsconfig.json"), "utf8") }, { "node_modules/typescript": TYPESCRIPT_7 });
+    const config = path.join(root, "tsconfig.json");
+    const outcome = failure(new ProjectSession(config).refresh());
+    expect(outcome.failure).toBe("unusable");
+    expect(outcome.message).toMatch(new RegExp(`^cannot analyse ${escape(display(config))} with TypeScript 7: .*${escape(display(config))}\\(5,3\\): ',' expected\\.`));
+  });
+
   it("chosen, but unable to run (a TypeScript 7 it does not drive, or one without its API): the classic backend judges, and `fallback` says why", () => {
     for (const [version, why] of [
       ["7.5.0", /^TypeScript 7\.5\.0 at .*: the native backend drives TypeScript 7\.0\.x and 7\.1\.x's API$/],
