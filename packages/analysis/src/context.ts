@@ -53,10 +53,14 @@ export interface Context {
   /** Callee symbol -> what its calls return, when its declared signatures settle it (see `markedTypeAt`). */
   readonly declaredReturns: WeakMap<ts.Symbol, ts.Type | "unmarked" | null>;
   /**
-   * Callee symbol -> receiver symbol (`null`: none) -> the calls of it whose arguments are all
-   * literals, by the arguments' text (see `literalCallOf`); `null`: its calls are never shared.
+   * Callee symbol -> receiver type (`null`: none) -> the calls of it whose arguments are all
+   * literals, by the arguments' text (see `literalCallOf`).
    */
-  readonly literalCalls: WeakMap<ts.Symbol, Map<ts.Symbol | null, Map<string, LiteralCall>> | null>;
+  readonly literalCalls: WeakMap<ts.Symbol, Map<ts.Type | null, Map<string, LiteralCall>>>;
+  /** Callee symbol -> whether its type is the same at every call (see `fixedCalleeOf`). */
+  readonly fixedCallees: WeakMap<ts.Symbol, boolean>;
+  /** Callee symbol -> receiver type (`null`: none) -> the exact decorator type its calls that infer nothing share (`null`: unmarked; see registration.ts). */
+  readonly sharedDecorators: WeakMap<ts.Symbol, Map<ts.Type | null, ts.Type | null>>;
   /** File -> name -> its symbol (`null`: none), for names the file never declares in an inner scope. */
   readonly symbolsByName: WeakMap<ts.SourceFile, Map<string, ts.Symbol | null>>;
   /** Type -> what its `tool` member returns: a marked decorator (a registry's type), an unmarked value, or no `tool` (see `registryEscapeAt`). */
@@ -105,6 +109,8 @@ export function contextOf(tsInstance: TypeScript, program: ProgramPort): Context
       unmarkedSymbols: new WeakMap(),
       declaredReturns: new WeakMap(),
       literalCalls: new WeakMap(),
+      fixedCallees: new WeakMap(),
+      sharedDecorators: new WeakMap(),
       symbolsByName: new WeakMap(),
       registryTypes: new WeakMap(),
       registrySymbols: new WeakMap(),

@@ -213,10 +213,8 @@ function isPlainFunctionOutOfReach(context: Context, symbol: ts.Symbol): boolean
  * whose return type is conditional on its options) infers its type arguments and relates a fresh
  * object literal to the parameter's type, call after call; a module registering fifty tools with
  * the same options has them resolved once. The call's type is the same at every such call because
- * every input of its resolution is: the callee is a reference no guard narrows (`f`, or `r.f`
- * whose receiver `r` is a name of the same kind), whose declared type, like the receiver's, is an
- * object type, no union, so no narrowing changes it; the callee's type is one signature without
- * a `this` parameter; the call has no type arguments; every argument is a literal made of
+ * every input of its resolution is: the callee's type and its receiver's are the same at each
+ * (`fixedCalleeOf`); the call has no type arguments; every argument is a literal made of
  * literals, so equal text means equal types; and the call is the callee of another call, the one
  * place where no contextual type takes part in inferring its type arguments.
  */
@@ -225,33 +223,49 @@ export function literalCallOf(context: Context, call: ts.CallExpression): Litera
   if (call.typeArguments !== undefined || call.flags & (ts.NodeFlags.OptionalChain | ts.NodeFlags.JavaScriptFile)) return undefined;
   if (!ts.isCallExpression(call.parent) || call.parent.expression !== call) return undefined;
   if (!call.arguments.every((argument) => isLiteralValue(ts, argument))) return undefined;
-  const callee = call.expression;
-  let receiver: ts.Symbol | null = null;
-  if (ts.isPropertyAccessExpression(callee)) {
-    if (!ts.isIdentifier(callee.expression)) return undefined;
-    const symbol = unguardedSymbolOf(context, callee.expression);
-    if (symbol === undefined || !isFixedObjectType(context, typeOfSymbol(context, symbol))) return undefined;
-    receiver = symbol;
-  } else if (!ts.isIdentifier(callee)) {
-    return undefined;
-  }
-  const symbol = unguardedSymbolOf(context, callee);
-  if (symbol === undefined) return undefined;
+  const fixed = fixedCalleeOf(context, call);
+  if (fixed === undefined) return undefined;
+  const { callee: symbol, receiver } = fixed;
   let byReceiver = context.literalCalls.get(symbol);
-  if (byReceiver === undefined) {
-    const type = typeOfSymbol(context, symbol);
-    const signatures = type.getCallSignatures();
-    const fixed = isFixedObjectType(context, type) && signatures.length === 1 && (signatures[0] as { thisParameter?: ts.Symbol }).thisParameter === undefined;
-    byReceiver = fixed ? new Map() : null;
-    context.literalCalls.set(symbol, byReceiver);
-  }
-  if (byReceiver === null) return undefined;
+  if (byReceiver === undefined) context.literalCalls.set(symbol, (byReceiver = new Map<ts.Type | null, Map<string, LiteralCall>>()));
   let calls = byReceiver.get(receiver);
   if (calls === undefined) byReceiver.set(receiver, (calls = new Map<string, LiteralCall>()));
   const key = call.arguments.map((argument) => argument.getText()).join("\u0000");
   let shared = calls.get(key);
   if (shared === undefined) calls.set(key, (shared = { options: new Map() }));
   return shared;
+}
+
+/**
+ * The callee of `call` and its receiver's type (`null`: none) when the callee's type is the same at
+ * every call of it on a receiver of that type: a reference no guard narrows (`f`, or `r.f` whose
+ * receiver `r` is a name of the same kind), whose declared type, like the receiver's, is an object
+ * type, no union, with one call signature and no `this` parameter. Keyed by the receiver's type,
+ * not its name, so that every file's import of one registry shares it. Told once per callee.
+ */
+export function fixedCalleeOf(context: Context, call: ts.CallExpression): { readonly callee: ts.Symbol; readonly receiver: ts.Type | null } | undefined {
+  const { ts } = context;
+  const callee = call.expression;
+  let receiver: ts.Type | null = null;
+  if (ts.isPropertyAccessExpression(callee)) {
+    if (!ts.isIdentifier(callee.expression)) return undefined;
+    const symbol = unguardedSymbolOf(context, callee.expression);
+    const type = symbol === undefined ? undefined : typeOfSymbol(context, symbol);
+    if (type === undefined || !isFixedObjectType(context, type)) return undefined;
+    receiver = type;
+  } else if (!ts.isIdentifier(callee)) {
+    return undefined;
+  }
+  const symbol = unguardedSymbolOf(context, callee);
+  if (symbol === undefined) return undefined;
+  let fixed = context.fixedCallees.get(symbol);
+  if (fixed === undefined) {
+    const type = typeOfSymbol(context, symbol);
+    const signatures = type.getCallSignatures();
+    fixed = isFixedObjectType(context, type) && signatures.length === 1 && (signatures[0] as { thisParameter?: ts.Symbol }).thisParameter === undefined;
+    context.fixedCallees.set(symbol, fixed);
+  }
+  return fixed ? { callee: symbol, receiver } : undefined;
 }
 
 /** An object type, no union nor intersection: what a reference of it reads whatever the flow. */

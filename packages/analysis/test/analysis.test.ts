@@ -1195,6 +1195,19 @@ describe("questions left unasked on a program nobody has checked", () => {
     expect(judged(6)).toBe(judged(3));
   });
 
+  it("resolves a decorator call that infers nothing once, whatever the number of tools missing their annotation", () => {
+    // Each fix asks the decorator's output keys; `registry.tool({ description })` infers no type
+    // argument (a free option only) and, itself called, has no context: one type for all of them.
+    const fixes = (count: number) => {
+      const registrations = Array.from({ length: count }, (_, index) => `registry.tool({ description: "Tool ${index}." })(function t${index}() { return sample(); });`);
+      const { result, asked } = askedOf(`${HEADER}${registrations.join("\n")}\n`);
+      expect(result.findings.map((finding) => [finding.id, finding.fix?.typeText])).toEqual(Array.from({ length: count }, () => ["missing-annotation", "DataToolOutput"]));
+      return asked("getResolvedSignature").filter(([node]) => (node as ts.Node).getText().startsWith("registry.tool(")).length;
+    };
+    expect(fixes(1)).toBe(1);
+    expect(fixes(4)).toBe(1);
+  });
+
   it("reads the keys of a returned `structuredContent` literal from what it writes, never asking its type (which checks every value in it)", () => {
     const { result, asked } = askedOf(`${HEADER}registry.tool()(function keys(): DataToolOutput {
   return { content: [{ type: "text", text: "x" }], structuredContent: { sources: ["https://example.org/x"], "table": [["a"]] } };

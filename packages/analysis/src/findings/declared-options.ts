@@ -85,6 +85,27 @@ function computeDeclaredOptions(context: Context, symbol: ts.Symbol): DeclaredOp
 }
 
 /**
+ * Whether no argument of `call` can infer a type argument of its callee: it has no argument, or
+ * one options literal each of whose properties is an assignment, by name, to an option its
+ * declaration types without a type parameter (`description`, `annotations`), so no inference
+ * source. Asked with what `declaredOptionsOf` reads once per callee.
+ */
+export function infersNothing(context: Context, call: ts.CallExpression): boolean {
+  const { ts } = context;
+  if (call.typeArguments !== undefined) return false;
+  if (call.arguments.length === 0) return true;
+  const literal = call.arguments[0]!;
+  if (!ts.isObjectLiteralExpression(literal)) return false;
+  const declared = declaredOptionsOf(context, call);
+  if (declared === undefined) return false;
+  return literal.properties.every((property) => {
+    if (!ts.isPropertyAssignment(property)) return false;
+    const key = propertyKey(ts, property.name);
+    return key !== undefined && declared.known.includes(key) && declaredOption(context, declared, key)?.free === true;
+  });
+}
+
+/**
  * Whether the exact check of `literal` (the options of a call of `declared`'s callee) finds no
  * problem, told from the declaration; `false` when it may find one or the declaration cannot tell.
  * `outputNotAnObject` is the exact check's own (it reads the value alone).

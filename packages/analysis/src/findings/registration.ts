@@ -2,13 +2,14 @@ import type * as ts from "typescript";
 import type { AnnotationFix, Registration, TypeScript } from "../api.js";
 import { type Context, contractFor, hasUnresolvedImports, isErrorType, isMarked, markOf, resolveAlias, unresolvedImportsOf } from "../context.js";
 import { judgeRegistered } from "../judge.js";
-import { exactMarkedType, markedTypeAt } from "../marked.js";
+import { exactMarkedType, fixedCalleeOf, markedTypeAt } from "../marked.js";
 import { capitalize, quoteTool, REGISTER_INSTEAD_SENTENCE, REGISTRY_MODULE, unverifiable } from "../messages.js";
 import { nameNodeOf } from "../names.js";
 import { outputKeysTypeOf } from "../output-keys.js";
 import { appliedName, servedNameOf, takesFunctionName, toolNameOf } from "../served.js";
 import { hasAnyType, referencedSymbol, typeOfSymbol, unguardedSymbolOf } from "../symbols.js";
 import { isConstDeclaration, MAX_HOPS, skipOuterExpressions } from "../syntax.js";
+import { infersNothing } from "./declared-options.js";
 import { defineKind, findingOf, type Judgement, NO_FINDINGS, type RegistrationFamily } from "./family.js";
 
 /** `missing-annotation`: no return type written (an inferred type does not count). */
@@ -103,7 +104,7 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
   }
   // Asked only to word a missing annotation's fix: a tool with `output` is told its keys.
   const outputKeys = (): ts.Type | undefined => {
-    const decorator = exactMarkedType(context, producer, producerType);
+    const decorator = decoratorTypeOf(context, producer, producerType);
     return decorator === undefined ? undefined : outputKeysTypeOf(context, decorator, mark);
   };
   const verdict = judgeRegistered(context, contract, value, site, outputKeys);
@@ -127,7 +128,7 @@ function judgementOf(context: Context, site: ts.CallExpression | ts.Decorator): 
       nameNode,
       implementation: verdict.implementation,
       contract,
-      decoratorType: () => exactMarkedType(context, producer, producerType),
+      decoratorType: () => decoratorTypeOf(context, producer, producerType),
       mark,
       verified: verdict.id === undefined,
     },
@@ -187,6 +188,37 @@ function unresolvedRegistryAt(context: Context, site: ts.CallExpression | ts.Dec
     fn: undefined,
     finding: findingOf(UNVERIFIABLE_REGISTRATION, through ?? callee, site, tool, message),
   };
+}
+
+/**
+ * The exact type of a registration's decorator (`exactMarkedType`), shared by every call of one
+ * callee on one receiver that infers nothing from its arguments (`registry.tool()`,
+ * `registry.tool({ description: "…" })`) and is itself called, so has no contextual type either:
+ * its type arguments are then what its declaration gives when nothing is inferred, the same at
+ * each such call (and the callee's type is the same at each, `fixedCalleeOf`), so its type is one.
+ * Why: each call resolved anew (its return type is conditional on its options) cost about a
+ * millisecond a registration on a program nobody has checked, asked by every missing annotation's
+ * fix and every declared return type's output keys.
+ */
+function decoratorTypeOf(context: Context, producer: ts.Node, producerType: ts.Type): ts.Type | undefined {
+  const { ts } = context;
+  if (
+    ts.isCallExpression(producer) &&
+    ts.isCallExpression(producer.parent) &&
+    producer.parent.expression === producer &&
+    !(producer.flags & (ts.NodeFlags.OptionalChain | ts.NodeFlags.JavaScriptFile)) &&
+    infersNothing(context, producer)
+  ) {
+    const fixed = fixedCalleeOf(context, producer);
+    if (fixed !== undefined) {
+      let byReceiver = context.sharedDecorators.get(fixed.callee);
+      if (byReceiver === undefined) context.sharedDecorators.set(fixed.callee, (byReceiver = new Map<ts.Type | null, ts.Type | null>()));
+      let shared = byReceiver.get(fixed.receiver);
+      if (shared === undefined) byReceiver.set(fixed.receiver, (shared = exactMarkedType(context, producer, producerType) ?? null));
+      return shared ?? undefined;
+    }
+  }
+  return exactMarkedType(context, producer, producerType);
 }
 
 /**
