@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import type { GatewayView } from "./gateway.js";
+import { TemplateIndex } from "./template-index.js";
 
 /*
  * The resources and prompts a registry offers (`registry.resource()`, `registry.prompt()`), held in
@@ -94,11 +95,13 @@ class OfferingTable {
     readonly serving: OfferingServing,
   ) {
     this.server = new McpServer({ name: identity.name, version: identity.version });
+    // A read tries only the templates whose literal prefix starts its URI, in the SDK's order (template-index.ts).
+    const templates = new TemplateIndex(this.server);
     const low = this.server.server as unknown as Answering;
     const install = low.setRequestHandler.bind(low);
     // The SDK's own handlers, kept as it installs them (once each, at the first registration that needs one).
     low.setRequestHandler = (method, handler) => {
-      this.handlers.set(method, handler);
+      this.handlers.set(method, method === "resources/read" ? templates.reading(handler) : handler);
       install(method, handler);
     };
     // The SDK tells its server's client of a change in a list; this one has none, and tells its members.
