@@ -1,5 +1,6 @@
 import type { ResourceTemplate } from "@modelcontextprotocol/server";
 import { closestMatch, isResourceUriForm, localDataAdvice, SOURCE_URL_PATTERN, urlRuleProblem } from "@sourced/contract-rules";
+import { templatePrefix } from "./template-index.js";
 
 /*
  * The resources a registry serves, as sources: data a tool read from a local file, a database or
@@ -27,14 +28,32 @@ function schemeOf(uri: string): string {
 export class ServedResources {
   private readonly uris = new Set<string>();
   private readonly templates: { readonly text: string; readonly template: ResourceTemplate }[] = [];
+  /**
+   * The templates by their literal prefix's length, then by prefix (template-index.ts): a template
+   * matches only a URI its prefix starts, so a source is matched against those alone, not against
+   * every template served — each match builds and runs the template's pattern.
+   */
+  private readonly byPrefix = new Map<number, Map<string, ResourceTemplate[]>>();
+  /** The prefixes' lengths present, ascending. */
+  private lengths: number[] = [];
 
   /** A resource's URI, or its template: only one that may stand as a source (isResourceUriForm) is taken. */
   add(uri: string | ResourceTemplate): void {
     if (typeof uri === "string") {
       if (isResourceUriForm(uri)) this.uris.add(uri);
-    } else {
-      this.templates.push({ text: uri.uriTemplate.toString(), template: uri });
+      return;
     }
+    this.templates.push({ text: uri.uriTemplate.toString(), template: uri });
+    const prefix = templatePrefix(uri);
+    let prefixes = this.byPrefix.get(prefix.length);
+    if (prefixes === undefined) {
+      prefixes = new Map();
+      this.byPrefix.set(prefix.length, prefixes);
+      this.lengths = [...this.byPrefix.keys()].sort((a, b) => a - b);
+    }
+    const templates = prefixes.get(prefix);
+    if (templates === undefined) prefixes.set(prefix, [uri]);
+    else templates.push(uri);
   }
 
   get empty(): boolean {
@@ -45,13 +64,12 @@ export class ServedResources {
   accepts(value: string): boolean {
     if (this.uris.has(value)) return true;
     if (!isResourceUriForm(value) || this.templates.length === 0) return false;
-    return this.templates.some(({ template }) => {
-      try {
-        return template.uriTemplate.match(value) !== null;
-      } catch {
-        return false; // a URI too long for the SDK's matcher is no instance
-      }
-    });
+    for (const length of this.lengths) {
+      if (length > value.length) break;
+      const templates = this.byPrefix.get(length)?.get(value.slice(0, length));
+      if (templates?.some((template) => matches(template, value)) === true) return true;
+    }
+    return false;
   }
 
   /**
@@ -86,5 +104,14 @@ export class ServedResources {
     const nearest = typeof value === "string" && value.length <= 200 ? closestMatch(value, [...this.uris]) : undefined;
     const served = `it is no URI of a resource this server serves (${shown})${nearest === undefined ? "" : `: did you mean ${JSON.stringify(nearest)}?`}`;
     return `${urlRuleProblem(value)}; ${served}${typeof value === "string" ? localDataAdvice(value) : ""}`;
+  }
+}
+
+/** Whether `value` is an instance of `template`. */
+function matches(template: ResourceTemplate, value: string): boolean {
+  try {
+    return template.uriTemplate.match(value) !== null;
+  } catch {
+    return false; // a URI too long for the SDK's matcher is no instance
   }
 }

@@ -259,13 +259,17 @@ export class TemplateIndex {
   }
 }
 
-/**
- * The text every URI a registered template of the SDK matches starts with: its first part when
- * that is text (`memory://entities/` of `memory://entities/{name}`); `""`, a candidate for every
- * URI, for one that starts with an expression or whose matching is not the SDK's own.
- */
+/** The literal prefix (`templatePrefix`) of what the SDK holds of a registered template. */
 export function literalPrefix(registered: unknown): string {
-  const template = (registered as { resourceTemplate?: unknown } | null | undefined)?.resourceTemplate;
+  return templatePrefix((registered as { resourceTemplate?: unknown } | null | undefined)?.resourceTemplate);
+}
+
+/**
+ * The text every URI a template of the SDK matches starts with: its first part when that is text
+ * (`memory://entities/` of `memory://entities/{name}`); `""`, a candidate for every URI, for one
+ * that starts with an expression or whose matching is not the SDK's own.
+ */
+export function templatePrefix(template: unknown): string {
   if (!isPlain(template, ResourceTemplate.prototype, "uriTemplate")) return "";
   const uriTemplate = (template as ResourceTemplate).uriTemplate as unknown;
   if (!isPlain(uriTemplate, UriTemplate.prototype, "match")) return "";

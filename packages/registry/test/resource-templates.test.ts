@@ -4,7 +4,7 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport as LegacyInMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, describe, expect, test, vi } from "vitest";
-import { createRegistry, ResourceTemplate, type HttpServeOptions, type Registry } from "../dist/index.js";
+import { createRegistry, ResourceTemplate, type DataToolOutput, type HttpServeOptions, type Registry } from "../dist/index.js";
 import { literalPrefix } from "../dist/template-index.js";
 import type { AnyClient } from "./both-clients.js";
 import { connectInMemory, recordingLogger } from "./helpers.js";
@@ -14,7 +14,8 @@ import { connectInMemory, recordingLogger } from "./helpers.js";
  * registry's servers try only the templates whose literal prefix starts the URI (template-index.ts),
  * where the SDK's handler tries every template in turn, building and running each one's pattern.
  * Counted, not timed: the SDK's `UriTemplate.match` is spied on, and a read tries as many templates
- * beside 2,000 as beside 20. Which template answers is the SDK's to say, and stays so: every answer
+ * beside 2,000 as beside 20 — as does a tool's source that is a template's instance, which the net
+ * accepts (resource-sources.ts), and a subscription to one. Which template answers is the SDK's to say, and stays so: every answer
  * below is the SDK's own `McpServer`'s, with the same registrations, byte for byte.
  */
 
@@ -86,6 +87,39 @@ describe("a templated read tries the same templates whatever their number", () =
       expect(Math.max(...Object.values(many).flat())).toBeLessThanOrEqual(4);
     }, 60_000);
   }
+});
+
+/** A registry whose tool cites the last of `count` templates' instances as its source. */
+function citingRegistry(count: number): Registry {
+  const registry = registryOf(count);
+  const last = `memory://tables/${count - 1}/alice`;
+  registry.tool()(function read_row(): DataToolOutput {
+    return { content: [{ type: "text", text: "Row alice." }], structuredContent: { sources: [last] } };
+  });
+  return registry;
+}
+
+/** How many templates a call citing a template's instance tried (the net accepts it as a source), and a subscription to one (2025-era). */
+async function sourceAttempts(count: number): Promise<number[]> {
+  const { client, close } = await connectInMemory(citingRegistry(count));
+  try {
+    match.mockClear();
+    expect((await client.callTool({ name: "read_row", arguments: {} })).structuredContent).toEqual({ sources: [`memory://tables/${count - 1}/alice`] });
+    const call = match.mock.calls.length;
+    match.mockClear();
+    await client.subscribeResource({ uri: `memory://tables/${count - 1}/bob` });
+    return [call, match.mock.calls.length];
+  } finally {
+    await close();
+  }
+}
+
+describe("a template's instance as a source, or subscribed to, tries the same templates whatever their number", () => {
+  test("tools/call and resources/subscribe: beside 2,000 templates as beside 20", async () => {
+    const few = await sourceAttempts(20);
+    expect(await sourceAttempts(2_000)).toEqual(few);
+    expect(Math.max(...few)).toBeLessThanOrEqual(2);
+  }, 60_000);
 });
 
 /** Templates that overlap, in an order that decides, with names an object lists first (array indices); one disabled, one removed. */
