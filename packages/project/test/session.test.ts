@@ -199,6 +199,144 @@ describe("on TypeScript 6: the classic backend, the program kept across refreshe
   });
 });
 
+/** Each unresolved import of the registry as `file specifier`, the file relative to the project. */
+function unresolved(outcome: SessionOutcome, root: string): string[] {
+  return snapshot(outcome).result.unresolvedRegistryImports.map((entry) => `${path.relative(root, entry.sourceFile.fileName).split(path.sep).join("/")} ${entry.specifier}`);
+}
+
+/** Links `target` at `name` under `root`, in place of whatever link was there (a package installed, or upgraded as pnpm does). */
+function link(root: string, name: string, target: string): void {
+  const at = path.join(root, name);
+  fs.rmSync(at, { force: true });
+  fs.mkdirSync(path.dirname(at), { recursive: true });
+  fs.symlinkSync(target, at, "dir");
+}
+
+/*
+ * What module resolution looked for and did not find, or read in a package.json: watch mode sees
+ * it change as `tsc --watch` does, though no file of the program changed. Each project its own
+ * tree: the tests install packages into it.
+ */
+describe("on TypeScript 6: what module resolution did not find, or read in a package.json, is seen to change", () => {
+  const UNRESOLVED = ["src/registry.ts @sourced/registry", "src/tools.ts @sourced/registry"];
+  /** Without the registry's types, each registration is reported as one that cannot be checked. */
+  const UNVERIFIABLE = ["src/tools.ts:4 unverifiable-registration list_cities", "src/tools.ts:11 unverifiable-registration population", "src/weather.ts:3 unverifiable-registration forecast"];
+
+  it("the registry not installed yet: reported, the same outcome while nothing changes; once linked in, judged again", () => {
+    const root = tree(FINDINGS, { "node_modules/typescript": TYPESCRIPT_6 });
+    const session = new ProjectSession(path.join(root, "tsconfig.json"));
+    const [missing, cost] = counted(() => session.refresh());
+    expect([unresolved(missing, root), findings(missing, root), cost]).toEqual([UNRESOLVED, UNVERIFIABLE, 1]);
+    const [again, againCost] = counted(() => session.refresh());
+    expect(again).toBe(missing);
+    expect(againCost).toBe(0);
+
+    link(root, "node_modules/@sourced/registry", REGISTRY);
+    const [installed, installedCost] = counted(() => session.refresh());
+    expect([unresolved(installed, root), findings(installed, root), installedCost]).toEqual([[], BASELINE, 1]);
+    const [still, stillCost] = counted(() => session.refresh());
+    expect(still).toBe(installed);
+    expect(stillCost).toBe(0);
+  });
+
+  it("the registry linked in, and a file edited that does not import it: the edit and the registry both seen", () => {
+    const root = tree(FINDINGS, { "node_modules/typescript": TYPESCRIPT_6 });
+    const session = new ProjectSession(path.join(root, "tsconfig.json"));
+    expect(unresolved(session.refresh(), root)).toEqual(UNRESOLVED);
+    link(root, "node_modules/@sourced/registry", REGISTRY);
+    fs.appendFileSync(path.join(root, "src/weather.ts"), "// edited\n");
+    const [judged, cost] = counted(() => session.refresh());
+    expect([unresolved(judged, root), findings(judged, root), cost]).toEqual([[], BASELINE, 1]);
+  });
+
+  it("a relative import of a file not written yet, outside `include`: judged once it is written", () => {
+    const root = tree(
+      { ...FINDINGS, "src/extra.ts": 'export { later } from "../shared/later.js";\n' },
+      { "node_modules/@sourced/registry": REGISTRY, "node_modules/typescript": TYPESCRIPT_6 },
+    );
+    const session = new ProjectSession(path.join(root, "tsconfig.json"));
+    const before = snapshot(session.refresh());
+    expect([findings(before, root), before.files.has(path.join(root, "shared/later.ts"))]).toEqual([BASELINE, false]);
+    expect(counted(() => session.refresh())).toEqual([before, 0]);
+
+    write(root, "shared/later.ts", 'import { registry } from "../src/registry.js";\nexport const later = registry.tool()(function later() { return 1; });\n');
+    const [written, cost] = counted(() => snapshot(session.refresh()));
+    expect([findings(written, root), cost]).toEqual([["shared/later.ts:2 missing-annotation later", ...BASELINE], 1]);
+    expect(written.files.get(path.join(root, "shared/later.ts"))?.registrations).toHaveLength(1);
+  });
+
+  it("a package upgraded by re-pointing its link, as pnpm does (no file of the program changed): its package.json is read again, the new version judged", () => {
+    const version = (major: number, out: string) => ({
+      [`node_modules/.pnpm/kit@${major}.0.0/node_modules/kit/package.json`]: JSON.stringify({ name: "kit", version: `${major}.0.0`, types: "./index.d.ts" }),
+      [`node_modules/.pnpm/kit@${major}.0.0/node_modules/kit/index.d.ts`]: `${out}\n`,
+    });
+    const root = tree(
+      {
+        ...FINDINGS,
+        ...version(1, 'export type Out = import("@sourced/registry").DataToolOutput;'),
+        ...version(2, "export type Out = string;"),
+        "src/kit.ts": 'import type { Out } from "kit";\nimport { registry } from "./registry.js";\ndeclare const out: Out;\nexport const kit = registry.tool()(function kit(): Out {\n  return out;\n});\n',
+      },
+      { "node_modules/@sourced/registry": REGISTRY, "node_modules/typescript": TYPESCRIPT_6 },
+    );
+    link(root, "node_modules/kit", path.join(root, "node_modules/.pnpm/kit@1.0.0/node_modules/kit"));
+    const session = new ProjectSession(path.join(root, "tsconfig.json"));
+    const first = session.refresh();
+    expect(findings(first, root)).toEqual(BASELINE);
+    expect(counted(() => session.refresh())).toEqual([first, 0]);
+
+    link(root, "node_modules/kit", path.join(root, "node_modules/.pnpm/kit@2.0.0/node_modules/kit"));
+    const [upgraded, cost] = counted(() => session.refresh());
+    expect([findings(upgraded, root), cost]).toEqual([[...BASELINE.slice(0, 1), "src/kit.ts:4 not-data-tool-output kit", ...BASELINE.slice(1)].sort(), 1]);
+  });
+
+  it("a `types` entry not installed yet: its global types are judged once it is", () => {
+    const options = (JSON.parse(FINDINGS["tsconfig.json"]!) as { compilerOptions: Record<string, unknown> }).compilerOptions;
+    const root = tree(
+      {
+        ...FINDINGS,
+        "tsconfig.json": JSON.stringify({ compilerOptions: { ...options, types: ["kit"] }, include: ["src"] }),
+        "src/kit.ts": 'import { registry } from "./registry.js";\ndeclare const out: KitOut;\nexport const kit = registry.tool()(function kit(): KitOut {\n  return out;\n});\n',
+      },
+      { "node_modules/@sourced/registry": REGISTRY, "node_modules/typescript": TYPESCRIPT_6 },
+    );
+    const session = new ProjectSession(path.join(root, "tsconfig.json"));
+    const missing = session.refresh();
+    expect(findings(missing, root)).toEqual([...BASELINE.slice(0, 1), "src/kit.ts:3 not-data-tool-output kit", ...BASELINE.slice(1)].sort());
+    expect(counted(() => session.refresh())).toEqual([missing, 0]);
+
+    write(root, "node_modules/@types/kit/index.d.ts", 'type KitOut = import("@sourced/registry").DataToolOutput;\n');
+    const [installed, cost] = counted(() => session.refresh());
+    expect([findings(installed, root), cost]).toEqual([BASELINE, 1]);
+  });
+
+  it('a package.json written with "type": "module": the files are judged as ES modules, the registry through its `import` condition', () => {
+    const root = tree(FINDINGS, { "node_modules/@sourced/registry": REGISTRY, "node_modules/typescript": TYPESCRIPT_6 });
+    const session = new ProjectSession(path.join(root, "tsconfig.json"));
+    const declarations = (outcome: SessionOutcome) => [...snapshot(outcome).files.keys()].filter((name) => name.startsWith(REGISTRY) && name.endsWith("index.d.ts")).map((name) => path.relative(REGISTRY, name));
+    const commonjs = session.refresh();
+    expect(declarations(commonjs)).toEqual(["dist/index.d.ts"]);
+    expect(counted(() => session.refresh())).toEqual([commonjs, 0]);
+
+    write(root, "package.json", JSON.stringify({ name: "findings", type: "module" }));
+    const [esm, cost] = counted(() => session.refresh());
+    expect([declarations(esm), findings(esm, root), cost]).toEqual([["esm/index.d.ts"], BASELINE, 1]);
+    expect(counted(() => session.refresh())).toEqual([esm, 0]);
+  });
+});
+
+describe("on TypeScript 7: the project opened afresh, so what resolution did not find is looked for again on every refresh", () => {
+  it("the registry not installed yet, then linked in: judged on the next refresh", () => {
+    const root = tree(FINDINGS, { "node_modules/typescript": TYPESCRIPT_7 });
+    const session = new ProjectSession(path.join(root, "tsconfig.json"));
+    const missing = snapshot(session.refresh());
+    expect([missing.backend, unresolved(missing, root), findings(missing, root).length]).toEqual(["native", ["src/registry.ts @sourced/registry", "src/tools.ts @sourced/registry"], 3]);
+    link(root, "node_modules/@sourced/registry", REGISTRY);
+    const [installed, cost] = counted(() => session.refresh());
+    expect([unresolved(installed, root), findings(installed, root), cost]).toEqual([[], BASELINE, 1]);
+  });
+});
+
 describe("a project without its tsconfig, on either backend", () => {
   it.each([
     ["classic", TYPESCRIPT_6],
