@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import * as esbuild from "esbuild";
@@ -7,11 +8,12 @@ import { FINDING_KINDS } from "@sourced/analysis";
 import sourcedEsbuild from "@sourced/unplugin/esbuild";
 import sourcedVite from "@sourced/unplugin/vite";
 import { afterAll, expect, test } from "vitest";
-import { copyExample } from "./support.js";
+import { CITIES, copyExample, ROOT } from "./support.js";
 
 /*
  * Watch and dev mode on a copy of the example (under its out/, so its dependencies resolve): the
- * non-compliant tool is reported, fixed (gone), broken again (back), never stale.
+ * non-compliant tool is reported, fixed (gone), broken again (back), never stale. And a copy
+ * outside the repository, its registry not installed until the watch runs.
  */
 
 const BROKEN = "function forecast(): CallToolResult {\n    return { content: [{ type: \"text\", text: \"Tomorrow will be sunny.\" }] };";
@@ -28,8 +30,10 @@ function edit(directory: string, from: string, to: string): void {
 }
 
 const stops: Array<() => Promise<void>> = [];
+const made: string[] = [];
 afterAll(async () => {
   for (const stop of stops) await stop();
+  for (const directory of made) fs.rmSync(directory, { recursive: true, force: true });
 });
 
 test("esbuild's context API in watch mode: reported, gone once fixed, back once broken", async () => {
@@ -149,3 +153,84 @@ test("Vite's dev server: the finding fails its file's transform (the overlay), g
   const broken = await answered(transform());
   expect(broken.error).toContain("Tool 'forecast' is declared to return 'CallToolResult'");
 }, 180_000);
+
+/**
+ * A copy of the example outside the repository, so nothing above it resolves a package: its
+ * dependencies linked from the example's node_modules, the registry not installed yet.
+ */
+function copyExampleWithoutRegistry(): string {
+  const directory = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourced-watch-")));
+  made.push(directory);
+  fs.cpSync(path.join(CITIES, "src"), path.join(directory, "src"), { recursive: true });
+  fs.writeFileSync(
+    path.join(directory, "tsconfig.json"),
+    JSON.stringify({
+      extends: path.join(ROOT, "tsconfig.base.json"),
+      compilerOptions: { composite: false, declaration: false, declarationMap: false, rootDir: "src", noEmit: true, types: [] },
+      include: ["src"],
+    }),
+  );
+  for (const name of ["typescript", "zod", "@modelcontextprotocol/server"]) {
+    fs.mkdirSync(path.dirname(path.join(directory, "node_modules", name)), { recursive: true });
+    fs.symlinkSync(fs.realpathSync(path.join(CITIES, "node_modules", name)), path.join(directory, "node_modules", name), "dir");
+  }
+  return directory;
+}
+
+test("esbuild's watch mode: the registry not installed is reported; installed meanwhile, the next rebuild judges the tools", async () => {
+  const directory = copyExampleWithoutRegistry();
+  const results: esbuild.BuildResult[] = [];
+  let notify: (() => void) | undefined;
+  const next = () =>
+    new Promise<esbuild.BuildResult>((resolve) => {
+      const count = results.length;
+      notify = () => {
+        if (results.length > count) resolve(results[results.length - 1]!);
+      };
+    });
+  const context = await esbuild.context({
+    absWorkingDir: directory,
+    entryPoints: ["src/server.ts"],
+    bundle: true,
+    platform: "node",
+    packages: "external",
+    outfile: path.join(directory, "dist/server.cjs"),
+    logLevel: "silent",
+    plugins: [
+      sourcedEsbuild(),
+      {
+        name: "results",
+        setup(build) {
+          build.onEnd((result) => {
+            results.push(result);
+            notify?.();
+          });
+        },
+      },
+    ],
+  });
+  stops.push(() => context.dispose());
+  const located = (result: esbuild.BuildResult) =>
+    result.errors
+      .filter((m) => m.pluginName === "sourced" && m.location !== null)
+      .map((m) => `${path.relative(directory, path.resolve(m.location!.file)).split(path.sep).join("/")}:${m.location!.line}:${m.location!.column + 1} ${/SRC\d+/.exec(m.text)?.[0]}`);
+  const unresolved = (result: esbuild.BuildResult) =>
+    result.errors
+      .filter((m) => m.text.includes("cannot resolve '@sourced/registry'"))
+      .map((m) => path.relative(directory, path.resolve(m.location!.file)).split(path.sep).join("/"))
+      .sort();
+
+  const first = next();
+  await context.watch();
+  expect(unresolved(await first)).toEqual(["src/registry.ts", "src/tools/list-cities.ts", "src/tools/population.ts"]);
+
+  // Installed while the watch runs (as pnpm links it); esbuild watches no node_modules, so the
+  // rebuild comes with the next edit, here of a file that does not import the registry.
+  fs.mkdirSync(path.join(directory, "node_modules", "@sourced"));
+  fs.symlinkSync(path.join(ROOT, "packages", "registry"), path.join(directory, "node_modules", "@sourced", "registry"), "dir");
+  const rebuilt = next();
+  fs.appendFileSync(path.join(directory, "src/data.ts"), "// edited\n");
+  const judged = await rebuilt;
+  expect(unresolved(judged)).toEqual([]);
+  expect(located(judged)).toEqual([FORECAST]);
+}, 120_000);
