@@ -1,5 +1,6 @@
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import { statelessRefusal } from "./audience.js";
+import { copiedErrorParts, thrownProtocolError } from "./coded-errors.js";
 import { describePath, describeReturned } from "./problems.js";
 import { toWire } from "./wire.js";
 
@@ -98,12 +99,9 @@ export function copiedInputRequest(asked: InputRequiredResult): CopiedInputReque
  * alike — where any other throw is a failure; the registry passes it on the same way.
  */
 export function thrownUrlElicitation(thrown: unknown): ProtocolError | undefined {
-  try {
-    return thrown instanceof ProtocolError && thrown.code === ProtocolErrorCode.UrlElicitationRequired ? thrown : undefined;
-  } catch {
-    // A proxy whose traps throw, or a throwing `code` getter: no URL elicitation, a failure like any other.
-    return undefined;
-  }
+  // A proxy whose traps throw, or a throwing `code` getter: no URL elicitation, a failure like any other.
+  const coded = thrownProtocolError(thrown);
+  return coded?.code === ProtocolErrorCode.UrlElicitationRequired ? coded.error : undefined;
 }
 
 /** A thrown URL elicitation as it may leave: its copy, or why it may not, in words that follow the name of what threw it. */
@@ -115,33 +113,21 @@ const copiedUrlElicitations = new WeakSet<object>();
 /**
  * A thrown URL elicitation as it leaves the server: a `ProtocolError` of its code, with its message
  * and the plain-JSON copy of its data, each read once by the copier every result goes through
- * (wire.ts) — so what the SDK sends is that copy, with the same code, message and data the SDK
- * would send for the author's error, never a getter or a `toJSON` of it read again while it is
- * written out. One the copy refuses (a BigInt the transport could not write, a cycle, a getter
- * that throws) may not leave, and each net answers it as it answers a request for input the copy
- * refuses. What it asks, and on which protocol revision, is the SDK's to decide, as for a tool of
- * its own: it sends -32042 on a 2025-era request, and refuses it on 2026-07-28, which has no such
+ * (wire.ts, `copiedErrorParts`) — so what the SDK sends is that copy, with the same code, message
+ * and data the SDK would send for the author's error, never a getter or a `toJSON` of it read again
+ * while it is written out. One the copy refuses (a BigInt the transport could not write, a cycle, a
+ * getter that throws) may not leave, and each net answers it as it answers a request for input the
+ * copy refuses. What it asks, and on which protocol revision, is the SDK's to decide, as for a tool
+ * of its own: it sends -32042 on a 2025-era request, and refuses it on 2026-07-28, which has no such
  * error (`inputRequired.elicitUrl(…)` there).
  */
 export function copiedUrlElicitation(thrown: ProtocolError): CopiedUrlElicitation {
-  // Read through the copier, so that a getter of either that throws is refused with its path.
-  const wire = toWire({
-    get message(): unknown {
-      return thrown.message;
-    },
-    get data(): unknown {
-      return thrown.data;
-    },
-  });
-  if (!wire.ok) {
-    const { path, problem } = wire.refusal;
-    return { ok: false, refusal: `asked for input with a URL elicitation that cannot be sent as JSON, so it was not sent:\n- ${describePath(path, "the error")}: ${problem}` };
+  const parts = copiedErrorParts(thrown);
+  if (!parts.ok) {
+    if (parts.path === undefined) return { ok: false, refusal: `asked for input with a URL elicitation whose message is no text, so it was not sent:\n- message: ${parts.problem}` };
+    return { ok: false, refusal: `asked for input with a URL elicitation that cannot be sent as JSON, so it was not sent:\n- ${describePath(parts.path, "the error")}: ${parts.problem}` };
   }
-  const { message, data } = wire.value as { message?: unknown; data?: unknown };
-  if (typeof message !== "string") {
-    const found = typeof message === "object" && message !== null && !Array.isArray(message) ? "an object" : describeReturned(message);
-    return { ok: false, refusal: `asked for input with a URL elicitation whose message is no text, so it was not sent:\n- message: ${found}` };
-  }
+  const { message, data } = parts;
   const error = new ProtocolError(ProtocolErrorCode.UrlElicitationRequired, message, data);
   copiedUrlElicitations.add(error);
   return { ok: true, error };

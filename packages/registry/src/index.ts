@@ -18,9 +18,21 @@ export { isSourceUrl, SOURCE_URL_PATTERN, TOOL_NAME_PATTERN, toSourceUrl } from 
 export { WIRE_LIMITS } from "./wire.js";
 // Everything a server author writes beside registry.tool(), from this one package: templates and
 // completion (resources, prompts), the 2026-07-28 way to ask the client (`throw inputRequired(…)`),
-// the 2025-era URL elicitation (`throw new UrlElicitationRequiredError(…)`), a JSON Schema as a
-// tool's input, and the SDK's types of what they take and return.
-export { acceptedContent, completable, fromJsonSchema, inputRequired, inputResponse, ResourceTemplate, UrlElicitationRequiredError } from "@modelcontextprotocol/server";
+// the 2025-era URL elicitation (`throw new UrlElicitationRequiredError(…)`), the coded errors a
+// prompt or a read answers with (`throw new ResourceNotFoundError(uri)`, a `ProtocolError`), a JSON
+// Schema as a tool's input, and the SDK's types of what they take and return.
+export {
+  acceptedContent,
+  completable,
+  fromJsonSchema,
+  inputRequired,
+  inputResponse,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  UrlElicitationRequiredError,
+} from "@modelcontextprotocol/server";
 export type {
   AuthInfo,
   CompleteResourceTemplateCallback,

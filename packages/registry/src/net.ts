@@ -103,6 +103,7 @@ function thrownResult(tool: NamedTool, error: unknown, logger: Logger): CallTool
   const asked = thrownInputRequest(error);
   if (asked !== undefined) return askedForInput(tool, asked, logger);
   // `throw new UrlElicitationRequiredError(…)`: passed on as the SDK passes it on, an error of the request (server.ts throws it).
+  // Any other coded error (a ProtocolError, ResourceNotFoundError) is an error result below, as the SDK's own tools answer it.
   const url = thrownUrlElicitation(error);
   if (url !== undefined) {
     const copied = copiedUrlElicitation(url);

@@ -3,7 +3,8 @@ import type { z } from "zod";
 import type { Logger } from "./logger.js";
 import { answerText, describeThrown, warn } from "./answers.js";
 import { deadlineText, withinBounds, type CallBounds } from "./bounds.js";
-import { copiedInputRequest, copiedUrlElicitation, returnedInputRequestHint, STATELESS_INPUT_REFUSAL, statelessContext, thrownInputRequest, thrownUrlElicitation } from "./client-requests.js";
+import { copiedInputRequest, copiedUrlElicitation, returnedInputRequestHint, STATELESS_INPUT_REFUSAL, statelessContext, thrownInputRequest } from "./client-requests.js";
+import { copiedProtocolError, thrownProtocolError } from "./coded-errors.js";
 import { expectedFailureText, isToolError } from "./net.js";
 import { describeProblems, inPlainWords } from "./problems.js";
 import { toWire } from "./wire.js";
@@ -29,6 +30,10 @@ import { toWire } from "./wire.js";
  * (`ctx.mcpReq.requestSampling`, `elicitInput`: client-requests.ts). A URL elicitation thrown the
  * 2025-era way (`UrlElicitationRequiredError`, -32042) leaves as the SDK lets it leave, as a tool's
  * does: an error of the request, its message and data copied once (client-requests.ts).
+ *
+ * A coded error thrown (`ResourceNotFoundError`, a `ProtocolError` of -32602 or of the
+ * application's own code) leaves as the SDK lets it leave too, with its code, message and data, as
+ * their copy; one of a code only the layers beneath a callback may send is refused (coded-errors.ts).
  *
  * A request for input *returned* is refused as a tool's is, its message saying to throw it: the
  * result schemas are strict, and `resultType` is none of their keys. One rule for every callback
@@ -80,12 +85,16 @@ export function checkedCallback<T>(offered: Offered, callback: (...args: Args) =
         if (bounds.stateless === true) return refuse(`${label} failed: ${STATELESS_INPUT_REFUSAL}`);
         return copied.request;
       }
-      const url = thrownUrlElicitation(error);
-      if (url !== undefined) {
-        const copied = copiedUrlElicitation(url);
-        if (!copied.ok) return refuse(`${label} ${copied.refusal}`);
-        // Passed on as the SDK passes on a prompt's or a read's own: its copy, thrown to the SDK.
-        throw copied.error;
+      const coded = thrownProtocolError(error);
+      if (coded !== undefined) {
+        // A URL elicitation (-32042), or an error of a code a callback may answer with: passed on as
+        // the SDK passes on a prompt's or a read's own, as its copy, thrown to the SDK (which keeps
+        // the code, message and data). -32603 is a failure, answered below as any throw is.
+        const copied = coded.code === ProtocolErrorCode.UrlElicitationRequired ? copiedUrlElicitation(coded.error) : copiedProtocolError(coded.error, coded.code);
+        if (copied !== undefined) {
+          if (!copied.ok) return refuse(`${label} ${copied.refusal}`);
+          throw copied.error;
+        }
       }
       if (isToolError(error)) {
         const text = expectedFailureText(error) ?? `${label} failed.`;
