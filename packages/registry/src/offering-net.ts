@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Logger } from "./logger.js";
 import { answerText, describeThrown, warn } from "./answers.js";
 import { deadlineText, withinBounds, type CallBounds } from "./bounds.js";
-import { copiedInputRequest, copiedUrlElicitation, returnedInputRequestHint, STATELESS_INPUT_REFUSAL, statelessContext, thrownInputRequest } from "./client-requests.js";
+import { callbackContext, copiedInputRequest, copiedUrlElicitation, returnedInputRequestHint, STATELESS_INPUT_REFUSAL, thrownInputRequest } from "./client-requests.js";
 import { copiedProtocolError, thrownProtocolError } from "./coded-errors.js";
 import { expectedFailureText, isToolError } from "./net.js";
 import { describeProblems, inPlainWords } from "./problems.js";
@@ -29,7 +29,8 @@ import { toWire } from "./wire.js";
  * refused with the reason, as a tool's is (server.ts), and so is a request pushed to the client
  * (`ctx.mcpReq.requestSampling`, `elicitInput`: client-requests.ts). A URL elicitation thrown the
  * 2025-era way (`UrlElicitationRequiredError`, -32042) leaves as the SDK lets it leave, as a tool's
- * does: an error of the request, its message and data copied once (client-requests.ts).
+ * does: an error of the request, its message and data copied once (client-requests.ts). A page any
+ * of them asks the client to open is held to the URL rule of sources, as a tool's is.
  *
  * A coded error thrown (`ResourceNotFoundError`, a `ProtocolError` of -32602 or of the
  * application's own code) leaves as the SDK lets it leave too, with its code, message and data, as
@@ -125,9 +126,9 @@ export function checkedCallback<T>(offered: Offered, callback: (...args: Args) =
       (signal) => {
         // The callback sees the bounded signal in its context, as a tool does in its `extra`; on a
         // stateless 2025-era request, what needs a session (`requestSampling`, `elicitInput`, `send`)
-        // throws the reason, as a tool's does, not the SDK's "Client does not support …".
-        const own: ServerContext = { ...ctx, mcpReq: { ...ctx.mcpReq, signal } };
-        return checked([...args.slice(0, -1), bounds.stateless === true ? statelessContext(own) : own] as unknown as Args, signal);
+        // throws the reason, as a tool's does, not the SDK's "Client does not support …"; elsewhere
+        // an elicitation it pushes leaves as its copy, a page to open held to the URL rule, as a tool's.
+        return checked([...args.slice(0, -1), callbackContext(ctx, signal, bounds.stateless === true)] as unknown as Args, signal);
       },
       (cause) => {
         if (cause === "shutdown") {

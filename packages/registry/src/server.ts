@@ -2,7 +2,7 @@ import { isInputRequiredResult, McpServer, ProtocolError, ProtocolErrorCode } fr
 import type { CallToolRequest, CallToolResult, Icon, ListToolsResult, ServerContext, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { statelessRefusal, type Audience } from "./audience.js";
-import { isCopiedUrlElicitation, STATELESS_INPUT_REFUSAL, statelessContext } from "./client-requests.js";
+import { callbackContext, isCopiedUrlElicitation, STATELESS_INPUT_REFUSAL } from "./client-requests.js";
 import { answerClientMistakes } from "./client-mistakes.js";
 import { contractFor, type ResultContract } from "./contract.js";
 import type { GatewayView } from "./gateway.js";
@@ -120,10 +120,9 @@ export class ToolTable {
     const { tool, timeoutMs, contract } = callable;
     const { input } = tool;
     const answer = callWithinBounds(tool, ctx.mcpReq.signal, { timeoutMs, shutdown }, logger, (signal) => {
-      // The SDK's own idiom for a derived context (its buildContext spreads `mcpReq` the same way).
-      const own: ServerContext = { ...ctx, mcpReq: { ...ctx.mcpReq, signal } };
-      // A stateless 2025-era request cannot reach its client: what would is refused with the reason.
-      const extra = stateless ? statelessContext(own) : own;
+      // A stateless 2025-era request cannot reach its client: what would is refused with the reason;
+      // elsewhere, an elicitation the tool pushes leaves as its copy, a page to open held to the URL rule.
+      const extra = callbackContext(ctx, signal, stateless);
       // `signal` is also what says the answer will not be sent: the call was stopped (its deadline,
       // a shutdown), or the client cancelled it or went away, and the SDK sends nothing for it then.
       if (input === undefined) return callThroughNet(tool, {}, extra, logger, signal, contract);

@@ -7,17 +7,21 @@ import { createMcpHandler } from "@modelcontextprotocol/server";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { HttpServing } from "../dist/index.js";
 import type { AnyClient } from "./both-clients.js";
 import { compileServers, recordingLogger } from "./helpers.js";
-import { buildCodesAndUrls, buildSdkCodes, dataReads, HOSTILE, INTERNAL, OWNED, OWNED_MESSAGE, PASSED } from "./servers/codes-and-urls.js";
+import { ASKS, buildCodesAndUrls, buildSdkCodes, dataReads, HOSTILE, INTERNAL, OWNED, OWNED_MESSAGE, PASSED, URL_MESSAGE } from "./servers/codes-and-urls.js";
 
 /*
  * A prompt's, a resource read's and a tool's coded errors (a thrown ProtocolError,
- * ResourceNotFoundError), side by side with a plain SDK McpServer running the same callbacks. Over
- * the real transports — stdio (compiled servers) and Streamable HTTP on 127.0.0.1 — with the v2
- * Client (2025-11-25 over stdio, 2026-07-28 pinned over stdio and HTTP) and the legacy v1 Client.
+ * ResourceNotFoundError), side by side with a plain SDK McpServer running the same callbacks; and
+ * every way a callback can ask the client to open a URL (inputRequired.elicitUrl, a thrown
+ * UrlElicitationRequiredError, ctx.mcpReq.elicitInput and send with mode "url"), held to the URL
+ * rule of sources. Over the real transports — stdio (compiled servers) and Streamable HTTP on
+ * 127.0.0.1 — with the v2 Client (2025-11-25 over stdio, 2026-07-28 pinned over stdio and HTTP) and
+ * the legacy v1 Client.
  */
 
 let outDir: string;
@@ -43,6 +47,15 @@ afterAll(async () => {
   await new Promise((resolve) => sdkHttp.server.close(resolve));
 });
 
+/** The URL elicitations the clients' users were asked to open. */
+const opened: string[] = [];
+const elicit = (request: { params: { mode?: unknown; url?: unknown; message?: unknown } }) => {
+  opened.push(String(request.params.mode === "url" ? request.params.url : request.params.message));
+  return { action: "accept" as const };
+};
+/** Each client can open a page (URL elicitation) and fill a form: the SDK would ask it either way. */
+const CAPABILITIES = { capabilities: { elicitation: { form: {}, url: {} } } };
+
 type Which = "registry" | "sdk";
 const LABELS = ["v2 Client over stdio", "v2 Client over stdio (2026-07-28)", "v1 Client over stdio", "v2 Client over HTTP (2026-07-28)", "v1 Client over HTTP"] as const;
 type Label = (typeof LABELS)[number];
@@ -52,9 +65,15 @@ async function eachClient(which: Which, check: (client: AnyClient, label: Label)
   const stdio = { command: process.execPath, args: [`${outDir}/${which === "registry" ? "codes-and-urls-server.js" : "sdk-codes-server.js"}`], stderr: "pipe" as const };
   const url = which === "registry" ? serving.url : sdkHttp.url;
   const modern = (options: ConstructorParameters<typeof Client>[1] = {}) => {
-    return new Client({ name: "codes-and-urls", version: "1.0.0" }, options);
+    const client = new Client({ name: "codes-and-urls", version: "1.0.0" }, { ...CAPABILITIES, ...options });
+    client.setRequestHandler("elicitation/create", elicit);
+    return client;
   };
-  const legacy = () => new LegacyClient({ name: "codes-and-urls", version: "1.0.0" });
+  const legacy = () => {
+    const client = new LegacyClient({ name: "codes-and-urls", version: "1.0.0" }, CAPABILITIES);
+    client.setRequestHandler(ElicitRequestSchema, elicit);
+    return client;
+  };
   const pinned = { versionNegotiation: { mode: { pin: "2026-07-28" } } } as const;
   const connect: Record<Label, () => Promise<{ client: AnyClient; close(): Promise<void> }>> = {
     "v2 Client over stdio": async () => {
@@ -232,5 +251,74 @@ describe("a tool that throws a ProtocolError", () => {
       expect(seen.registry[key], key).toMatchObject({ result: { isError: true } });
       expect(textOf((seen.registry[key] as { result: unknown }).result), key).toBe(`Tool "${name}" failed: ${textOf((sdk as { result: unknown }).result)}`);
     }
+  });
+});
+
+describe("a URL the client is asked to open is held to the URL rule of sources", () => {
+  test("inputRequired.elicitUrl(…), a thrown UrlElicitationRequiredError, ctx.mcpReq.elicitInput and send with mode \"url\" — from a tool, a prompt or a read — with a javascript:, a data: or a disguised URL are refused, naming where the URL is and what to write instead, and never reach the client; one warning each (both clients, stdio and HTTP)", async () => {
+    logger.warnings.length = 0;
+    opened.length = 0;
+    await eachClient("registry", async (client, label) => {
+      for (const { name, how, says } of ASKS) {
+        if (says === undefined) continue;
+        const where = { asked: "inputRequests.login.params.url", thrown: "data.elicitations[0].url", pushed: "params.url", sent: "params.url" }[how];
+        const requests = [
+          ["Tool", () => call(client, label, name)],
+          ["Prompt", () => client.getPrompt({ name }, BOUNDED)],
+          ["Resource", () => client.readResource({ uri: `memory://asks/${name}` }, BOUNDED)],
+        ] as const;
+        for (const [kind, request] of requests) {
+          const ended = await outcome(request());
+          const what = `${label}: ${kind} ${name}`;
+          let words: string | undefined;
+          if (kind === "Tool") {
+            expect.soft(ended, what).toMatchObject({ result: { isError: true } });
+            words = "result" in ended ? textOf(ended.result) : undefined;
+          } else {
+            expect.soft(ended, what).toMatchObject({ code: -32_603 });
+            words = "message" in ended ? ended.message : undefined;
+          }
+          // A request pushed on a stateless 2025-era request is refused for that first, as ever.
+          if (label === "v1 Client over HTTP" && (how === "pushed" || how === "sent")) {
+            expect.soft(words, what).toContain("needs a session");
+            continue;
+          }
+          const lead = how === "pushed" || how === "sent" ? `${kind} "${name}" failed: A URL elicitation (elicitation/create) asks the client to open a URL it may not be asked to open, so it was not sent:` : `${kind} "${name}" asked for input with a URL the client may not be asked to open, so it was not sent:`;
+          for (const part of [lead, `- ${where}: `, says, 'give the page\'s absolute http: or https: URL, as a source is written (url: "https://example.org/login")']) expect.soft(words, what).toContain(part);
+        }
+      }
+    });
+    // No client was asked to open any of them.
+    expect(opened).toEqual([]);
+    // One warning per refusal, for each of the two HTTP clients; the stateless refusals included.
+    const refused = ASKS.filter(({ says }) => says !== undefined).length;
+    expect(logger.warnings).toHaveLength(2 * 3 * refused);
+  });
+
+  test("an http(s) page passes: the client is asked to open it, and the callback called again with the answer (both clients, where the era lets it ask)", async () => {
+    opened.length = 0;
+    const answers: Record<string, unknown> = {};
+    await eachClient("registry", async (client, label) => {
+      for (const { name, how, url, says } of ASKS) {
+        if (says !== undefined || how === "thrown") continue;
+        answers[`${label}: Tool ${name}`] = await outcome(call(client, label, name).then(textOf));
+        answers[`${label}: Prompt ${name}`] = await outcome(client.getPrompt({ name }, BOUNDED).then((got) => (got.messages[0]?.content as { text?: string }).text));
+        answers[`${label}: Resource ${name}`] = await outcome(client.readResource({ uri: `memory://asks/${name}` }, BOUNDED).then((got) => (got.contents[0] as { text?: string }).text));
+        expect(url).toBe("https://example.org/login");
+      }
+    });
+    for (const kind of ["Tool", "Prompt", "Resource"]) {
+      // On a 2025-era connection the SDK asks the client (inputRequired) or the callback does (pushed, sent).
+      for (const label of ["v2 Client over stdio", "v1 Client over stdio"]) {
+        expect(answers[`${label}: ${kind} asked_good`], `${label} ${kind}`).toEqual({ result: "signed in: accept" });
+        expect(answers[`${label}: ${kind} pushed_good`], `${label} ${kind}`).toEqual({ result: "pushed: accept" });
+        expect(answers[`${label}: ${kind} sent_good`], `${label} ${kind}`).toEqual({ result: "sent: accept" });
+      }
+      // On 2026-07-28 the client answers inputRequired itself.
+      for (const label of ["v2 Client over stdio (2026-07-28)", "v2 Client over HTTP (2026-07-28)"]) expect(answers[`${label}: ${kind} asked_good`], `${label} ${kind}`).toEqual({ result: "signed in: accept" });
+    }
+    expect(opened.length).toBeGreaterThan(0);
+    expect(new Set(opened)).toEqual(new Set(["https://example.org/login"]));
+    expect(URL_MESSAGE).toBe("Sign in to read the graph.");
   });
 });

@@ -1,10 +1,16 @@
 // What a tool, a prompt and a resource read hold the registry to when they throw a coded error (a
-// ProtocolError, ResourceNotFoundError) — and a plain SDK McpServer with the same callbacks, so the
-// tests compare the two side by side. Served over stdio by codes-and-urls-server.ts (the SDK's by
-// sdk-codes-server.ts) and over HTTP in-process.
+// ProtocolError, ResourceNotFoundError) or ask the client to open a URL — and, for the coded errors,
+// a plain SDK McpServer with the same callbacks, so the tests compare the two side by side. Served
+// over stdio by codes-and-urls-server.ts (the SDK's by sdk-codes-server.ts) and over HTTP in-process.
 // The start-up check is off: these tools are unannotated on purpose, and the net is what is tested.
 import { McpServer } from "@modelcontextprotocol/server";
-import { createRegistry, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type Logger, type Registry } from "@sourced/registry";
+import { createRegistry, inputRequired, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, UrlElicitationRequiredError, type Logger, type Registry, type ToolCallExtra } from "@sourced/registry";
+
+const text = (value: string) => ({ type: "text" as const, text: value });
+const message = (value: string) => ({ role: "user" as const, content: text(value) });
+
+/** A tool's good result: what a callback that does not throw answers. */
+const GOOD_RESULT = { content: [text("Tokyo has 37,400,068 inhabitants.")], structuredContent: { sources: ["https://example.org/cities-data"] } };
 
 /**
  * ProtocolErrors of codes a server may answer a request with, by name: thrown by a tool, a prompt
@@ -96,6 +102,44 @@ const THROWN: Record<string, () => unknown> = {
   ...INTERNAL,
 };
 
+/** URLs no source may be, and so no page a client is asked to open: by name. */
+export const BAD_URLS = {
+  script: { url: "javascript:alert(1)", says: 'must be an absolute http: or https: URL (its scheme is "javascript")' },
+  data: { url: "data:text/html,<script>alert(1)</script>", says: 'must be an absolute http: or https: URL (its scheme is "data")' },
+  userinfo: { url: "https://example.org@evil.example/login", says: "it has user information before the host (user@host), which disguises the host" },
+} as const;
+
+/** A page the rule accepts, for the requests that must still reach the client. */
+export const GOOD_URL = "https://example.org/login";
+
+/** What each kind of URL elicitation asks the user, by the way it is asked. */
+export const URL_MESSAGE = "Sign in to read the graph.";
+
+/** The ways a callback asks the client to open a URL, by name: what it does with `url`. */
+const ASKING = {
+  // 2026-07-28's way, thrown (on a 2025-era connection the SDK asks the client itself).
+  asked: (url: string, ctx: ToolCallExtra): string => {
+    const answer = (ctx.mcpReq.inputResponses as Record<string, { action?: unknown } | undefined> | undefined)?.["login"];
+    if (answer !== undefined) return `signed in: ${String(answer.action)}`;
+    throw inputRequired({ inputRequests: { login: inputRequired.elicitUrl({ message: URL_MESSAGE, url }) } });
+  },
+  // 2025's error, -32042.
+  thrown: (url: string): never => {
+    throw new UrlElicitationRequiredError([{ mode: "url", message: URL_MESSAGE, url, elicitationId: "login-1" }], "Sign in first.");
+  },
+  // 2025's request, pushed over the connection.
+  pushed: async (url: string, ctx: ToolCallExtra): Promise<string> => `pushed: ${(await ctx.mcpReq.elicitInput({ mode: "url", message: URL_MESSAGE, url, elicitationId: "login-2" })).action}`,
+  // The same request, sent by its method.
+  sent: async (url: string, ctx: ToolCallExtra): Promise<string> =>
+    `sent: ${(await ctx.mcpReq.send({ method: "elicitation/create", params: { mode: "url", message: URL_MESSAGE, url, elicitationId: "login-3" } })).action}`,
+} as const;
+
+/** Every way of asking with every bad URL (`asked_script`, `pushed_userinfo`, …), and each way with the good one (`asked_good`, …). */
+export const ASKS = [
+  ...Object.keys(ASKING).flatMap((how) => Object.entries(BAD_URLS).map(([bad, { url, says }]) => ({ name: `${how}_${bad}`, how: how as keyof typeof ASKING, url, says }))),
+  ...Object.keys(ASKING).map((how) => ({ name: `${how}_good`, how: how as keyof typeof ASKING, url: GOOD_URL, says: undefined })),
+];
+
 export function buildCodesAndUrls(logger: Logger): Registry {
   const registry = createRegistry({ name: "codes-and-urls", version: "1.0.0", logger, startupCheck: false });
   for (const [name, make] of Object.entries(THROWN)) {
@@ -110,6 +154,12 @@ export function buildCodesAndUrls(logger: Logger): Registry {
     });
   }
   registry.resource("city", new ResourceTemplate("cities://{city}", { list: undefined }), { mimeType: "text/plain" }, readCity);
+  for (const { name, how, url } of ASKS) {
+    const ask = ASKING[how];
+    registry.tool({ name })(async (_args: unknown, extra: ToolCallExtra) => ({ ...GOOD_RESULT, content: [text(await ask(url, extra))] }));
+    registry.prompt(name, {}, async (ctx) => ({ messages: [message(await ask(url, ctx))] }));
+    registry.resource(name, `memory://asks/${name}`, {}, async (uri, ctx) => ({ contents: [{ uri: uri.href, text: await ask(url, ctx) }] }));
+  }
   return registry;
 }
 
