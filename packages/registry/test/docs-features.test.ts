@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, ResourceNotFoundError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -14,9 +14,9 @@ import { compileExamples, consumerProjects, docExamples, firstText, PACKAGE_DIR,
 /*
  * docs/server-features.md, run: its complete examples compiled by the repository's tsc in one fresh
  * ES module project outside the workspace, started with node, and used by the v1 and the v2 SDK
- * Client for what each example shows — completion, templates and logging; pushed sampling and
- * resource updates in sessions; `throw inputRequired(…)` on both eras. Each imports from
- * @sourced/registry and zod alone, and its start-up check has nothing to say.
+ * Client for what each example shows — completion, templates (a read's ResourceNotFoundError) and
+ * logging; pushed sampling and resource updates in sessions; `throw inputRequired(…)` on both eras.
+ * Each imports from @sourced/registry and zod alone, and its start-up check has nothing to say.
  */
 
 const DOC = join(PACKAGE_DIR, "..", "..", "docs", "server-features.md");
@@ -71,6 +71,13 @@ describe("docs/server-features.md examples", () => {
         expect((await v2.listResources()).resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(["cities://Tokyo", "cities://Delhi", "cities://Shanghai"]));
         const read = await v2.readResource({ uri: "cities://Delhi" });
         expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual({ name: "Delhi", population: 30_290_936 });
+        // A city it does not know: the read's ResourceNotFoundError, passed on as the SDK's own server passes it on.
+        const missing = await v2.readResource({ uri: "cities://Atlantis" }).then(
+          () => undefined,
+          (error: unknown) => error as { code?: unknown; data?: unknown },
+        );
+        expect(missing, legacy ? "v1" : "v2").toMatchObject({ code: -32_602, data: { uri: "cities://Atlantis" } });
+        if (!legacy) expect(missing).toBeInstanceOf(ResourceNotFoundError);
         await v2.setLoggingLevel("info");
         const result = await v2.callTool({ name: "list_cities" });
         expect(firstText(result)).toBe("Tokyo (37,400,068), Delhi (30,290,936), Shanghai (27,058,479)");
