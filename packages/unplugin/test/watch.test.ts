@@ -36,8 +36,11 @@ afterAll(async () => {
   for (const directory of made) fs.rmSync(directory, { recursive: true, force: true });
 });
 
-test("esbuild's context API in watch mode: reported, gone once fixed, back once broken", async () => {
-  const directory = copyExample("watch-esbuild");
+/**
+ * An esbuild context on `directory` with the plugin, not yet watching: `next()` is the next
+ * build's result, `located` its sourced findings as `file:line:col SRCcode`.
+ */
+async function watching(directory: string) {
   const results: esbuild.BuildResult[] = [];
   let notify: (() => void) | undefined;
   const next = () =>
@@ -71,8 +74,14 @@ test("esbuild's context API in watch mode: reported, gone once fixed, back once 
   stops.push(() => context.dispose());
   const located = (result: esbuild.BuildResult) =>
     result.errors
-      .filter((m) => m.pluginName === "sourced")
+      .filter((m) => m.pluginName === "sourced" && m.location !== null)
       .map((m) => `${path.relative(directory, path.resolve(m.location!.file)).split(path.sep).join("/")}:${m.location!.line}:${m.location!.column + 1} ${/SRC\d+/.exec(m.text)?.[0]}`);
+  return { context, next, located };
+}
+
+test("esbuild's context API in watch mode: reported, gone once fixed, back once broken", async () => {
+  const directory = copyExample("watch-esbuild");
+  const { context, next, located } = await watching(directory);
 
   const first = next();
   await context.watch();
@@ -179,41 +188,7 @@ function copyExampleWithoutRegistry(): string {
 
 test("esbuild's watch mode: the registry not installed is reported; installed meanwhile, the next rebuild judges the tools", async () => {
   const directory = copyExampleWithoutRegistry();
-  const results: esbuild.BuildResult[] = [];
-  let notify: (() => void) | undefined;
-  const next = () =>
-    new Promise<esbuild.BuildResult>((resolve) => {
-      const count = results.length;
-      notify = () => {
-        if (results.length > count) resolve(results[results.length - 1]!);
-      };
-    });
-  const context = await esbuild.context({
-    absWorkingDir: directory,
-    entryPoints: ["src/server.ts"],
-    bundle: true,
-    platform: "node",
-    packages: "external",
-    outfile: path.join(directory, "dist/server.cjs"),
-    logLevel: "silent",
-    plugins: [
-      sourcedEsbuild(),
-      {
-        name: "results",
-        setup(build) {
-          build.onEnd((result) => {
-            results.push(result);
-            notify?.();
-          });
-        },
-      },
-    ],
-  });
-  stops.push(() => context.dispose());
-  const located = (result: esbuild.BuildResult) =>
-    result.errors
-      .filter((m) => m.pluginName === "sourced" && m.location !== null)
-      .map((m) => `${path.relative(directory, path.resolve(m.location!.file)).split(path.sep).join("/")}:${m.location!.line}:${m.location!.column + 1} ${/SRC\d+/.exec(m.text)?.[0]}`);
+  const { context, next, located } = await watching(directory);
   const unresolved = (result: esbuild.BuildResult) =>
     result.errors
       .filter((m) => m.text.includes("cannot resolve '@sourced/registry'"))
