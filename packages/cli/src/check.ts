@@ -2,7 +2,6 @@ import * as path from "node:path";
 import type * as ts from "typescript";
 import { analyzeProgram, FINDING_KINDS, isAnalysedFile } from "@sourced/analysis";
 import type { AnalysisResult, FindingId, ProgramPort, UnresolvedRegistryImport } from "@sourced/analysis";
-import * as fs from "node:fs";
 import {
   type Backend,
   chooseBackend,
@@ -11,6 +10,7 @@ import {
   loadNative,
   loadTypeScript,
   NativeBackendUnavailable,
+  nativeErrorPlace,
   readNativeProjects,
   readProjects,
   type LoadedTypeScript,
@@ -247,17 +247,8 @@ function toNotice(ts: TypeScript, diagnostic: ts.Diagnostic, kind: Notice["kind"
 function formatConfigErrors(errors: readonly NativeSyntaxError[], cwd: string): string {
   return errors
     .map((error) => {
-      if (error.start < 0) return `error TS${error.code}: ${error.message}\n`;
-      let text = "";
-      try {
-        text = fs.readFileSync(error.fileName, "utf8");
-      } catch {
-        return `${relativeFile(cwd, error.fileName)}: error TS${error.code}: ${error.message}\n`;
-      }
-      let start = error.start;
-      while (start < text.length && /\s/.test(text[start]!)) start++; // positions include leading trivia
-      const before = text.slice(0, start).split(/\r?\n/);
-      return `${relativeFile(cwd, error.fileName)}(${before.length},${before.at(-1)!.length + 1}): error TS${error.code}: ${error.message}\n`;
+      const place = nativeErrorPlace(error, cwd);
+      return `${place === undefined ? "" : `${place}: `}error TS${error.code}: ${error.message}\n`;
     })
     .join("");
 }

@@ -3,7 +3,7 @@ export { loadTypeScript } from "./typescript";
 export type { LoadedTypeScript, TypeScript } from "./typescript";
 export { BACKENDS, chooseBackend, loadNative, NativeBackendUnavailable, projectTypeScript } from "./backend";
 export type { Backend, InstalledTypeScript } from "./backend";
-export { ConfigError, createSharedHost, readNativeProjects, readProjects } from "./projects";
+export { ConfigError, createSharedHost, nativeErrorPlace, readNativeProjects, readProjects } from "./projects";
 export type { Project } from "./projects";
 export { analyzeProject } from "./analyze-project";
 export type { AnalyzeProjectOptions, ProjectAnalysis } from "./analyze-project";

@@ -79,17 +79,28 @@ export function configErrorText(ts: TypeScript, diagnostic: ts.Diagnostic, cwd: 
 
 /** {@link configErrorText} for TypeScript 7's errors, which it places by offset (leading trivia included). */
 export function nativeConfigErrorText(error: NativeSyntaxError, cwd: string): string {
-  if (error.start < 0) return error.message;
+  const place = nativeErrorPlace(error, cwd);
+  return place === undefined ? error.message : `${place}: ${error.message}`;
+}
+
+/**
+ * Where TypeScript 7 places an error of a file (a tsconfig's, a source's syntax): `file(line,col)`,
+ * the file relative to `cwd`, past the leading trivia its offset includes; the file alone when it
+ * cannot be read; `undefined` when TypeScript places it nowhere. One reading for every front-end
+ * that prints such an error (`sourced check`, the project layer).
+ */
+export function nativeErrorPlace(error: NativeSyntaxError, cwd: string): string | undefined {
+  if (error.start < 0) return undefined;
   let text: string;
   try {
     text = fs.readFileSync(error.fileName, "utf8");
   } catch {
-    return `${relativeName(cwd, error.fileName)}: ${error.message}`;
+    return relativeName(cwd, error.fileName);
   }
   let start = error.start;
   while (start < text.length && /\s/.test(text[start]!)) start++;
   const before = text.slice(0, start).split(/\r?\n/);
-  return `${relativeName(cwd, error.fileName)}(${before.length},${before.at(-1)!.length + 1}): ${error.message}`;
+  return `${relativeName(cwd, error.fileName)}(${before.length},${before.at(-1)!.length + 1})`;
 }
 
 function relativeName(cwd: string, file: string): string {
