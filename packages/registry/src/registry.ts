@@ -7,7 +7,7 @@ import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, optionsError, REGISTRY_OPTIONS, TOOL_OPTIONS, toolOptionProblems } from "./options.js";
 import { compileSchemas, Registrations, type CompiledSchemas, type RegistrationPolicy } from "./registration.js";
 import { checkedPrompt, checkedRead } from "./resource-net.js";
-import { ServedResources } from "./resource-sources.js";
+import { ServedResources, type ServedSource } from "./resource-sources.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
 import { OfferingTables, type Offering, type OfferingHandle } from "./offering-tables.js";
 import { buildServer, ToolTable, type ServingContext, type TableSource } from "./server.js";
@@ -44,7 +44,8 @@ export interface Registry {
    * it. One registered while serving is offered by every server built afterwards, and announced
    * with `listChanged`; a mistake the SDK refuses (a URI taken twice) throws here. Its URI (a template's: each instance) may then stand as a source of
    * any tool — `sources: ["memory://graph"]` — for data with no http(s) URL: a local file, a
-   * database, memory. The net accepts it, and the data view opens it with `resources/read`.
+   * database, memory. The net accepts it, and the data view opens it with `resources/read`, while it
+   * is offered: disabled or removed, it is refused as a source, and a subscription to it, as a URI never served.
    */
   resource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): RegisteredOffering;
   resource(name: string, template: ResourceTemplate, metadata: ResourceMetadata, read: ReadResourceTemplateCallback): RegisteredOffering;
@@ -168,13 +169,25 @@ export function createRegistry(options: RegistryOptions): Registry {
       // Its reads go through the net (resource-net.ts), within the calls' deadline and each serving's
       // shutdown; a read that is no function is the SDK's to refuse.
       const [resourceName, uri, metadata, read] = args;
-      const handle = offerings.offer("registry.resource()", new LazySite(new Error()), "resources", (server, serving) => {
-        const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown, stateless: serving.stateless };
-        const checked = typeof read === "function" ? checkedRead(String(resourceName), read as (...given: [...unknown[], ServerContext]) => unknown, logger, bounds) : read;
-        return (server.registerResource as (...given: unknown[]) => OfferingHandle)(resourceName, uri, metadata, checked, ...args.slice(4));
-      });
+      let source: ServedSource | undefined;
+      const handle = offerings.offer(
+        "registry.resource()",
+        new LazySite(new Error()),
+        "resources",
+        (server, serving) => {
+          const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown, stateless: serving.stateless };
+          const checked = typeof read === "function" ? checkedRead(String(resourceName), read as (...given: [...unknown[], ServerContext]) => unknown, logger, bounds) : read;
+          return (server.registerResource as (...given: unknown[]) => OfferingHandle)(resourceName, uri, metadata, checked, ...args.slice(4));
+        },
+        // Disabled or removed, it is read by no client: a source citing it is refused, and a
+        // subscription to it, as for a URI never served; enabled again, it stands again.
+        (offered) => {
+          source?.offered(offered);
+          tables.changed();
+        },
+      );
       // Registered (the SDK took it): its URI, or its template's instances, may stand as sources.
-      tables.resources.add(args[1] as string | ResourceTemplate);
+      source = tables.resources.add(args[1] as string | ResourceTemplate);
       tables.changed();
       return handle;
     },
@@ -296,7 +309,8 @@ class Offerings {
   }
 
   /** `site`: captured in the registry's entry method, as every site is (site.ts). */
-  offer(what: string, site: LazySite, kind: Offering["kind"], register: Offering["register"]): RegisteredOffering {
+  /** `changed`: told whether it is still offered after each `enable()`, `disable()` or `remove()` that changed something. */
+  offer(what: string, site: LazySite, kind: Offering["kind"], register: Offering["register"], changed?: (offered: boolean) => void): RegisteredOffering {
     const offering: Offering = { kind, register, state: { enabled: true, removed: false }, handles: new WeakMap() };
     try {
       this.tables.add(offering);
@@ -307,9 +321,9 @@ class Offerings {
       get enabled() {
         return offering.state.enabled && !offering.state.removed;
       },
-      enable: () => this.change(offering, "enable"),
-      disable: () => this.change(offering, "disable"),
-      remove: () => this.change(offering, "remove"),
+      enable: () => this.change(offering, "enable", changed),
+      disable: () => this.change(offering, "disable", changed),
+      remove: () => this.change(offering, "remove", changed),
     };
     if (!this.registrations.isServed) return handle;
     // Registered while serving: every server built from now on offers it; a server that stays
@@ -326,7 +340,9 @@ class Offerings {
   }
 
   /** The registry's `enable()`, `disable()`, `remove()`: on every table (each tells the connected clients it answers for), so for every server. */
-  private change(offering: Offering, change: "enable" | "disable" | "remove"): void {
-    if (this.tables.change(offering, change) && this.registrations.isServed) this.announcer.changed(offering.kind, "notifiers");
+  private change(offering: Offering, change: "enable" | "disable" | "remove", changed: ((offered: boolean) => void) | undefined): void {
+    if (!this.tables.change(offering, change)) return;
+    changed?.(offering.state.enabled && !offering.state.removed);
+    if (this.registrations.isServed) this.announcer.changed(offering.kind, "notifiers");
   }
 }

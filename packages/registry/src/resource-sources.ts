@@ -25,35 +25,100 @@ function schemeOf(uri: string): string {
   return SCHEME.exec(uri)?.[0] ?? "";
 }
 
+/**
+ * One registration's URI or template as a source, while it is offered: `offered(false)` when its
+ * handle disables or removes it, `offered(true)` when it enables it again. A resource no longer
+ * offered is one a client can no longer read, so it says where data came from no better than a URI
+ * never served, and is refused as one.
+ */
+export interface ServedSource {
+  offered(offered: boolean): void;
+}
+
+/** A template served, one per registration: two registrations of the same template are two entries, and removing one leaves the other. */
+interface TemplateEntry {
+  readonly text: string;
+  readonly template: ResourceTemplate;
+  readonly prefix: string;
+}
+
 export class ServedResources {
-  private readonly uris = new Set<string>();
-  private readonly templates: { readonly text: string; readonly template: ResourceTemplate }[] = [];
+  /** The URIs served, each with how many offered registrations hold it. */
+  private readonly uris = new Map<string, number>();
+  private readonly templates: TemplateEntry[] = [];
   /**
    * The templates by their literal prefix's length, then by prefix (template-index.ts): a template
    * matches only a URI its prefix starts, so a source is matched against those alone, not against
    * every template served — each match builds and runs the template's pattern.
    */
-  private readonly byPrefix = new Map<number, Map<string, ResourceTemplate[]>>();
+  private readonly byPrefix = new Map<number, Map<string, TemplateEntry[]>>();
   /** The prefixes' lengths present, ascending. */
   private lengths: number[] = [];
 
-  /** A resource's URI, or its template: only one that may stand as a source (isResourceUriForm) is taken. */
-  add(uri: string | ResourceTemplate): void {
+  /**
+   * A resource's URI, or its template, registered: only one that may stand as a source
+   * (isResourceUriForm) is taken; the handle follows its registration's `enable()`, `disable()`
+   * and `remove()`.
+   */
+  add(uri: string | ResourceTemplate): ServedSource | undefined {
     if (typeof uri === "string") {
-      if (isResourceUriForm(uri)) this.uris.add(uri);
-      return;
+      if (!isResourceUriForm(uri)) return undefined;
+      return this.follow(
+        () => this.uris.set(uri, (this.uris.get(uri) ?? 0) + 1),
+        () => {
+          const held = (this.uris.get(uri) ?? 0) - 1;
+          if (held > 0) this.uris.set(uri, held);
+          else this.uris.delete(uri);
+        },
+      );
     }
-    this.templates.push({ text: uri.uriTemplate.toString(), template: uri });
-    const prefix = templatePrefix(uri);
+    const entry: TemplateEntry = { text: uri.uriTemplate.toString(), template: uri, prefix: templatePrefix(uri) };
+    return this.follow(
+      () => this.place(entry),
+      () => this.unplace(entry),
+    );
+  }
+
+  /** Takes a registration in (`take`) now and whenever it is offered again; lets it go (`release`) whenever it is not. */
+  private follow(take: () => void, release: () => void): ServedSource {
+    let offered = true;
+    take();
+    return {
+      offered: (now) => {
+        if (now === offered) return;
+        offered = now;
+        if (now) take();
+        else release();
+      },
+    };
+  }
+
+  private place(entry: TemplateEntry): void {
+    this.templates.push(entry);
+    const { prefix } = entry;
     let prefixes = this.byPrefix.get(prefix.length);
     if (prefixes === undefined) {
       prefixes = new Map();
       this.byPrefix.set(prefix.length, prefixes);
       this.lengths = [...this.byPrefix.keys()].sort((a, b) => a - b);
     }
-    const templates = prefixes.get(prefix);
-    if (templates === undefined) prefixes.set(prefix, [uri]);
-    else templates.push(uri);
+    const entries = prefixes.get(prefix);
+    if (entries === undefined) prefixes.set(prefix, [entry]);
+    else entries.push(entry);
+  }
+
+  private unplace(entry: TemplateEntry): void {
+    this.templates.splice(this.templates.indexOf(entry), 1);
+    const { prefix } = entry;
+    const prefixes = this.byPrefix.get(prefix.length);
+    const entries = prefixes?.get(prefix);
+    if (prefixes === undefined || entries === undefined) return;
+    entries.splice(entries.indexOf(entry), 1);
+    if (entries.length > 0) return;
+    prefixes.delete(prefix);
+    if (prefixes.size > 0) return;
+    this.byPrefix.delete(prefix.length);
+    this.lengths = [...this.byPrefix.keys()].sort((a, b) => a - b);
   }
 
   get empty(): boolean {
@@ -66,8 +131,8 @@ export class ServedResources {
     if (!isResourceUriForm(value) || this.templates.length === 0) return false;
     for (const length of this.lengths) {
       if (length > value.length) break;
-      const templates = this.byPrefix.get(length)?.get(value.slice(0, length));
-      if (templates?.some((template) => matches(template, value)) === true) return true;
+      const entries = this.byPrefix.get(length)?.get(value.slice(0, length));
+      if (entries?.some(({ template }) => matches(template, value)) === true) return true;
     }
     return false;
   }
@@ -83,7 +148,7 @@ export class ServedResources {
     const schemes = new Set<string>();
     // A template whose scheme is a variable (`{scheme}://…`) may have an instance of any scheme.
     let anyScheme = false;
-    for (const uri of this.uris) schemes.add(schemeOf(uri));
+    for (const uri of this.uris.keys()) schemes.add(schemeOf(uri));
     for (const { text } of this.templates) {
       const scheme = schemeOf(text);
       if (scheme === "") anyScheme = true;
@@ -98,10 +163,10 @@ export class ServedResources {
 
   /** The net's words for a refused source: the URL rule's, then what this registry serves (the nearest served URI), then advice for a path. */
   describe(value: unknown): string {
-    const listed = [...this.uris, ...this.templates.map(({ text }) => text)];
+    const listed = [...this.uris.keys(), ...this.templates.map(({ text }) => text)];
     const shown = listed.slice(0, LISTED).join(", ") + (listed.length > LISTED ? `, and ${listed.length - LISTED} more` : "");
     // A slip of a served URI (a long string, never one: its distance would cost too much).
-    const nearest = typeof value === "string" && value.length <= 200 ? closestMatch(value, [...this.uris]) : undefined;
+    const nearest = typeof value === "string" && value.length <= 200 ? closestMatch(value, [...this.uris.keys()]) : undefined;
     const served = `it is no URI of a resource this server serves (${shown})${nearest === undefined ? "" : `: did you mean ${JSON.stringify(nearest)}?`}`;
     return `${urlRuleProblem(value)}; ${served}${typeof value === "string" ? localDataAdvice(value) : ""}`;
   }
