@@ -7,6 +7,7 @@ import {
   chooseBackend,
   ConfigError,
   createSharedHost,
+  loadClassicInstead,
   loadNative,
   loadTypeScript,
   NativeBackendUnavailable,
@@ -39,7 +40,7 @@ export interface ReportedFinding {
 
 /** Something the check has to say that is not a finding: a syntax error, a module it cannot resolve, which TypeScript it used. */
 export interface Notice {
-  readonly kind: "syntax-error" | "unresolved-registry" | "typescript-fallback";
+  readonly kind: "syntax-error" | "unresolved-registry" | "typescript-fallback" | "typescript-version";
   /** `error` notices make the run exit with 2: the check could not be trusted. */
   readonly severity: "error" | "warning" | "note";
   readonly message: string;
@@ -117,12 +118,14 @@ export function check(options: CheckOptions = {}): CheckReport {
     const directory = path.dirname(configPath);
     const choice = chooseBackend(directory, options.backend);
     let native: NativeTypeScript | undefined;
+    let unavailable: NativeBackendUnavailable | undefined;
     if (choice.backend === "native") {
       try {
         native = loadNative(directory, choice.typescript);
       } catch (error) {
         // Chosen (not forced) for a TypeScript 7 whose API cannot run: the classic backend may still can, with TypeScript 6 beside it.
         if (options.backend === "native" || !(error instanceof NativeBackendUnavailable)) throw error;
+        unavailable = error;
         notices.push({ kind: "typescript-fallback", severity: "note", message: `${error.reason}; trying the classic backend.` });
       }
     }
@@ -137,13 +140,14 @@ export function check(options: CheckOptions = {}): CheckReport {
       group.configs.push(...readNativeProjects(configPath, seenConfigs, cwd));
       continue;
     }
-    const loaded = loadTypeScript(directory);
+    const loaded = unavailable === undefined ? loadTypeScript(directory) : loadClassicInstead(directory, unavailable);
     let compiler = compilers.get(loaded.path);
     if (compiler === undefined) {
       compiler = { ...loaded, declarations: new Map(), extendedConfigs: new Map() };
       compilers.set(loaded.path, compiler);
       used.set(loaded.version, "classic");
       if (loaded.note !== undefined) notices.push({ kind: "typescript-fallback", severity: "note", message: loaded.note });
+      if (loaded.warning !== undefined) notices.push({ kind: "typescript-version", severity: "warning", message: `${loaded.warning}.` });
     }
     const { ts } = compiler;
     for (const project of readProjects(ts, configPath, seenConfigs, compiler.extendedConfigs, cwd)) {

@@ -12,8 +12,8 @@ afterAll(() => {
 
 /** A TypeScript 7 package without its IPC API: a version, no JavaScript API of either kind. */
 const TYPESCRIPT_7 = {
-  "node_modules/typescript/package.json": JSON.stringify({ name: "typescript", version: "7.0.0", main: "./lib/api.js" }),
-  "node_modules/typescript/lib/api.js": `"use strict";\nmodule.exports = { version: "7.0.0" };\n`,
+  "node_modules/typescript/package.json": JSON.stringify({ name: "typescript", version: "7.0.2", main: "./lib/api.js" }),
+  "node_modules/typescript/lib/api.js": `"use strict";\nmodule.exports = { version: "7.0.2" };\n`,
 };
 
 function project(files: Record<string, string>): string {
@@ -41,7 +41,7 @@ describe("which TypeScript checks the project", () => {
   it("--backend native on a TypeScript 6 project with no TypeScript 7: exit 2, saying what to install", () => {
     const run = sourced(["check", "-p", "fixtures/cases", "--backend", "native"]);
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/^sourced: error: the native backend needs TypeScript 7, and the project at .* has TypeScript 6\.0\.3 \(at .*\)\. Install it \('npm install --save-dev typescript@7'\)/);
+    expect(run.stderr).toMatch(/^sourced: error: the native backend needs TypeScript 7, and the project at .* has TypeScript 6\.0\.3 \(at .*\)\. Install it \('npm install --save-dev "typescript@>=7\.0\.2 <7\.2"'\)/);
   });
 
   it("a TypeScript 7 without its IPC API beside the project: the classic backend checks it with TypeScript 6, and says so", () => {
@@ -55,17 +55,53 @@ describe("which TypeScript checks the project", () => {
     const notes = run.stderr.split("\n").filter((line) => line !== "");
     expect(notes).toHaveLength(2);
     expect(notes[0]).toMatch(/^sourced: note: cannot load typescript\/unstable\/sync from .*: the package has no '\.\/unstable\/sync' export; trying the classic backend\.$/);
-    expect(notes[1]).toMatch(/^sourced: note: typescript 7\.0\.0 at .* has no JavaScript API; checking with TypeScript 6\.0\.3 from .*$/);
+    expect(notes[1]).toMatch(/^sourced: note: typescript 7\.0\.2 at .* has no JavaScript API; checking with TypeScript 6\.0\.3 from .*$/);
     expect(run.status).toBe(1);
     expect(parseJson(run).map(({ file, line, id, tool }) => ({ file, line, id, tool }))).toEqual([
       { file: "src/tools.ts", line: 3, id: "missing-annotation", tool: "f" },
     ]);
   });
 
+  it("a TypeScript 6.1 beside the project (newer than supported): checked with it, and one warning names it, where it is, the supported range and what to install", () => {
+    const typescript6 = path.join(REPO, "node_modules/typescript");
+    const directory = project({
+      "node_modules/typescript/package.json": JSON.stringify({ name: "typescript", version: "6.1.0", main: "./lib/api.js" }),
+      // TypeScript 6.0.3's API under 6.1.0's number: only the version check differs.
+      "node_modules/typescript/lib/api.js": `"use strict";\nmodule.exports = { ...require(${JSON.stringify(typescript6)}), version: "6.1.0" };\n`,
+      "tsconfig.json": FIXTURE_TSCONFIG,
+      "src/tools.ts": `import { createRegistry } from "@sourced/registry";\nexport const registry = createRegistry({ name: "ts61", version: "1.0.0" });\nexport const f = registry.tool()(function f() { return 1; });\n`,
+    });
+    linkRegistry(directory);
+    const run = sourced(["check"], directory);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/ with TypeScript 6\.1\.0 \(classic\)\.\n$/);
+    expect(run.stderr).toBe(
+      `sourced: warning: typescript 6.1.0 at ${path.join(fs.realpathSync(directory), "node_modules/typescript")} is newer than the classic backend supports (typescript >=5.0 <6.1); ` +
+        `checking with it anyway, as its JavaScript API seldom changes within a major version, but sourced was not tested on it: ` +
+        `if a verdict looks wrong, check with a supported TypeScript ('npm install --save-dev typescript@6.0') before reporting it.\n`,
+    );
+  });
+
+  it("a TypeScript 7.2 beside the project, with --backend native: exit 2, one error naming it, where it is, the supported range and what to install", () => {
+    const directory = project({
+      "node_modules/typescript/package.json": JSON.stringify({ name: "typescript", version: "7.2.0", main: "./lib/api.js" }),
+      "node_modules/typescript/lib/api.js": `"use strict";\nmodule.exports = { version: "7.2.0" };\n`,
+      "tsconfig.json": FIXTURE_TSCONFIG,
+      "src/tools.ts": "export {};\n",
+    });
+    const run = sourced(["check", "--backend", "native"], directory);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(
+      `sourced: error: TypeScript 7.2.0 at ${path.join(fs.realpathSync(directory), "node_modules/typescript")} is newer than the native backend supports (typescript >=7.0.2 <7.2; TypeScript 7's API changes between minor versions). ` +
+        `Install a supported one ('npm install --save-dev "typescript@>=7.0.2 <7.2"') or a release of sourced that supports TypeScript 7.2, ` +
+        `or check it on the classic backend with TypeScript 6 beside it ('npm install --save-dev @typescript/typescript6@6').\n`,
+    );
+  });
+
   it("a TypeScript 7 without its IPC API and nothing else: the classic loader says to install TypeScript 6 beside it", () => {
     const directory = project(TYPESCRIPT_7);
     expect(() => loadTypeScript(directory, [directory])).toThrow(
-      /^typescript 7\.0\.0 at .* has no JavaScript API\. sourced check's classic backend needs the TypeScript JavaScript API \(typescript >=5\.0 <6\.1\)\. TypeScript 7 has none \(its own API runs with '--backend native'\): for the classic backend, install TypeScript 6 beside it, e\.g\. 'npm install --save-dev @typescript\/typescript6@6'/,
+      /^typescript 7\.0\.2 at .* has no JavaScript API\. sourced check's classic backend needs the TypeScript JavaScript API \(typescript >=5\.0 <6\.1\)\. TypeScript 7 has none \(its own API runs with '--backend native'\): for the classic backend, install TypeScript 6 beside it, e\.g\. 'npm install --save-dev @typescript\/typescript6@6'/,
     );
   });
 
@@ -76,7 +112,7 @@ describe("which TypeScript checks the project", () => {
     fs.symlinkSync(typescript6, path.join(directory, "node_modules/@typescript/typescript6"), "dir");
     const loaded = loadTypeScript(directory, []);
     expect(loaded.version).toBe("6.0.3");
-    expect(loaded.note).toMatch(/^typescript 7\.0\.0 at .* has no JavaScript API; checking with TypeScript 6\.0\.3 from /);
+    expect(loaded.note).toMatch(/^typescript 7\.0\.2 at .* has no JavaScript API; checking with TypeScript 6\.0\.3 from /);
   });
 
   it("no TypeScript at all beside the project: the CLI's own, without a note", () => {
@@ -119,7 +155,7 @@ describe("projectTypeScript: the TypeScript the project's tsc is", () => {
     fs.symlinkSync("../@typescript/old/bin/tsc", path.join(directory, "node_modules/.bin/tsc"));
     expect(projectTypeScript(directory)).toMatchObject({ version: "6.0.3", via: "tsc" });
     fs.rmSync(path.join(directory, "node_modules/.bin/tsc"));
-    expect(projectTypeScript(directory)).toMatchObject({ version: "7.0.0", via: "typescript" });
+    expect(projectTypeScript(directory)).toMatchObject({ version: "7.0.2", via: "typescript" });
   });
 });
 

@@ -17,6 +17,8 @@ export interface ProjectAnalysis {
   /** The files judged: the project's own sources (`isAnalysedFile`). */
   readonly sourceFiles: readonly ts.SourceFile[];
   readonly result: AnalysisResult;
+  /** Set when the classic backend's TypeScript is a newer 6.x than sourced supports: it judged, and this says so. */
+  readonly warning?: string;
   /** Ends TypeScript 7's process (native backend); the result stays readable, the checker does not. */
   close(): void;
 }
@@ -71,7 +73,7 @@ export function analyzeProject(options: AnalyzeProjectOptions): ProjectAnalysis 
   const program = typescript.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host: createSharedHost(typescript, parsed.options, new Map()) });
   const sourceFiles = program.getSourceFiles().filter((sourceFile) => isAnalysedFile(program, sourceFile));
   const result = analyzeProgram(typescript, program, { sourceFiles });
-  return { backend: "classic", typescriptVersion: loaded.version, ts: typescript, program, sourceFiles, result, close: () => {} };
+  return { backend: "classic", typescriptVersion: loaded.version, ts: typescript, program, sourceFiles, result, ...(loaded.warning === undefined ? {} : { warning: loaded.warning }), close: () => {} };
 }
 
 /** As `sourced check` refuses it: a judgement over a project its own compiler rejects could not be trusted. */

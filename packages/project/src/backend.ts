@@ -3,6 +3,8 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { NativeTypeScript } from "@sourced/analysis-native";
 import { UsageError } from "./errors";
+import { type LoadedTypeScript, loadTypeScript } from "./typescript";
+import { INSTALL_CLASSIC_BESIDE, INSTALL_NATIVE, majorMinor, NATIVE_RANGE, nativeFit } from "./versions";
 
 /**
  * Which compiler the judgement runs on. `classic`: TypeScript 5.x/6.x's JavaScript API, in
@@ -84,7 +86,7 @@ function readPackage(directory: string): Omit<InstalledTypeScript, "via"> | unde
 export class NativeBackendUnavailable extends UsageError {
   constructor(
     readonly reason: string,
-    advice: string,
+    readonly advice: string,
   ) {
     super(`${reason}. ${advice}`);
   }
@@ -116,8 +118,21 @@ export function loadNative(projectDirectory: string, found: InstalledTypeScript 
     const seen = found === undefined ? "no TypeScript" : `TypeScript ${found.version} (at ${found.directory})`;
     throw new NativeBackendUnavailable(
       `the native backend needs TypeScript 7, and the project at ${projectDirectory} has ${seen}`,
-      `Install it ('npm install --save-dev typescript@7'), or drop '--backend native' to check with the classic backend.`,
+      `Install it ('${INSTALL_NATIVE}'), or drop '--backend native' to check with the classic backend.`,
     );
+  }
+  // Refused before anything is loaded: TypeScript 7's API is unstable, so a version outside the
+  // range is not tried (a newer minor renames its entry points; 7.0.0 and 7.0.1 are not supported).
+  const fit = nativeFit(candidate.version);
+  if (fit !== "supported") {
+    const where = `TypeScript ${candidate.version} at ${candidate.directory}`;
+    const beside = `or check it on the classic backend with TypeScript 6 beside it ('${INSTALL_CLASSIC_BESIDE}')`;
+    throw fit === "older"
+      ? new NativeBackendUnavailable(`${where} is older than the native backend supports (typescript ${NATIVE_RANGE})`, `Upgrade it ('${INSTALL_NATIVE}'), ${beside}.`)
+      : new NativeBackendUnavailable(
+          `${where} is newer than the native backend supports (typescript ${NATIVE_RANGE}; TypeScript 7's API changes between minor versions)`,
+          `Install a supported one ('${INSTALL_NATIVE}') or a release of sourced that supports TypeScript ${majorMinor(candidate.version)}, ${beside}.`,
+        );
   }
   // Loaded only now: a classic check never loads the native adapter.
   const native = loadModule("@sourced/analysis-native") as typeof import("@sourced/analysis-native");
@@ -128,5 +143,19 @@ export function loadNative(projectDirectory: string, found: InstalledTypeScript 
       error instanceof Error ? error.message : String(error),
       `Use TypeScript ${native.SUPPORTED_NATIVE_VERSIONS}, or '--backend classic' with TypeScript 6 installed beside it.`,
     );
+  }
+}
+
+/**
+ * The classic backend's TypeScript for a project whose chosen native backend cannot run. When there
+ * is none either, one error leads with why TypeScript 7 could not run and what to do: the classic
+ * loader's own words would only tell a TypeScript 7 project to install TypeScript 6.
+ */
+export function loadClassicInstead(projectDirectory: string, native: NativeBackendUnavailable, fallbackDirectories?: readonly string[]): LoadedTypeScript {
+  try {
+    return loadTypeScript(projectDirectory, fallbackDirectories);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    throw new UsageError(`${native.reason}, and the classic backend has no TypeScript 5 or 6 to check it with instead. ${native.advice}`);
   }
 }

@@ -1,7 +1,8 @@
 export { UsageError } from "./errors";
+export { CLASSIC_RANGE, NATIVE_RANGE, SUPPORTED_TYPESCRIPT } from "./versions";
 export { loadTypeScript } from "./typescript";
 export type { LoadedTypeScript, TypeScript } from "./typescript";
-export { BACKENDS, chooseBackend, loadNative, NativeBackendUnavailable, projectTypeScript } from "./backend";
+export { BACKENDS, chooseBackend, loadClassicInstead, loadNative, NativeBackendUnavailable, projectTypeScript } from "./backend";
 export type { Backend, InstalledTypeScript } from "./backend";
 export { ConfigError, createSharedHost, nativeErrorPlace, readNativeProjects, readProjects } from "./projects";
 export type { Project } from "./projects";

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import type * as ts from "typescript";
 import { analyzeProgram, type AnalysisResult, type Registration, type TypeScript as SyntaxPort } from "@sourced/analysis";
 import { analyzeProject } from "./analyze-project";
-import { type Backend, chooseBackend, NativeBackendUnavailable } from "./backend";
+import { type Backend, chooseBackend, loadClassicInstead, NativeBackendUnavailable } from "./backend";
 import { UsageError } from "./errors";
 import { fingerprintOf } from "./fingerprint";
 import { isPackageJson, type ResolutionChanges, resolutionChanges, type ResolutionWatch, resolutionWatchOf } from "./resolution-watch";
@@ -26,6 +26,8 @@ export interface ProjectSnapshot {
   readonly files: ReadonlyMap<string, AnalysedFile>;
   /** Why TypeScript 7, chosen (not forced), could not run: the classic backend judged instead. */
   readonly fallback?: string;
+  /** The classic backend's TypeScript is a newer 6.x than sourced supports: judged with it, and this says so. */
+  readonly warning?: string;
 }
 
 /** The analysis could not run: `message` says why (no project-specific advice; the caller adds its own). */
@@ -65,6 +67,8 @@ interface CachedFile {
  */
 export class ProjectSession {
   private typescript: TypeScript | undefined;
+  /** The loaded TypeScript's version warning, given with every snapshot it judges. */
+  private warning: string | undefined;
   private program: ts.Program | undefined;
   /** What the program's module resolution depended on: set with `program`. */
   private resolutions: ResolutionWatch | undefined;
@@ -102,21 +106,27 @@ export class ProjectSession {
     } catch (error) {
       return this.failure(`cannot choose a TypeScript backend for ${display(this.configPath)}: ${messageOf(error)}`);
     }
-    let fallback: string | undefined;
+    let unavailable: NativeBackendUnavailable | undefined;
     if (backend === "native") {
       const native = this.refreshNative();
       if (!(native instanceof NativeBackendUnavailable)) return native;
       // As `sourced check`: a chosen (not forced) native backend that cannot run falls back.
-      fallback = native.reason;
+      unavailable = native;
     }
-    const outcome = this.refreshClassic();
-    return fallback === undefined ? outcome : { ...outcome, fallback };
+    const outcome = this.refreshClassic(unavailable);
+    return unavailable === undefined ? outcome : { ...outcome, fallback: unavailable.reason };
   }
 
-  private refreshClassic(): SessionOutcome {
+  private refreshClassic(unavailable: NativeBackendUnavailable | undefined): SessionOutcome {
     let typescript: TypeScript;
     try {
-      typescript = this.typescript ??= loadTypeScript(path.dirname(this.configPath)).ts;
+      if (this.typescript === undefined) {
+        const directory = path.dirname(this.configPath);
+        const loaded = unavailable === undefined ? loadTypeScript(directory) : loadClassicInstead(directory, unavailable);
+        this.typescript = loaded.ts;
+        this.warning = loaded.warning;
+      }
+      typescript = this.typescript;
     } catch (error) {
       return this.failure(`cannot load TypeScript for ${display(this.configPath)}: ${messageOf(error)}`);
     }
@@ -142,7 +152,8 @@ export class ProjectSession {
       // Files no longer in the program (deleted, no longer imported) leave the cache.
       const current = new Set(program.getSourceFiles().map((sourceFile) => sourceFile.fileName));
       for (const fileName of this.cache.keys()) if (!current.has(fileName)) this.cache.delete(fileName);
-      this.last = snapshotOf("classic", typescript, analyzeProgram(typescript, program), program.getSourceFiles());
+      const snapshot = snapshotOf("classic", typescript, analyzeProgram(typescript, program), program.getSourceFiles());
+      this.last = this.warning === undefined ? snapshot : { ...snapshot, warning: this.warning };
       this.lastStamp = `${config}#${this.stampOf(program)}`;
       this.fingerprints = new Map();
       return this.last;

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import type * as ts from "typescript";
 import { UsageError } from "./errors";
+import { CLASSIC_RANGE, classicFit, INSTALL_CLASSIC, INSTALL_CLASSIC_BESIDE } from "./versions";
 
 export type TypeScript = typeof ts;
 
@@ -13,11 +14,15 @@ export interface LoadedTypeScript {
   readonly path: string;
   /** Why the project's own `typescript` was passed over, when it was (printed as a note). */
   readonly note: string | undefined;
+  /**
+   * Set when the TypeScript loaded is a newer 6.x than the classic backend supports: it is used,
+   * and this says so (a warning, as typescript-eslint gives for a TypeScript it was not tested on).
+   */
+  readonly warning: string | undefined;
 }
 
 /** The package TypeScript publishes for tools that need the version-6 JavaScript API beside TypeScript 7. */
 const TYPESCRIPT6 = "@typescript/typescript6";
-const MINIMUM = [5, 0] as const;
 /** `require` by resolved path: the TypeScript to load is known only at run time. */
 const loadModule = createRequire(__filename);
 
@@ -39,21 +44,25 @@ export function loadTypeScript(projectDirectory: string, fallbackDirectories: re
     ]),
   ];
   const seen = new Set<string>();
+  let sawTypeScript7 = false;
   for (const [specifier, from] of candidates) {
     const candidate = tryLoad(specifier, from);
     if (candidate === undefined || seen.has(candidate.path)) continue;
     seen.add(candidate.path);
     if (candidate.problem === undefined) {
       const note = passedOver.length > 0 ? `${passedOver.join("; ")}; checking with TypeScript ${candidate.version} from ${candidate.path}.` : undefined;
-      return { ts: candidate.ts!, version: candidate.version, path: candidate.path, note };
+      return { ts: candidate.ts!, version: candidate.version, path: candidate.path, note, warning: candidate.warning };
     }
     passedOver.push(candidate.problem);
+    if (Number.parseInt(candidate.version, 10) >= 7) sawTypeScript7 = true;
   }
   const found = passedOver.length > 0 ? `${passedOver.join("; ")}.` : `no 'typescript' package can be resolved from ${projectDirectory}.`;
+  const needs = `sourced check's classic backend needs the TypeScript JavaScript API (typescript ${CLASSIC_RANGE}).`;
   throw new UsageError(
-    `${found} sourced check's classic backend needs the TypeScript JavaScript API (typescript >=5.0 <6.1). ` +
-      `TypeScript 7 has none (its own API runs with '--backend native'): for the classic backend, install TypeScript 6 beside it, e.g. 'npm install --save-dev ${TYPESCRIPT6}@6' ` +
-      `(or, without TypeScript 7, 'npm install --save-dev typescript@6').`,
+    sawTypeScript7
+      ? `${found} ${needs} TypeScript 7 has none (its own API runs with '--backend native'): for the classic backend, install TypeScript 6 beside it, e.g. '${INSTALL_CLASSIC_BESIDE}' ` +
+          `(or, without TypeScript 7, '${INSTALL_CLASSIC}').`
+      : `${found} ${needs} Install it: '${INSTALL_CLASSIC}'.`,
   );
 }
 
@@ -63,6 +72,8 @@ interface Candidate {
   readonly ts: TypeScript | undefined;
   /** Why this copy cannot be used; `undefined` when it can. */
   readonly problem: string | undefined;
+  /** Why this copy, usable, is used with a warning. */
+  readonly warning?: string | undefined;
 }
 
 function tryLoad(specifier: string, from: string): Candidate | undefined {
@@ -83,11 +94,21 @@ function tryLoad(specifier: string, from: string): Candidate | undefined {
   if (typeof candidate?.createProgram !== "function" || typeof candidate.version !== "string") {
     return { path: entry, version, ts: undefined, problem: `${label} has no JavaScript API` };
   }
-  const [major = 0, minor = 0] = candidate.version.split(".").map(Number);
-  if (major < MINIMUM[0] || (major === MINIMUM[0] && minor < MINIMUM[1])) {
-    return { path: entry, version: candidate.version, ts: undefined, problem: `${specifier} ${candidate.version} at ${path.dirname(manifest ?? entry)} is older than ${MINIMUM.join(".")}` };
+  const loadedLabel = `${specifier} ${candidate.version} at ${path.dirname(manifest ?? entry)}`;
+  const fit = classicFit(candidate.version);
+  if (fit === "older") {
+    return { path: entry, version: candidate.version, ts: undefined, problem: `${loadedLabel} is older than 5.0, the oldest the classic backend supports (typescript ${CLASSIC_RANGE})` };
   }
-  return { path: entry, version: candidate.version, ts: candidate as TypeScript, problem: undefined };
+  if (fit === "newer" && Number.parseInt(candidate.version, 10) > 6) {
+    // A major version is a break by definition: refused, where a newer 6.x minor is only warned about.
+    return { path: entry, version: candidate.version, ts: undefined, problem: `${loadedLabel} is a major version the classic backend does not support (typescript ${CLASSIC_RANGE})` };
+  }
+  const warning =
+    fit === "newer"
+      ? `${loadedLabel} is newer than the classic backend supports (typescript ${CLASSIC_RANGE}); checking with it anyway, as its JavaScript API seldom changes within a major version, ` +
+        `but sourced was not tested on it: if a verdict looks wrong, check with a supported TypeScript ('${INSTALL_CLASSIC}') before reporting it`
+      : undefined;
+  return { path: entry, version: candidate.version, ts: candidate as TypeScript, problem: undefined, warning };
 }
 
 function resolve(specifier: string, from: string): string | undefined {

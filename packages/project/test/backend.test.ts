@@ -65,25 +65,28 @@ describe("loadNative: TypeScript 7's API, or a NativeBackendUnavailable that nam
     const directory = tree({});
     const error = refusal(directory);
     expect(error.reason).toBe(`the native backend needs TypeScript 7, and the project at ${directory} has no TypeScript`);
-    expect(error.message).toBe(`${error.reason}. Install it ('npm install --save-dev typescript@7'), or drop '--backend native' to check with the classic backend.`);
+    expect(error.message).toBe(`${error.reason}. Install it ('npm install --save-dev "typescript@>=7.0.2 <7.2"'), or drop '--backend native' to check with the classic backend.`);
   });
 
   it("TypeScript 6: names its version and where it is", () => {
     const directory = withTypeScript6();
     const error = refusal(directory);
     expect(error.reason).toBe(`the native backend needs TypeScript 7, and the project at ${directory} has TypeScript 6.0.3 (at ${TYPESCRIPT_6})`);
-    expect(error.message).toContain("'npm install --save-dev typescript@7'");
+    expect(error.message).toContain(`'npm install --save-dev "typescript@>=7.0.2 <7.2"'`);
   });
 
   it("a TypeScript 7 or later whose API it does not drive: names the version and the ones it supports", () => {
     const directory = tree(fakeTypeScript("7.5.0"));
     const error = refusal(directory);
-    expect(error.reason).toBe(`TypeScript 7.5.0 at ${path.join(directory, "node_modules/typescript")}: the native backend drives TypeScript 7.0.x and 7.1.x's API`);
-    expect(error.message).toBe(`${error.reason}. Use TypeScript 7.0.x and 7.1.x, or '--backend classic' with TypeScript 6 installed beside it.`);
+    expect(error.reason).toBe(`TypeScript 7.5.0 at ${path.join(directory, "node_modules/typescript")} is newer than the native backend supports (typescript >=7.0.2 <7.2; TypeScript 7's API changes between minor versions)`);
+    expect(error.message).toBe(
+      `${error.reason}. Install a supported one ('npm install --save-dev "typescript@>=7.0.2 <7.2"') or a release of sourced that supports TypeScript 7.5, ` +
+        `or check it on the classic backend with TypeScript 6 beside it ('npm install --save-dev @typescript/typescript6@6').`,
+    );
   });
 
   it("a TypeScript 7 without its IPC API: says what it could not load", () => {
-    const directory = tree(fakeTypeScript("7.0.0"));
+    const directory = tree(fakeTypeScript("7.0.2"));
     expect(refusal(directory).reason).toMatch(/^cannot load typescript\/unstable\/sync from .*node_modules[\\/]typescript: /);
   });
 
@@ -102,14 +105,16 @@ describe("loadTypeScript: the classic backend's TypeScript, or a UsageError sayi
     const directory = older();
     const loaded = loadTypeScript(directory);
     expect(loaded.version).toBe("6.0.3");
-    expect(loaded.note).toMatch(/^typescript 4\.9\.5 at .*node_modules[\\/]typescript is older than 5\.0; checking with TypeScript 6\.0\.3 from /);
+    expect(loaded.note).toMatch(/^typescript 4\.9\.5 at .*node_modules[\\/]typescript is older than 5\.0, the oldest the classic backend supports \(typescript >=5\.0 <6\.1\); checking with TypeScript 6\.0\.3 from /);
   });
 
   it("only a TypeScript older than 5.0, or none: a UsageError naming it, and the TypeScript to install", () => {
     const directory = older();
     const error = thrown(() => loadTypeScript(directory, [directory]));
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as Error).message).toMatch(/^typescript 4\.9\.5 at .* is older than 5\.0\. sourced check's classic backend needs the TypeScript JavaScript API \(typescript >=5\.0 <6\.1\)\. .*'npm install --save-dev typescript@6'\)\.$/);
+    expect((error as Error).message).toMatch(
+      /^typescript 4\.9\.5 at .* is older than 5\.0, the oldest the classic backend supports \(typescript >=5\.0 <6\.1\)\. sourced check's classic backend needs the TypeScript JavaScript API \(typescript >=5\.0 <6\.1\)\. Install it: 'npm install --save-dev typescript@6\.0'\.$/,
+    );
     const empty = tree({});
     expect((thrown(() => loadTypeScript(empty, [empty])) as Error).message).toMatch(new RegExp(`^no 'typescript' package can be resolved from ${empty.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\. `));
   });

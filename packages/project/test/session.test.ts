@@ -375,8 +375,8 @@ describe("on TypeScript 7: the native backend, the project opened afresh on ever
 
   it("chosen, but unable to run (a TypeScript 7 it does not drive, or one without its API): the classic backend judges, and `fallback` says why", () => {
     for (const [version, why] of [
-      ["7.5.0", /^TypeScript 7\.5\.0 at .*: the native backend drives TypeScript 7\.0\.x and 7\.1\.x's API$/],
-      ["7.0.0", /^cannot load typescript\/unstable\/sync from .*: /],
+      ["7.5.0", /^TypeScript 7\.5\.0 at .* is newer than the native backend supports \(typescript >=7\.0\.2 <7\.2; TypeScript 7's API changes between minor versions\)$/],
+      ["7.0.2", /^cannot load typescript\/unstable\/sync from .*: /],
     ] as const) {
       const root = tree({ ...TINY, ...fakeTypeScript(version) });
       const outcome = snapshot(new ProjectSession(path.join(root, "tsconfig.json")).refresh());
@@ -393,7 +393,7 @@ describe("on TypeScript 7: the native backend, the project opened afresh on ever
       failure: "unusable",
       message:
         `cannot analyse ${display(config)} with TypeScript 7: the native backend needs TypeScript 7, and the project at ${typescript6} has TypeScript 6.0.3 (at ${TYPESCRIPT_6}). ` +
-        `Install it ('npm install --save-dev typescript@7'), or drop '--backend native' to check with the classic backend.`,
+        `Install it ('npm install --save-dev "typescript@>=7.0.2 <7.2"'), or drop '--backend native' to check with the classic backend.`,
     });
     const typescript7 = tree(TINY, { "node_modules/typescript": TYPESCRIPT_7 });
     const classic = snapshot(new ProjectSession(path.join(typescript7, "tsconfig.json"), "classic").refresh());

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import type * as ts from "typescript";
 import { analyzeProgram, isAnalysedFile, sourceFileNamesOf, type AnalysisResult, type Finding, type TypeScript as SyntaxPort } from "@sourced/analysis";
 import type { NativeSession, NativeTypeScript } from "@sourced/analysis-native";
-import { chooseBackend, loadNative, NativeBackendUnavailable } from "../backend";
+import { chooseBackend, loadClassicInstead, loadNative, NativeBackendUnavailable } from "../backend";
 import { ConfigError, createSharedHost, readNativeProjects, readProjects } from "../projects";
 import { loadTypeScript, type TypeScript } from "../typescript";
 import { configCoverage } from "../config-files";
@@ -206,7 +206,7 @@ function openAll(configs: readonly string[], cwd: string, display: (file: string
   const native = new Map<string, { compiler: NativeTypeScript; configs: Map<string, string[]> }>();
   for (const config of configs) {
     const directory = path.dirname(config);
-    let nativeProblem: string | undefined;
+    let nativeProblem: NativeBackendUnavailable | undefined;
     try {
       const choice = chooseBackend(directory, undefined);
       if (choice.backend === "native") {
@@ -221,18 +221,16 @@ function openAll(configs: readonly string[], cwd: string, display: (file: string
           // one, when the project has it. Else the native backend's reason stands: a TypeScript 7
           // project is never told to install TypeScript 5 or 6.
           if (!(error instanceof NativeBackendUnavailable)) throw error;
-          nativeProblem = error.reason;
+          nativeProblem = error;
         }
       }
-      let loaded: ReturnType<typeof loadTypeScript>;
-      try {
-        loaded = loadTypeScript(directory);
-      } catch (error) {
-        if (nativeProblem === undefined) throw error;
-        throw new Error(`its TypeScript cannot be judged: ${nativeProblem}`);
-      }
+      const loaded = nativeProblem === undefined ? loadTypeScript(directory) : loadClassicInstead(directory, nativeProblem);
       let group = classic.get(loaded.path);
-      if (group === undefined) classic.set(loaded.path, (group = { ts: loaded.ts, declarations: new Map(), extended: new Map(), seen: new Set() }));
+      if (group === undefined) {
+        classic.set(loaded.path, (group = { ts: loaded.ts, declarations: new Map(), extended: new Map(), seen: new Set() }));
+        // This thread's stderr is the server's: said once per TypeScript, as typescript-eslint says it.
+        if (loaded.warning !== undefined) process.stderr.write(`sourced: warning: ${loaded.warning}.\n`);
+      }
       const { ts: typescript, declarations } = group;
       const projects = readProjects(typescript, config, new Set(), group.extended, cwd).reverse();
       into.projectsOf.set(
