@@ -56,6 +56,8 @@ interface KeptResolution {
   readonly resolvedTypeReferenceDirective?: { readonly resolvedFileName?: string | undefined };
   /** Internal to TypeScript (as in 5.0 to 6.0): the package.json files the resolution read. */
   readonly affectingLocations?: readonly string[];
+  /** Internal to TypeScript (as in 5.0 to 6.0): every place the resolution looked in and found nothing. */
+  readonly failedLookupLocations?: readonly string[];
 }
 
 /** A `ts.ModeAwareCache` of resolutions. */
@@ -90,7 +92,14 @@ const INFERRED_TYPES = "__inferred type names__.ts";
  * What `program`'s module resolution depended on: each resolution that found no file of the
  * program, and each package.json read or looked for, by resolution or for a file's format.
  */
-export function resolutionWatchOf(program: ts.Program, options: ts.CompilerOptions, automaticTypes: string, fingerprintOf: (file: string) => string): ResolutionWatch {
+export function resolutionWatchOf(
+  program: ts.Program,
+  options: ts.CompilerOptions,
+  automaticTypes: string,
+  fingerprintOf: (file: string) => string,
+  /** Shown every resolution the program kept (`filePath` undefined for an automatic type reference). */
+  visit?: (resolution: KeptResolution, name: string, mode: ts.ResolutionMode, filePath: ts.Path | undefined) => void,
+): ResolutionWatch {
   const pending: PendingResolution[] = [];
   const affecting = new Map<string, { fingerprint: string; files: Set<ts.Path> }>();
   const dependsOn = (location: string, filePath: ts.Path): void => {
@@ -103,6 +112,7 @@ export function resolutionWatchOf(program: ts.Program, options: ts.CompilerOptio
   const watch =
     (kind: PendingResolution["kind"]) =>
     (resolution: KeptResolution, name: string, mode: ts.ResolutionMode, filePath: ts.Path): void => {
+      visit?.(resolution, name, mode, filePath);
       for (const location of resolution.affectingLocations ?? []) dependsOn(location, filePath);
       const resolvedFileName = resolution.resolvedModule?.resolvedFileName ?? resolution.resolvedTypeReferenceDirective?.resolvedFileName;
       if (resolvedFileName !== undefined && program.getSourceFile(resolvedFileName) !== undefined) return;
@@ -126,6 +136,7 @@ export function resolutionWatchOf(program: ts.Program, options: ts.CompilerOptio
   }
   const inferred = path.join(typeof options.configFilePath === "string" ? path.dirname(options.configFilePath) : program.getCurrentDirectory(), INFERRED_TYPES);
   kept.getAutomaticTypeDirectiveResolutions?.()?.forEach((resolution, name, mode) => {
+    visit?.(resolution, name, mode, undefined);
     const resolvedFileName = resolution.resolvedTypeReferenceDirective?.resolvedFileName;
     if (resolvedFileName === undefined || program.getSourceFile(resolvedFileName) === undefined) pending.push({ kind: "type", name, mode, containingFile: inferred, path: undefined, resolvedFileName });
   });
@@ -164,4 +175,34 @@ fingerprintOf: (file: string) => string,
 /** Whether `file` is a package.json, which module resolution and a file's module format read. */
 export function isPackageJson(file: string): boolean {
   return /(?:^|[\\/])package\.json$/.test(file);
+}
+
+/** What a program's resolution depended on, as paths a record keeps and checks without TypeScript. */
+export interface ResolutionInputs {
+  /** Every place a resolution that found no file of the program looked in: one appearing is a change. */
+  readonly missing: readonly string[];
+  /** Every package.json resolution read or looked for, or that decided a file's module format. */
+  readonly packageJsons: readonly string[];
+}
+
+/**
+ * What the start-up check's record of `program` must see change, as the session sees it (see
+ * `resolutionWatchOf`): an import that did not resolve because its file was not written or its
+ * package not installed, and a package.json changed (a pnpm link re-pointed, a `type` written).
+ * Taken from the same records, so the two agree on what an unresolved import is.
+ */
+export function resolutionInputsOf(program: ts.Program, options: ts.CompilerOptions): ResolutionInputs {
+  const missing = new Set<string>();
+  const failed = new Map<string, readonly string[]>();
+  const collect = (resolution: KeptResolution, name: string): void => {
+    const lookups = resolution.failedLookupLocations ?? [];
+    failed.set(name, lookups);
+  };
+  const pending = new Set<string>();
+  const watch = resolutionWatchOf(program, options, "", () => "", (resolution, name, mode, filePath) => {
+    collect(resolution, `${name}\0${String(mode)}\0${filePath ?? ""}`);
+  });
+  for (const entry of watch.pending) pending.add(`${entry.name}\0${String(entry.mode)}\0${entry.path ?? ""}`);
+  for (const [key, lookups] of failed) if (pending.has(key)) for (const location of lookups) missing.add(location);
+  return { missing: [...missing].sort(), packageJsons: [...watch.affecting.keys()].sort() };
 }

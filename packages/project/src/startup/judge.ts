@@ -5,6 +5,7 @@ import { analyzeProgram, isAnalysedFile, sourceFileNamesOf, type AnalysisResult,
 import type { NativeSession, NativeTypeScript } from "@sourced/analysis-native";
 import { chooseBackend, loadClassicInstead, loadNative, NativeBackendUnavailable } from "../backend";
 import { ConfigError, createSharedHost, readNativeProjects, readProjects } from "../projects";
+import { resolutionInputsOf, type ResolutionInputs } from "../resolution-watch";
 import { loadTypeScript, type TypeScript } from "../typescript";
 import { configCoverage } from "../config-files";
 import { emitClassic, emitNative, tracingOptions, traceOutputs, type Emission } from "./outputs";
@@ -58,6 +59,8 @@ interface Analysed {
   readonly result: AnalysisResult;
   readonly judged: readonly ts.SourceFile[];
   readonly programFiles: readonly string[];
+  /** What resolution depended on (classic backend; TypeScript 7 does not tell). */
+  readonly resolution?: ResolutionInputs;
 }
 
 export function judgeFiles(request: JudgeRequest): JudgeResult {
@@ -251,7 +254,13 @@ function openAll(configs: readonly string[], cwd: string, display: (file: string
               const made = typescript.createProgram({ rootNames: parsed.fileNames, options, host: createSharedHost(typescript, options, declarations) });
               program = made;
               const judged = made.getSourceFiles().filter((sourceFile) => isAnalysedFile(made, sourceFile));
-              return { ts: typescript, result: analyzeProgram(typescript, made, { sourceFiles: judged }), judged, programFiles: made.getSourceFiles().map((sourceFile) => path.resolve(sourceFile.fileName)) };
+              return {
+                ts: typescript,
+                result: analyzeProgram(typescript, made, { sourceFiles: judged }),
+                judged,
+                programFiles: made.getSourceFiles().map((sourceFile) => path.resolve(sourceFile.fileName)),
+                resolution: resolutionInputsOf(made, options),
+              };
             },
             emit: () => {
               if (program === undefined) throw new Error("emitted before it was analysed");
@@ -325,7 +334,11 @@ function analysisRecord(analysed: Analysed, fingerprints: Fingerprints): NonNull
     .map((finding) => ({ file: path.resolve(finding.sourceFile.fileName), span: spanOf(finding.sourceFile, finding.site), finding: findingRecord(finding) }));
   const files: Record<string, string> = {};
   for (const file of analysed.programFiles) files[file] = fingerprints.file(file);
-  return { files, judged: analysed.judged.map((sourceFile) => path.resolve(sourceFile.fileName)), registrations, escapes };
+  const judged = analysed.judged.map((sourceFile) => path.resolve(sourceFile.fileName));
+  if (analysed.resolution === undefined) return { files, judged, registrations, escapes };
+  const packageJsons: Record<string, string> = {};
+  for (const file of analysed.resolution.packageJsons) packageJsons[file] = fingerprints.file(file);
+  return { files, judged, registrations, escapes, resolution: { missing: analysed.resolution.missing, packageJsons } };
 }
 
 function spanOf(sourceFile: ts.SourceFile, node: ts.Node, endPosition = node.getEnd()): Span {

@@ -52,6 +52,13 @@ export interface ProjectAnalysisRecord {
   readonly judged: readonly string[];
   readonly registrations: readonly RegistrationRecord[];
   readonly escapes: readonly EscapeRecord[];
+  /**
+   * What module resolution depended on besides the program's files (classic backend): the places
+   * an import that found nothing looked in, and every package.json it read, with its fingerprint.
+   * A file written there or a package installed, linked in or upgraded makes the record stale, though
+   * no file of the program changed.
+   */
+  readonly resolution?: { readonly missing: readonly string[]; readonly packageJsons: Readonly<Record<string, string>> };
 }
 
 /**
@@ -84,7 +91,7 @@ export interface ProjectRecord {
   readonly outputs?: readonly OutputRecord[];
 }
 
-export const RECORD_FORMAT = 3;
+export const RECORD_FORMAT = 4;
 
 let versions: string | undefined;
 
@@ -175,6 +182,11 @@ export function isCurrent(record: ProjectRecord, fingerprints: Fingerprints): bo
   if (!sameEntries(now.configFiles, record.configFiles) || !sameEntries(now.directories, record.directories)) return false;
   if (record.analysis === undefined) return true;
   for (const [file, fingerprint] of Object.entries(record.analysis.files)) if (fingerprints.file(file) !== fingerprint) return false;
+  const { resolution } = record.analysis;
+  if (resolution !== undefined) {
+    for (const [file, fingerprint] of Object.entries(resolution.packageJsons)) if (fingerprints.file(file) !== fingerprint) return false;
+    if (resolution.missing.some((location) => fs.existsSync(location))) return false;
+  }
   return true;
 }
 
