@@ -345,6 +345,46 @@ export const getPromptResultSchema = z.strictObject(
   { error: onlyKeys("a prompt result", "description, messages and _meta") },
 );
 
+/** An icon, as MCP defines it. */
+const icon = z.strictObject(
+  { src: z.string(), mimeType: z.string().optional(), sizes: z.array(z.string()).optional(), theme: z.enum(["light", "dark"]).optional() },
+  { error: onlyKeys("an icon", "src, mimeType, sizes and theme") },
+);
+
+/**
+ * What a resource template's `list` callback may answer, which the SDK sends in `resources/list`
+ * (each resource after the template's metadata): its resources, each a URI (any absolute URI but a
+ * browser's own, as a read's contents name) and a name, with MCP's optional keys; `nextCursor` and
+ * `_meta`, which the SDK reads no further; nothing else. Checked against the wire copy, as a read is.
+ */
+export const listedResourcesSchema = z.strictObject(
+  {
+    resources: z.array(
+      z.strictObject(
+        {
+          uri: contentsUri,
+          name: z.string(),
+          title: z.string().optional(),
+          description: z.string().optional(),
+          mimeType: z.string().optional(),
+          size: z.number().int().nonnegative().optional(),
+          annotations: annotations.optional(),
+          icons: z.array(icon).optional(),
+          _meta: meta.optional(),
+        },
+        { error: onlyKeys("a listed resource", "uri, name, title, description, mimeType, size, annotations, icons and _meta") },
+      ),
+      { error: missing('is missing: a template\'s list answers with its resources, { resources: [{ uri, name }] }') },
+    ),
+    nextCursor: z.string().optional(),
+    _meta: meta.optional(),
+  },
+  { error: onlyKeys("a resource list result", "resources, nextCursor and _meta") },
+);
+
+/** What a `complete` callback may answer, which the SDK sends in `completion/complete`: the values, as text. */
+export const completionValuesSchema = z.array(z.string(), { error: "must be a list of strings, the values completed" });
+
 /** No keys beyond the contract's: what `Extra` defaults to. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` vanishes from an intersection, so a result's type reads as before.
 export type NoExtra = {};

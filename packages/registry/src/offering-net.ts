@@ -59,6 +59,19 @@ export interface Offered {
   /** What it is doing while it runs, and what is stopped: "being read" and "the read"; "answering" and "the answer". */
   readonly running: string;
   readonly stops: string;
+  /** How messages name it, when not as `Resource "name"` or `Prompt "name"` (a template's list: `Resource template "name"`). */
+  readonly label?: string;
+  /**
+   * Whether the SDK can carry a request for input it throws: a read's and a prompt's, yes; a
+   * template's list, no (`resources/list` has no such answer), and one thrown there is refused.
+   */
+  readonly asks?: boolean;
+  /**
+   * `false` for a callback the SDK gives no request context (a template's `complete`, called with
+   * the value and the other arguments): it is called with what it is given, bounded by the deadline
+   * and the shutdown alone.
+   */
+  readonly context?: false;
 }
 
 /** A callback of the SDK's whose request context comes last: a read `(uri, ctx)`, `(uri, variables, ctx)`; a prompt `(args, ctx)`, `(ctx)`. */
@@ -67,7 +80,8 @@ type Args = [...unknown[], ServerContext];
 /** `callback`, checked against `offered.schema` and bounded by `bounds` (the registry's deadline, the serving's shutdown): see above. */
 export function checkedCallback<T>(offered: Offered, callback: (...args: Args) => unknown, logger: Logger, bounds: OfferingBounds): (...args: Args) => Promise<T | InputRequiredResult> {
   const { kind, name, contract, schema, running, stops } = offered;
-  const label = `${kind === "resource" ? "Resource" : "Prompt"} "${name}"`;
+  const label = offered.label ?? `${kind === "resource" ? "Resource" : "Prompt"} "${name}"`;
+  const subject = `${label.charAt(0).toLowerCase()}${label.slice(1)}`;
   const checked = async (args: Args, signal: AbortSignal): Promise<T | InputRequiredResult> => {
     const refuse = (text: string, log: string = text): never => {
       // Once its signal is aborted (stopped here, or cancelled by the client) the SDK sends no
@@ -80,6 +94,7 @@ export function checkedCallback<T>(offered: Offered, callback: (...args: Args) =
       value = await callback(...args);
     } catch (error) {
       const asked = thrownInputRequest(error);
+      if (asked !== undefined && offered.asks === false) return refuse(`${label} asked for input, which ${contract} cannot carry, so nothing was asked: only a tool, a prompt or a resource read may ask (throw inputRequired(…) there).`);
       if (asked !== undefined) {
         const copied = copiedInputRequest(asked);
         if (!copied.ok) return refuse(`${label} ${copied.refusal}`);
@@ -118,12 +133,13 @@ export function checkedCallback<T>(offered: Offered, callback: (...args: Args) =
     throw new ProtocolError(ProtocolErrorCode.InternalError, answerText(text));
   };
   return (...args: Args) => {
-    const ctx = args.at(-1) as ServerContext;
+    const ctx = offered.context === false ? undefined : (args.at(-1) as ServerContext);
     const outcome = withinBounds(
-      ctx.mcpReq.signal,
+      ctx?.mcpReq.signal ?? new AbortController().signal,
       bounds,
       logger,
       (signal) => {
+        if (ctx === undefined) return checked(args, signal);
         // The callback sees the bounded signal in its context, as a tool does in its `extra`; on a
         // stateless 2025-era request, what needs a session (`requestSampling`, `elicitInput`, `send`)
         // throws the reason, as a tool's does, not the SDK's "Client does not support …"; elsewhere
@@ -133,16 +149,16 @@ export function checkedCallback<T>(offered: Offered, callback: (...args: Args) =
       (cause) => {
         if (cause === "shutdown") {
           return {
-            reason: new DOMException(`the server shut down while ${kind} "${name}" was ${running}`, "AbortError"),
+            reason: new DOMException(`the server shut down while ${subject} was ${running}`, "AbortError"),
             answer: () => stopped(`${label} was still ${running} when the server shut down, so ${stops} was stopped.`),
-            warning: `${kind} "${name}" was still ${running} at the end of the shutdown grace: ${stops} was answered with an error and its signal aborted.`,
+            warning: `${subject} was still ${running} at the end of the shutdown grace: ${stops} was answered with an error and its signal aborted.`,
           };
         }
         const ms = deadlineText(bounds.timeoutMs);
         return {
-          reason: new DOMException(`${kind} "${name}" did not answer within ${ms}`, "TimeoutError"),
+          reason: new DOMException(`${subject} did not answer within ${ms}`, "TimeoutError"),
           answer: () => stopped(`${label} did not answer within ${ms}, so ${stops} was stopped.`),
-          warning: `${kind} "${name}" did not answer within ${ms}: ${stops} was answered with an error and its signal aborted. If it needs longer, raise the limit: createRegistry({ callTimeoutMs }).`,
+          warning: `${subject} did not answer within ${ms}: ${stops} was answered with an error and its signal aborted. If it needs longer, raise the limit: createRegistry({ callTimeoutMs }).`,
         };
       },
       // `checked` rejects only with the MCP error it means to send.

@@ -6,7 +6,7 @@ import { InputRefusal } from "./input.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, optionsError, REGISTRY_OPTIONS, TOOL_OPTIONS, toolOptionProblems } from "./options.js";
 import { compileSchemas, Registrations, type CompiledSchemas, type RegistrationPolicy } from "./registration.js";
-import { checkedPrompt, checkedRead } from "./resource-net.js";
+import { checkedPrompt, checkedRead, checkedTemplate } from "./resource-net.js";
 import { ServedResources, type ServedSource } from "./resource-sources.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
 import { OfferingTables, type Offering, type OfferingHandle } from "./offering-tables.js";
@@ -177,7 +177,9 @@ export function createRegistry(options: RegistryOptions): Registry {
         (server, serving) => {
           const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown, stateless: serving.stateless };
           const checked = typeof read === "function" ? checkedRead(String(resourceName), read as (...given: [...unknown[], ServerContext]) => unknown, logger, bounds) : read;
-          return (server.registerResource as (...given: unknown[]) => OfferingHandle)(resourceName, uri, metadata, checked, ...args.slice(4));
+          // A template's list and completions reach the client too: through the net as its reads do.
+          const offered = isTemplate(uri) ? checkedTemplate(String(resourceName), uri, logger, bounds) : uri;
+          return (server.registerResource as (...given: unknown[]) => OfferingHandle)(resourceName, offered, metadata, checked, ...args.slice(4));
         },
         // Disabled or removed, it is read by no client: a source citing it is refused, and a
         // subscription to it, as for a URI never served; enabled again, it stands again.
@@ -344,5 +346,15 @@ class Offerings {
     if (!this.tables.change(offering, change)) return;
     changed?.(offering.state.enabled && !offering.state.removed);
     if (this.registrations.isServed) this.announcer.changed(offering.kind, "notifiers");
+  }
+}
+
+/** Whether `given` is a resource template as the SDK reads one (its URI template's variables, its callbacks); anything else is the SDK's to take or refuse. */
+function isTemplate(given: unknown): given is ResourceTemplate {
+  try {
+    const template = given as Partial<ResourceTemplate> | null;
+    return typeof template === "object" && template !== null && typeof template.completeCallback === "function" && Array.isArray(template.uriTemplate?.variableNames);
+  } catch {
+    return false;
   }
 }
