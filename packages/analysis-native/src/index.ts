@@ -6,6 +6,7 @@ import type * as ts from "typescript";
 import type { CheckerPort, ProgramPort, SyntaxPort } from "@sourced/analysis";
 import { asCheckerPort, NativeCheckerPort } from "./checker";
 import type { NativeApi, NativeAstModule, NativeDiagnostic, NativeProject, NativeSnapshot, NativeSourceFile, NativeSyncModule } from "./native-api";
+import { type SealedLibraries, sealedLibraries } from "./sealed-libraries";
 import { createSyntaxPort } from "./syntax";
 
 export { SYNTAX_PORT_MEMBERS } from "./syntax";
@@ -238,6 +239,16 @@ function openSession(loader: Loader, sync: NativeSyncModule, syntax: SyntaxPort,
 /** `DiagnosticCategory.Error`, the same number in TypeScript 6 and 7. */
 const DIAGNOSTIC_ERROR = 1;
 
+/**
+ * Whether file names differ by case on this file system, told as TypeScript tells it: this file's
+ * name with its case swapped names no file. Declarations name their files by a canonical path,
+ * lower-cased where the case does not count.
+ */
+const CASE_SENSITIVE_FILE_NAMES = ((): boolean => {
+  const swapped = __filename.replace(/\w/g, (character) => (character === character.toUpperCase() ? character.toLowerCase() : character.toUpperCase()));
+  return swapped === __filename || !fs.existsSync(swapped);
+})();
+
 function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: SyntaxPort): NativeProjectPorts {
   const checker: CheckerPort = asCheckerPort(new NativeCheckerPort(project.checker, project, sync, syntax));
   const native = project.program;
@@ -262,6 +273,14 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     }
     return syntaxErrorsByFile === null ? native.getSyntacticDiagnostics(fileName) : (syntaxErrorsByFile.get(fileName) ?? []);
   };
+  let sealed: SealedLibraries | undefined;
+  const sealedOf = (fileNames: readonly string[]): SealedLibraries => {
+    try {
+      return sealedLibraries(project.checker, fileNames, { rootDirs: native.getCompilerOptions().rootDirs, caseSensitive: CASE_SENSITIVE_FILE_NAMES });
+    } catch {
+      return { has: () => false }; // every library read, as before
+    }
+  };
   const program: ProgramPort = {
     getSourceFileNames: () => native.getSourceFileNames(),
     getSourceFile: (fileName) => native.getSourceFile(fileName) as unknown as ts.SourceFile | undefined,
@@ -274,13 +293,18 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     // Asked by name: a library file is never fetched to tell (the API caches the answer per program).
     isDefaultLibraryFileName: (fileName) => native.getSourceFileMetadata(fileName)?.isDefaultLibrary === true,
     // The module graph's files (reach.ts): TypeScript's own library files are neither fetched nor
-    // read (the largest files of a program, which import nothing and never declare the mark).
-    getModuleGraphFiles: () =>
-      native.getSourceFileNames().flatMap((fileName) => {
-        if (native.getSourceFileMetadata(fileName)?.isDefaultLibrary === true) return [];
+    // read (the largest files of a program, which import nothing and never declare the mark), nor
+    // are the packages that cannot reach the mark (sealed-libraries.ts).
+    getModuleGraphFiles: () => {
+      const fileNames = native.getSourceFileNames().filter((fileName) => native.getSourceFileMetadata(fileName)?.isDefaultLibrary !== true);
+      sealed ??= sealedOf(fileNames);
+      return fileNames.flatMap((fileName) => {
+        if (sealed!.has(fileName)) return [];
         const sourceFile = native.getSourceFile(fileName);
         return sourceFile === undefined ? [] : [sourceFile as unknown as ts.SourceFile];
-      }),
+      });
+    },
+    isSealedLibraryPath: (filePath) => sealed?.has(filePath) === true,
   };
   return {
     configFileName: project.configFileName,

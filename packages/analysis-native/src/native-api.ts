@@ -58,6 +58,8 @@ export interface NativeSignature {
 export interface NativeChecker {
   getSymbolAtLocation(node: NativeNode): NativeSymbol | undefined;
   getSymbolAtLocation(nodes: readonly NativeNode[]): (NativeSymbol | undefined)[];
+  /** The symbols at positions of a file, in one request, without materialising the file. */
+  getSymbolAtPosition(fileName: string, positions: readonly number[]): (NativeSymbol | undefined)[];
   getTypeOfSymbol(symbol: NativeSymbol): NativeType | undefined;
   getTypeOfSymbol(symbols: readonly NativeSymbol[]): (NativeType | undefined)[];
   getDeclaredTypeOfSymbol(symbol: NativeSymbol): NativeType;
@@ -103,6 +105,7 @@ export interface NativeProgram {
   /** Asked by file name, without materialising the file (cached per program by the API). */
   getSourceFileMetadata(fileName: string): { readonly isDefaultLibrary: boolean } | undefined;
   getSyntacticDiagnostics(file?: string): readonly NativeDiagnostic[];
+  getCompilerOptions(): { readonly rootDirs?: readonly string[] };
   getConfigFileParsingDiagnostics(): readonly NativeDiagnostic[];
 }
 

@@ -116,22 +116,68 @@ const STRING_TOOL = `(function harbours(): string {
 });
 `;
 
+/** A package under node_modules: its package.json and files. */
+function library(name: string, files: Record<string, string>): Record<string, string> {
+  const written: Record<string, string> = { [`node_modules/${name}/package.json`]: JSON.stringify({ name, version: "1.0.0", types: "index.d.ts" }) };
+  for (const [file, text] of Object.entries(files)) written[`node_modules/${name}/${file}`] = text;
+  return written;
+}
+
+/** A library whose inner file declares a registration decorator with the registry's type. */
+const RELAY = library("relay", { "index.d.ts": `export { add } from "./inner.js";\n`, "inner.d.ts": `import type { ToolDecorator } from "@sourced/registry";\nexport declare const add: ToolDecorator;\n` });
+/** Two libraries that cannot reach the registry, one importing the other by its package name. */
+const QUIET = {
+  ...library("quiet", { "index.d.ts": `// import { add } from "@sourced/registry" would reach it\nexport * from "./more.js";\nexport { other } from "calm";\n`, "more.d.ts": `export declare const more: number;\n` }),
+  ...library("calm", { "index.d.ts": `export declare const other: string;\nexport type Named = import("./index.js").Other;\nexport interface Other {}\n` }),
+};
+
 describe("pruning on the native backend: each way a marked type reaches a file that imports no registry", () => {
-  const cases: [string, Record<string, string>, string[]][] = [
+  const cases: [string, Record<string, string>, string[], Record<string, unknown>?][] = [
     ["a `declare global` in a module", { "globals.ts": `import type { ToolDecorator } from "@sourced/registry";\ndeclare global {\n  var addHarbours: ToolDecorator;\n}\nexport {};\n`, "use.ts": `export const harbours = addHarbours${STRING_TOOL}`, "plain.ts": `export const plain = 1;\n` }, ["globals.ts", "plain.ts", "use.ts"]],
     ["a script declaration file", { "globals.d.ts": `declare var addHarbours: import("@sourced/registry").ToolDecorator;\n`, "use.ts": `import { plain } from "./plain.js";\nexport const harbours = plain > 0 ? addHarbours${STRING_TOOL.replace(");", ") : undefined;")}`, "plain.ts": `export const plain = 1;\n` }, ["plain.ts", "use.ts"]],
     ["a module augmentation", { "box.ts": `export interface Box {}\nexport declare const box: Box;\n`, "augment.ts": `import type { ToolDecorator } from "@sourced/registry";\ndeclare module "./box.js" {\n  interface Box {\n    add: ToolDecorator;\n  }\n}\n`, "use.ts": `import { box } from "./box.js";\nexport const harbours = box.add${STRING_TOOL}` }, ["augment.ts", "box.ts", "use.ts"]],
     ["`export as namespace` seen from a script", { "umd.d.ts": `import type { ToolDecorator } from "@sourced/registry";\nexport declare const add: ToolDecorator;\nexport as namespace Umd;\n`, "use.ts": `const harbours = Umd.add${STRING_TOOL}`, "plain.ts": `export const plain = 1;\n` }, ["plain.ts", "use.ts"]],
     ["a re-export through a declaration file", { "reexport.d.ts": `export type { ToolDecorator } from "@sourced/registry";\nexport declare const add: import("@sourced/registry").ToolDecorator;\n`, "use.ts": `import { add } from "./reexport.js";\nexport const harbours = add${STRING_TOOL}`, "plain.ts": `export const plain = 1;\n` }, ["use.ts"]],
     ["nothing reaches: ordinary modules are skipped whole", { "a.ts": `import { b } from "./b.js";\nexport const a = b + 1;\n`, "b.ts": `export const b = 1; // a tool\n` }, []],
+    // Libraries, read from their text where they cannot reach the registry (sealed-libraries.ts).
+    ["a library re-exporting the registry's type, imported by its package name", { ...RELAY, "use.ts": `import { add } from "relay";\nexport const harbours = add${STRING_TOOL}`, "plain.ts": `export const plain = 1;\n` }, ["use.ts"]],
+    ["a library reaching the registry through another library", { ...RELAY, ...library("outer", { "index.d.ts": `export { add } from "relay";\n` }), "use.ts": `import { add } from "outer";\nexport const harbours = add${STRING_TOOL}`, "plain.ts": `export const plain = 1;\n` }, ["use.ts"]],
+    ["a library whose relative import leaves its package", { ...RELAY, ...library("climber", { "index.d.ts": `export {\n  add,\n} from /* up */ "../relay/inner.js";\n` }), "use.ts": `import { add } from "climber";\nexport const harbours = add${STRING_TOOL}`, "plain.ts": `export const plain = 1;\n` }, ["use.ts"]],
+    ["a library whose import `paths` maps to a file of the project", { ...library("wrapper", { "index.d.ts": `export { add } from "shim";\n` }), "shim.ts": `import type { ToolDecorator } from "@sourced/registry";\nexport declare const add: ToolDecorator;\n`, "use.ts": `import { add } from "wrapper";\nexport const harbours = add${STRING_TOOL}`, "plain.ts": `export const plain = 1;\n` }, ["shim.ts", "use.ts"], { paths: { shim: ["./shim.ts"] } }],
+    ["a library the project augments with the registry's type", { ...QUIET, "augment.ts": `import type { ToolDecorator } from "@sourced/registry";\ndeclare module "quiet" {\n  export const add: ToolDecorator;\n}\n`, "use.ts": `import { add } from "quiet";\nexport const harbours = add${STRING_TOOL}`, "plain.ts": `export const plain = 1;\n` }, ["augment.ts", "plain.ts", "use.ts"]],
+    ["libraries that cannot reach the registry: a file importing only them is skipped", { ...QUIET, "use.ts": `import { more, other } from "quiet";\nexport const total = more + other.length;\n`, "plain.ts": `export const plain = 1;\n` }, []],
   ];
-  it.each(cases)("%s", (_name, files, judgedFiles) => {
+  it.each(cases)("%s", (_name, files, judgedFiles, compilerOptions = {}) => {
     const directory = scratchProject("native-pruning", {
-      "tsconfig.json": JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, types: [], noEmit: true, skipLibCheck: true }, include: ["*.ts"] }),
+      "tsconfig.json": JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, types: [], noEmit: true, skipLibCheck: true, ...compilerOptions }, include: ["*.ts"] }),
       ...files,
     });
     scratch.push(directory);
     const { judged } = expectSound([path.join(directory, "tsconfig.json")]);
     expect(judged).toEqual(judgedFiles);
+  });
+});
+
+describe("pruning on the native backend: libraries that cannot reach the registry are not read", () => {
+  it("reads none of their syntax, and still reads a library that can", () => {
+    const directory = scratchProject("native-sealed", {
+      "tsconfig.json": JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, types: [], noEmit: true, skipLibCheck: true }, include: ["*.ts"] }),
+      ...QUIET,
+      ...RELAY,
+      "use.ts": `import { more } from "quiet";\nimport { add } from "relay";\nexport const harbours = more > 0 ? add${STRING_TOOL.replace(");", ") : undefined;")}`,
+      "plain.ts": `export const plain = 1;\n`,
+    });
+    scratch.push(directory);
+    const session = loadNativeTypeScript(TS7_DIRECTORY).openSession([path.join(directory, "tsconfig.json")], directory);
+    try {
+      const { program } = session.project(path.join(directory, "tsconfig.json"))!;
+      const read = program.getModuleGraphFiles!().map((sourceFile) => path.relative(directory, sourceFile.fileName)).filter((name) => name.startsWith("node_modules"));
+      expect(read.sort()).toEqual(["node_modules/relay/index.d.ts", "node_modules/relay/inner.d.ts"]);
+      // The registry's own dependencies (zod, the SDK) are sealed too, outside the project's directory.
+      const sealed = program.getSourceFileNames!().filter((fileName) => program.isSealedLibraryPath!(fileName)).map((fileName) => path.relative(directory, fileName));
+      expect(sealed.filter((name) => name.startsWith("node_modules")).sort()).toEqual(["node_modules/calm/index.d.ts", "node_modules/quiet/index.d.ts", "node_modules/quiet/more.d.ts"]);
+    } finally {
+      session.close();
+    }
   });
 });

@@ -181,6 +181,13 @@ export interface ProgramPort {
    * it, such a program is judged whole; a program without `getSourceFileNames` is read whole.
    */
   getModuleGraphFiles?(): readonly ts.SourceFile[];
+  /**
+   * Optional, with `getModuleGraphFiles`: whether the file of this canonical path was left out of
+   * the module graph because its package cannot reach the registry's mark (none of its files
+   * declares it, and its imports lead only into such packages). A module declared there is an
+   * edge to nothing. Asked after `getModuleGraphFiles`.
+   */
+  isSealedLibraryPath?(path: string): boolean;
   /** Optional (TypeScript's own `Program` has it): whether `sourceFile` is one of the compiler's default library files. */
   isSourceFileDefaultLibrary?(sourceFile: ts.SourceFile): boolean;
   /**

@@ -82,7 +82,9 @@ function computeReach(tsInstance: TypeScript, program: ProgramPort): ReadonlySet
   if (ownReached === null || ownReached.size === own.length) return null;
   const files = program.getModuleGraphFiles();
   const byPath = new Map(files.map((sourceFile) => [(sourceFile as ts.SourceFile & CompilerFileFacts).path, sourceFile]));
-  return reachOver(tsInstance, checker, files, (symbol) => declarationPathsOf(symbol)?.map((path) => byPath.get(path)));
+  // A module of a package that cannot reach the mark (left out of the files) is an edge to nothing.
+  const sealed = program.isSealedLibraryPath?.bind(program) ?? ((): boolean => false);
+  return reachOver(tsInstance, checker, files, (symbol) => declarationPathsOf(symbol)?.flatMap((path) => (sealed(path) ? [] : [byPath.get(path)])));
 }
 
 /**
