@@ -133,7 +133,7 @@ const copiedUrlElicitations = new WeakSet<object>();
  * sends -32042 on a 2025-era request, and refuses it on 2026-07-28, which has no such error
  * (`inputRequired.elicitUrl(…)` there).
  */
-export function copiedUrlElicitation(thrown: ProtocolError): CopiedUrlElicitation {
+export function copiedUrlElicitation(thrown: object): CopiedUrlElicitation {
   const parts = copiedErrorParts(thrown);
   if (!parts.ok) {
     if (parts.path === undefined) return { ok: false, refusal: `asked for input with a URL elicitation whose message is no text, so it was not sent:\n- message: ${parts.problem}` };

@@ -36,10 +36,14 @@ import { toWire, type WirePath } from "./wire.js";
  * client-requests.ts), and any code outside the reserved range. -32603 is a failure of the server's:
  * answered as any throw is, naming the callback, and logged with its stack.
  *
- * The SDK sends the `code` of anything thrown, a plain `Error` whose `code` is an integer included (a
- * database driver's error number): the registry only a `ProtocolError`'s, recognised as the SDK's own
- * handlers recognise it (a brand that holds across copies of the SDK), so no code reaches a client
- * that the author did not mean for it.
+ * The SDK's protocol layer sends the `code` of whatever a prompt or a read throws when it is an
+ * integer, with its `message` and `data`: a `ProtocolError`, recognised as the SDK's own handlers
+ * recognise it (a brand that holds across copies of the SDK), the v1 line's `McpError` (not of
+ * that brand, but of the same shape: `code`, `message`, `data`), and a plain `Error` given an
+ * integer `code`. A server moved from the v1 line, or written with plain errors, answers its
+ * clients with those codes, and they act on them; so the registry passes on the code of each, as
+ * their copy, under the same rule: a code the layers beneath a callback own is refused, whichever
+ * error carries it. A thrown value that is no `Error` is a failure, whatever its `code`.
  */
 
 /** A `ProtocolError` thrown by the author's code, and its code, read once; `undefined` for any other throw, and for a code that is no integer (the SDK answers it -32603, as any failure). */
@@ -48,6 +52,25 @@ export function thrownProtocolError(thrown: unknown): { readonly error: Protocol
     if (!(thrown instanceof ProtocolError)) return undefined;
     const code: unknown = thrown.code;
     return typeof code === "number" && Number.isSafeInteger(code) ? { error: thrown, code } : undefined;
+  } catch {
+    // A proxy whose traps throw, or a throwing `code` getter: a failure like any other.
+    return undefined;
+  }
+}
+
+/**
+ * A coded error thrown by a prompt or a read, and its code, read once: a `ProtocolError`, or any
+ * other `Error` whose `code` is an integer (the v1 line's `McpError`, an `Error` given a code; see
+ * above); `undefined` for any other throw. `protocol`: whether it is a `ProtocolError`, as a refusal
+ * names it.
+ */
+export function thrownCodedError(thrown: unknown): { readonly error: object; readonly code: number; readonly protocol: boolean } | undefined {
+  const protocol = thrownProtocolError(thrown);
+  if (protocol !== undefined) return { ...protocol, protocol: true };
+  try {
+    if (!(thrown instanceof Error) || thrown instanceof ProtocolError) return undefined;
+    const code: unknown = (thrown as { code?: unknown }).code;
+    return typeof code === "number" && Number.isSafeInteger(code) ? { error: thrown, code, protocol: false } : undefined;
   } catch {
     // A proxy whose traps throw, or a throwing `code` getter: a failure like any other.
     return undefined;
@@ -65,13 +88,13 @@ export type CopiedErrorParts =
  * so that a getter of either that throws is refused with its path, and what leaves is the copy.
  * Refused: a part the copy refuses (`path` where), or a message that is no text (`path` undefined).
  */
-export function copiedErrorParts(thrown: ProtocolError): CopiedErrorParts {
+export function copiedErrorParts(thrown: object): CopiedErrorParts {
   const wire = toWire({
     get message(): unknown {
-      return thrown.message;
+      return (thrown as { message?: unknown }).message;
     },
     get data(): unknown {
-      return thrown.data;
+      return (thrown as { data?: unknown }).data;
     },
   });
   if (!wire.ok) return { ok: false, path: wire.refusal.path, problem: wire.refusal.problem };
@@ -113,12 +136,12 @@ export const CODED_ERROR_FIX =
  * callback may send, or of a part the copy refuses; `undefined` for -32603, a failure answered as
  * any throw. -32042 is no concern of this: a URL elicitation (client-requests.ts).
  */
-export function copiedProtocolError(thrown: ProtocolError, code: number): CopiedProtocolError | undefined {
+export function copiedProtocolError(thrown: object, code: number, protocol = true): CopiedProtocolError | undefined {
   if (code === ProtocolErrorCode.InternalError) return undefined;
   const reserved = code >= RESERVED_LOW && code <= RESERVED_HIGH;
   if (reserved && !ANSWERS.has(code)) {
     const owner = OWNERS.get(code) ?? "reserved by JSON-RPC for the protocol (-32768 to -32000), where MCP assigns its codes";
-    return { ok: false, refusal: `threw a ProtocolError of code ${code} (${owner}), which no prompt or resource read may answer with, so it was not sent: ${quotedMessage(thrown)}\n${CODED_ERROR_FIX}` };
+    return { ok: false, refusal: `threw ${protocol ? "a ProtocolError" : "an error"} of code ${code} (${owner}), which no prompt or resource read may answer with, so it was not sent: ${quotedMessage(thrown)}\n${CODED_ERROR_FIX}` };
   }
   const parts = copiedErrorParts(thrown);
   if (parts.ok) return { ok: true, error: new ProtocolError(code, parts.message, parts.data) };
@@ -127,9 +150,9 @@ export function copiedProtocolError(thrown: ProtocolError, code: number): Copied
 }
 
 /** The message of a refused error, quoted for the refusal; never throws. */
-function quotedMessage(thrown: ProtocolError): string {
+function quotedMessage(thrown: object): string {
   try {
-    const message: unknown = thrown.message;
+    const message: unknown = (thrown as { message?: unknown }).message;
     if (typeof message === "string") return JSON.stringify(message);
   } catch {
     // A getter that throws: nothing to quote.

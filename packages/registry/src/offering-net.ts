@@ -4,9 +4,9 @@ import type { Logger } from "./logger.js";
 import { answerText, describeThrown, warn } from "./answers.js";
 import { deadlineText, withinBounds, type CallBounds } from "./bounds.js";
 import { callbackContext, copiedInputRequest, copiedUrlElicitation, returnedInputRequestHint, STATELESS_INPUT_REFUSAL, thrownInputRequest } from "./client-requests.js";
-import { copiedProtocolError, thrownProtocolError } from "./coded-errors.js";
+import { copiedErrorParts, copiedProtocolError, thrownCodedError } from "./coded-errors.js";
 import { expectedFailureText, isToolError } from "./net.js";
-import { describeProblems, inPlainWords } from "./problems.js";
+import { describePath, describeProblems, inPlainWords } from "./problems.js";
 import { toWire } from "./wire.js";
 
 /*
@@ -83,11 +83,11 @@ export function checkedCallback<T>(offered: Offered, callback: (...args: Args) =
   const label = offered.label ?? `${kind === "resource" ? "Resource" : "Prompt"} "${name}"`;
   const subject = `${label.charAt(0).toLowerCase()}${label.slice(1)}`;
   const checked = async (args: Args, signal: AbortSignal): Promise<T | InputRequiredResult> => {
-    const refuse = (text: string, log: string = text): never => {
+    const refuse = (text: string, log: string = text, data?: unknown): never => {
       // Once its signal is aborted (stopped here, or cancelled by the client) the SDK sends no
       // answer: what it failed with afterwards is no failure to log.
       if (!signal.aborted) warn(logger, log);
-      throw new ProtocolError(ProtocolErrorCode.InternalError, answerText(text));
+      throw new ProtocolError(ProtocolErrorCode.InternalError, answerText(text), data);
     };
     let value: unknown;
     try {
@@ -101,12 +101,22 @@ export function checkedCallback<T>(offered: Offered, callback: (...args: Args) =
         if (bounds.stateless === true) return refuse(`${label} failed: ${STATELESS_INPUT_REFUSAL}`);
         return copied.request;
       }
-      const coded = thrownProtocolError(error);
+      const coded = thrownCodedError(error);
+      if (coded?.code === ProtocolErrorCode.InternalError) {
+        // The server's own failure, answered as any throw is (named, logged with its stack), with
+        // the data its author gave it, as the SDK sends it: its copy, or none if it has none.
+        const parts = copiedErrorParts(coded.error);
+        const { message, detail } = describeThrown(error);
+        const text = `${label} failed: ${parts.ok ? parts.message : message}`;
+        const left = parts.ok ? "" : `\n(its data was not sent: ${parts.path === undefined ? `- message: ${parts.problem}` : `- ${describePath(parts.path, "the error")}: ${parts.problem}`})`;
+        return refuse(text, `${label} threw: ${detail}${left}`, parts.ok ? parts.data : undefined);
+      }
       if (coded !== undefined) {
-        // A URL elicitation (-32042), or an error of a code a callback may answer with: passed on as
-        // the SDK passes on a prompt's or a read's own, as its copy, thrown to the SDK (which keeps
-        // the code, message and data). -32603 is a failure, answered below as any throw is.
-        const copied = coded.code === ProtocolErrorCode.UrlElicitationRequired ? copiedUrlElicitation(coded.error) : copiedProtocolError(coded.error, coded.code);
+        // A URL elicitation (-32042), or an error of a code a callback may answer with — a
+        // ProtocolError, the v1 line's McpError, an Error given a code: passed on as the SDK passes
+        // on a prompt's or a read's own, as its copy, thrown to the SDK (which keeps the code,
+        // message and data).
+        const copied = coded.code === ProtocolErrorCode.UrlElicitationRequired ? copiedUrlElicitation(coded.error) : copiedProtocolError(coded.error, coded.code, coded.protocol);
         if (copied !== undefined) {
           if (!copied.ok) return refuse(`${label} ${copied.refusal}`);
           throw copied.error;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { HttpServing } from "../dist/index.js";
 import type { AnyClient } from "./both-clients.js";
 import { compileServers, recordingLogger } from "./helpers.js";
-import { ASKS, buildCodesAndUrls, buildSdkCodes, dataReads, HOSTILE, INTERNAL, OWNED, OWNED_MESSAGE, PASSED, URL_MESSAGE } from "./servers/codes-and-urls.js";
+import { ASKS, buildCodesAndUrls, buildSdkCodes, dataReads, HOSTILE, INTERNAL, OWNED, OWNED_MESSAGE, OWNED_OTHER, PASSED, URL_MESSAGE } from "./servers/codes-and-urls.js";
 
 /*
  * A prompt's, a resource read's and a tool's coded errors (a thrown ProtocolError,
@@ -165,6 +165,10 @@ describe("a prompt or a resource read that throws a ProtocolError of a code a se
     expect(seen.sdk["v2 Client over stdio: template cities://Atlantis"]).toEqual({ code: -32_602, message: "Resource not found: cities://Atlantis", data: { uri: "cities://Atlantis" } });
     expect(seen.sdk["v1 Client over stdio: Resource app_code"]).toEqual({ code: 4_290, message: "MCP error 4290: Quota reached: try again in a minute.", data: { retryAfterMs: 60_000 } });
     expect(seen.sdk["v2 Client over stdio: Resource legacy_not_found"]).toMatchObject({ code: -32_602 });
+    // The v1 line's McpError and a plain Error given a code: the SDK sends their code, message and data too.
+    expect(seen.sdk["v2 Client over stdio: Prompt v1_invalid_params"]).toEqual({ code: -32_602, message: "MCP error -32602: No city named Atlantis.", data: { city: "Atlantis" } });
+    expect(seen.sdk["v2 Client over HTTP (2026-07-28): Resource coded_error"]).toEqual({ code: 4_291, message: "Quota reached: try again in a minute.", data: { retryAfterMs: 60_000 } });
+    expect(seen.sdk["v1 Client over stdio: Prompt coded_error_no_data"]).toEqual({ code: 1_205, message: "MCP error 1205: Row locked." });
     // The registry's, the same, request for request.
     expect(seen.registry).toEqual(seen.sdk);
     // An answer to the client's request, as the author meant it: nothing worth a warning.
@@ -216,19 +220,36 @@ describe("a ProtocolError of a code a callback may not send", () => {
       for (const kind of ["Prompt", "Resource"]) expect(logger.warnings.filter((warning) => warning.startsWith(`${kind} "${name}" threw a ProtocolError of code`)), `${kind} ${name}`).toHaveLength(2);
     }
     expect(logger.warnings).toHaveLength(2 * 2 * Object.keys(OWNED).length);
+    // The v1 line's McpError and a plain Error given such a code: refused alike, named as what they are.
+    logger.warnings.length = 0;
+    await eachClient("registry", async (client, label) => {
+      for (const [name, { code }] of Object.entries(OWNED_OTHER)) {
+        for (const [kind, request] of offered(client, name)) {
+          const { code: answered, message } = await failure(request());
+          expect.soft(answered, `${label}: ${kind} ${name}`).toBe(-32_603);
+          expect.soft(message, `${label}: ${kind} ${name}`).toContain(`${kind} "${name}" threw an error of code ${code} (`);
+        }
+      }
+    });
+    expect(logger.warnings).toHaveLength(2 * 2 * Object.keys(OWNED_OTHER).length);
     // The SDK's own server sends each as thrown (over stdio: nothing between it and the client).
     await eachClient("sdk", async (client, label) => {
       if (!label.includes("stdio")) return;
-      for (const [name, code] of Object.entries(OWNED)) expect.soft((await failure(client.getPrompt({ name }, BOUNDED))).code, `${label}: ${name}`).toBe(code);
+      for (const [name, code] of [...Object.entries(OWNED), ...Object.entries(OWNED_OTHER).map(([name, { code }]) => [name, code] as const)]) {
+        expect.soft((await failure(client.getPrompt({ name }, BOUNDED))).code, `${label}: ${name}`).toBe(code);
+      }
     });
   });
 
-  test("-32603 is the server's own failure: answered as any throw is, naming the prompt or the resource, with one warning and its stack (both clients, stdio and HTTP)", async () => {
+  test("-32603 is the server's own failure: answered as any throw is, naming the prompt or the resource, with one warning and its stack, and with its data as the SDK sends it (both clients, stdio and HTTP)", async () => {
     logger.warnings.length = 0;
     await eachClient("registry", async (client, label) => {
       for (const [kind, request] of offered(client, "internal_error")) {
-        expect(await failure(request()), `${label}: ${kind}`).toMatchObject({ code: -32_603, message: expect.stringContaining(`${kind} "internal_error" failed: The database is down.`) as unknown });
+        expect(await failure(request()), `${label}: ${kind}`).toMatchObject({ code: -32_603, message: expect.stringContaining(`${kind} "internal_error" failed: The database is down.`) as unknown, data: { retry: true } });
       }
+    });
+    await eachClient("sdk", async (client, label) => {
+      expect(await failure(client.getPrompt({ name: "internal_error" }, BOUNDED)), label).toMatchObject({ code: -32_603, data: { retry: true } });
     });
     expect(Object.keys(INTERNAL)).toEqual(["internal_error"]);
     expect(logger.warnings.filter((warning) => /^(Prompt|Resource) "internal_error" threw: ProtocolError: The database is down\.\n\s+at /u.test(warning))).toHaveLength(4);
@@ -237,7 +258,7 @@ describe("a ProtocolError of a code a callback may not send", () => {
 
 describe("a tool that throws a ProtocolError", () => {
   test("is answered with an error result, as the SDK's own tools answer it, whatever its code: the SDK's text, named as every failure of a tool is (v2 and v1 Client, stdio and HTTP)", async () => {
-    const names = [...Object.keys(PASSED), ...Object.keys(OWNED), ...Object.keys(INTERNAL)];
+    const names = [...Object.keys(PASSED), ...Object.keys(OWNED), ...Object.keys(OWNED_OTHER), ...Object.keys(INTERNAL)];
     const seen: Record<Which, Record<string, unknown>> = { registry: {}, sdk: {} };
     for (const which of ["registry", "sdk"] as const) {
       await eachClient(which, async (client, label) => {

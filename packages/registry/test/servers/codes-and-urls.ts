@@ -4,6 +4,7 @@
 // over stdio by codes-and-urls-server.ts (the SDK's by sdk-codes-server.ts) and over HTTP in-process.
 // The start-up check is off: these tools are unannotated on purpose, and the net is what is tested.
 import { McpServer } from "@modelcontextprotocol/server";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { createRegistry, inputRequired, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, UrlElicitationRequiredError, type Logger, type Registry, type ToolCallExtra } from "@sourced/registry";
 
 const text = (value: string) => ({ type: "text" as const, text: value });
@@ -25,7 +26,13 @@ export const PASSED = {
   // A code of the application's own, outside JSON-RPC's reserved -32768 to -32000.
   app_code: () => new ProtocolError(4_290, "Quota reached: try again in a minute.", { retryAfterMs: 60_000 }),
   no_data: () => new ProtocolError(ProtocolErrorCode.InvalidParams, "The city is missing."),
-} as const satisfies Record<string, () => ProtocolError>;
+  // The v1 line's McpError (its message starts "MCP error <code>: "), as a server moved from it throws.
+  v1_invalid_params: () => new McpError(-32_602, "No city named Atlantis.", { city: "Atlantis" }),
+  v1_app_code: () => new McpError(4_290, "Quota reached: try again in a minute.", { retryAfterMs: 60_000 }),
+  // A plain Error given an integer code (and data), which the SDK sends on as it sends a ProtocolError.
+  coded_error: () => Object.assign(new Error("Quota reached: try again in a minute."), { code: 4_291, data: { retryAfterMs: 60_000 } }),
+  coded_error_no_data: () => Object.assign(new Error("Row locked."), { code: 1_205 }),
+} as const satisfies Record<string, () => Error>;
 
 /**
  * Codes only the layers beneath a callback may send (the transport, the JSON-RPC layer, the
@@ -44,6 +51,12 @@ export const OWNED = {
   reserved: -32_050,
   reserved_future: -32_500,
 } as const satisfies Record<string, number>;
+
+/** Errors of such codes that are no ProtocolError — the v1 line's McpError, a plain Error given a code: refused alike. */
+export const OWNED_OTHER = {
+  v1_method_not_found: { code: -32_601, make: () => new McpError(-32_601, "Not what it seems.", { name: "v1_method_not_found" }) },
+  coded_error_session: { code: -32_001, make: () => Object.assign(new Error("Not what it seems."), { code: -32_001 }) },
+} as const;
 
 /** The message of the errors of `OWNED`. */
 export const OWNED_MESSAGE = "Not what it seems.";
@@ -98,6 +111,7 @@ const readCity = (uri: URL, variables: Record<string, string | string[]>) => {
 const THROWN: Record<string, () => unknown> = {
   ...PASSED,
   ...Object.fromEntries(Object.entries(OWNED).map(([name, code]) => [name, () => new ProtocolError(code, OWNED_MESSAGE, { name })])),
+  ...Object.fromEntries(Object.entries(OWNED_OTHER).map(([name, { make }]) => [name, make])),
   ...Object.fromEntries(Object.entries(HOSTILE).map(([name, { make }]) => [name, make])),
   ...INTERNAL,
 };
