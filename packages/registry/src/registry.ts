@@ -7,7 +7,7 @@ import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, optionsError, REGISTRY_OPTIONS, TOOL_OPTIONS, toolOptionProblems } from "./options.js";
 import { compileSchemas, Registrations, type CompiledSchemas, type RegistrationPolicy } from "./registration.js";
 import { checkedPrompt, checkedRead, checkedTemplate } from "./resource-net.js";
-import { ServedResources, type ServedSource } from "./resource-sources.js";
+import { ServedResources } from "./resource-sources.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
 import { OfferingTables, type Offering, type OfferingHandle } from "./offering-tables.js";
 import { buildServer, ToolTable, type ServingContext, type TableSource } from "./server.js";
@@ -169,7 +169,6 @@ export function createRegistry(options: RegistryOptions): Registry {
       // Its reads go through the net (resource-net.ts), within the calls' deadline and each serving's
       // shutdown; a read that is no function is the SDK's to refuse.
       const [resourceName, uri, metadata, read] = args;
-      let source: ServedSource | undefined;
       const handle = offerings.offer(
         "registry.resource()",
         new LazySite(new Error()),
@@ -183,13 +182,14 @@ export function createRegistry(options: RegistryOptions): Registry {
         },
         // Disabled or removed, it is read by no client: a source citing it is refused, and a
         // subscription to it, as for a URI never served; enabled again, it stands again.
+        // (Called only by the handle's methods, once `source` below is set.)
         (offered) => {
           source?.offered(offered);
           tables.changed();
         },
       );
       // Registered (the SDK took it): its URI, or its template's instances, may stand as sources.
-      source = tables.resources.add(args[1] as string | ResourceTemplate);
+      const source = tables.resources.add(args[1] as string | ResourceTemplate);
       tables.changed();
       return handle;
     },

@@ -66,7 +66,7 @@ async function inMemory(server: () => McpServer): Promise<string[][]> {
   await legacyServer.connect(legacyServerSide);
   const legacy = new LegacyClient({ name: "templates", version: "1.0.0" });
   await legacy.connect(legacySide);
-  seen.push(await answers(legacy as unknown as Either));
+  seen.push(await answers(legacy));
   await legacy.close();
   await legacyServer.close();
   return seen;
@@ -83,7 +83,7 @@ async function overHttp(registry: Registry): Promise<string[][]> {
     await client.close();
     const legacy = new LegacyClient({ name: "templates", version: "1.0.0" });
     await legacy.connect(new LegacyStreamableHTTPClientTransport(serving.url));
-    seen.push(await answers(legacy as unknown as Either));
+    seen.push(await answers(legacy));
     await legacy.close();
     return seen;
   } finally {
