@@ -2,6 +2,7 @@ import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
 import { type Context, isProjectSource, type LiteralCall, markOf, resolveAlias } from "./context.js";
 import { mayRegister } from "./reach.js";
+import { referenceFactsOf } from "./reference-scan.js";
 import { cachedVerdict, typeOfSymbol, unguardedSymbolOf } from "./symbols.js";
 import { unionMembers } from "./syntax.js";
 
@@ -42,8 +43,17 @@ export function markedTypeAt(context: Context, node: ts.Node): ts.Type | undefin
     }
   } else {
     const symbol = unguardedSymbolOf(context, node);
-    if (symbol !== undefined && cachedVerdict(context.unmarkedSymbols, symbol, () => !mayNarrowToMarked(context, typeOfSymbol(context, symbol)))) {
-      return undefined;
+    if (symbol !== undefined) {
+      if (cachedVerdict(context.unmarkedSymbols, symbol, () => !mayNarrowToMarked(context, typeOfSymbol(context, symbol)))) return undefined;
+      // A name its file only ever calls (or declares): nothing narrows it, so the type at the
+      // reference is its symbol's, asked once per symbol rather than once per reference (a helper
+      // such as `defineTool(…)` called for every tool: on TypeScript 7, a round trip each). Unless
+      // that type is a union (a declaration's initializer narrows one) or generic (a callee of a
+      // type parameter is typed by its constraint).
+      if (ts.isIdentifier(node) && !referenceFactsOf(ts, node.getSourceFile()).mentioned.has(node.text)) {
+        const declared = typeOfSymbol(context, symbol);
+        if ((declared.flags & (ts.TypeFlags.Union | OPEN(ts))) === 0 && markOf(context, declared) !== undefined) return declared;
+      }
     }
   }
   const type = checker.getTypeAtLocation(node);

@@ -33,6 +33,12 @@ export interface ReferenceFacts {
   readonly guarded: ReadonlySet<string>;
   /** Names declared in a scope inside the module (a function, a block, a parameter, a catch…). */
   readonly shadowed: ReadonlySet<string>;
+  /**
+   * Names the file writes anywhere but as the callee of a plain call (`name(…)`, not `name?.(…)`)
+   * or a declaration's or import's name. A name outside it is never narrowed in the file, by a
+   * guard, a comparison, a truthiness test or an assignment: no narrowing can name it.
+   */
+  readonly mentioned: ReadonlySet<string>;
 }
 
 const scanned = new WeakMap<ts.SourceFile, ReferenceFacts>();
@@ -49,6 +55,8 @@ const scanned = new WeakMap<ts.SourceFile, ReferenceFacts>();
  *   always get their exact type.
  * - `shadowed`: the names declared anywhere but at the module's top level. A name outside this
  *   set means one symbol wherever the file reads it, so its verdict is looked up once.
+ * - `mentioned`: the names written anywhere but as a plain call's callee or a declaration's name.
+ *   A name outside it is only ever called, so no narrowing of the file reads it.
  *
  * Over-approximating either set costs a type query, never a wrong verdict. `analyzeSourceFile`
  * collects both while it walks the file; a question about a file not walked yet (a const
@@ -73,6 +81,7 @@ export function referenceFactsOf(ts: TypeScript, sourceFile: ts.SourceFile): Ref
 export class ReferenceScan {
   private readonly guarded = new Set<string>();
   private readonly shadowed = new Set<string>();
+  private readonly mentioned = new Set<string>();
   /** Identifiers used as conditions, directly or through an aliasing const. */
   private readonly conditions = new Set<string>();
   /** `const ok = isTool(x)`: what `ok` guards, should `ok` be used as a condition. */
@@ -104,6 +113,7 @@ export class ReferenceScan {
       case ts.SyntaxKind.Identifier: {
         const identifier = node as ts.Identifier;
         if (isNestedDeclarationName(ts, identifier)) this.shadowed.add(identifier.text);
+        if (!isCalledOrDeclared(ts, identifier)) this.mentioned.add(identifier.text);
         if (!mayBeCondition(ts, identifier)) return;
         const use = conditionUseOf(ts, identifier);
         if (use === CONDITION) this.conditions.add(identifier.text);
@@ -126,7 +136,7 @@ export class ReferenceScan {
         }
       }
     }
-    const facts: ReferenceFacts = { guarded: this.guarded, shadowed: this.shadowed };
+    const facts: ReferenceFacts = { guarded: this.guarded, shadowed: this.shadowed, mentioned: this.mentioned };
     scanned.set(sourceFile, facts);
     return facts;
   }
@@ -149,6 +159,26 @@ export class ReferenceScan {
     if (name === undefined) return;
     if (into === undefined) this.guarded.add(name);
     else into.push(name);
+  }
+}
+
+/** Whether `identifier` is a plain call's callee (`name(…)`), or the name a declaration or an import or export gives. */
+function isCalledOrDeclared(ts: TypeScript, identifier: ts.Identifier): boolean {
+  const parent = identifier.parent;
+  switch (parent.kind) {
+    case ts.SyntaxKind.CallExpression:
+      return (parent as ts.CallExpression).expression === identifier && (parent as ts.CallExpression).questionDotToken === undefined;
+    case ts.SyntaxKind.VariableDeclaration:
+    case ts.SyntaxKind.FunctionDeclaration:
+    case ts.SyntaxKind.ImportEqualsDeclaration:
+      return (parent as ts.NamedDeclaration).name === identifier;
+    case ts.SyntaxKind.ImportClause:
+    case ts.SyntaxKind.ImportSpecifier:
+    case ts.SyntaxKind.NamespaceImport:
+    case ts.SyntaxKind.ExportSpecifier:
+      return true;
+    default:
+      return false;
   }
 }
 

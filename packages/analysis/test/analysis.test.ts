@@ -1252,6 +1252,22 @@ describe("questions left unasked on a program nobody has checked", () => {
     expect(questionsFor(4)).toEqual(one);
   });
 
+  it("asks no reference's type of a marked helper its file only calls, and still asks one its file may narrow", () => {
+    // `defineTool(…)` for every tool: the name is only ever called, so nothing narrows it and its
+    // type at each call is its declared type. A comparison anywhere in the file (`defineTool !==
+    // undefined`) can narrow it, and then every reference's own type is asked again.
+    const references = (tools: number, narrowed: boolean) => {
+      const registrations = Array.from({ length: tools }, (_, index) => `defineTool(function t${index}(): string { return "no sources"; });`);
+      const guard = narrowed ? `export const defined = defineTool !== undefined;\n` : "";
+      const { result, asked } = askedOf(`${HEADER}const defineTool = registry.tool();\n${guard}${registrations.join("\n")}\n`);
+      expect(result.findings.map((finding) => finding.id)).toEqual(Array.from({ length: tools }, () => "not-data-tool-output"));
+      return asked("getTypeAtLocation").filter(([node]) => (node as ts.Node).getText() === "defineTool").length;
+    };
+    expect(references(1, false)).toBe(0);
+    expect(references(4, false)).toBe(0);
+    expect(references(4, true)).toBe(4);
+  });
+
   it("lists no property of a type only the compiler's library declares (an array of records) to look for the mark", () => {
     const { result, asked } = askedOf(`${HEADER}interface Row { readonly city: string }
 const rows: readonly Row[] = [{ city: "Oslo" }];
