@@ -50,15 +50,21 @@ export function fixFor(context: Context, contract: Contract, declaration: Signat
   const sourceFile = declaration.getSourceFile();
   const jsdoc = isJavaScript(ts, declaration);
   const edits = jsdoc ? jsdocEdits(ts, declaration, typeText) : annotationEdits(ts, declaration, typeText);
+  // What each name means at the function, asked once for both questions below.
+  const atFunctionOf = new Map<string, ts.Symbol | undefined>();
+  const namedAtFunction = (name: string): ts.Symbol | undefined => {
+    if (!atFunctionOf.has(name)) atFunctionOf.set(name, typeNamed(context, name, declaration));
+    return atFunctionOf.get(name);
+  };
   const missing = names.filter((name) => {
-    const atFunction = typeNamed(context, name, declaration);
+    const atFunction = namedAtFunction(name);
     return atFunction === undefined || resolveAlias(context, atFunction) !== contract.named.get(name);
   });
   const importNames = missing.length === 0 ? names : missing;
   // An import is seen at the function only if no declaration around it shadows the file's top level.
   // In JavaScript a JSDoc `@typedef` or `@import` of the name is no statement: any such name blocks it.
   const importable = importNames.every((name) => {
-    const atFunction = typeNamed(context, name, declaration);
+    const atFunction = namedAtFunction(name);
     return jsdoc ? atFunction === undefined : !declaresAtTopLevel(ts, sourceFile, name) && atFunction === typeNamed(context, name, sourceFile);
   });
   return {

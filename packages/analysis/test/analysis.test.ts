@@ -1252,6 +1252,14 @@ describe("questions left unasked on a program nobody has checked", () => {
     expect(questionsFor(4)).toEqual(one);
   });
 
+  it("asks what each name of a missing annotation's fix means at the function once", () => {
+    // Whether the name is in scope and whether an import of it would be seen there ask the same.
+    const { result, asked } = askedOf(`${HEADER}registry.tool()(function unannotated() { return sample(); });\n`);
+    expect(result.findings.map((finding) => [finding.id, finding.fix?.typeText])).toEqual([["missing-annotation", "DataToolOutput"]]);
+    const atFunction = asked("resolveName").filter(([name, location]) => name === "DataToolOutput" && ts.isFunctionExpression(location as ts.Node));
+    expect(atFunction).toHaveLength(1);
+  });
+
   it("asks no reference's type of a marked helper its file only calls, and still asks one its file may narrow", () => {
     // `defineTool(…)` for every tool: the name is only ever called, so nothing narrows it and its
     // type at each call is its declared type. A comparison anywhere in the file (`defineTool !==
