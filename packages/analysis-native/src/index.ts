@@ -146,7 +146,7 @@ export function loadNativeTypeScript(directory: string): NativeTypeScript {
     version,
     directory: packageDirectory,
     entry: `${name}/${loader.sync}`,
-    openSession: (configPaths, cwd) => openSession(loader, sync, syntax, configPaths, { cwd, ...compilerWithCapturedErrors(packageDirectory) }),
+    openSession: (configPaths, cwd) => openSession(loader, sync, syntax, configPaths, { cwd, ...compilerWithCapturedErrors(packageDirectory) }, compilerLibraryDirectory(packageDirectory)),
   };
 }
 
@@ -175,19 +175,38 @@ interface NativeApiOptions {
  */
 function compilerWithCapturedErrors(packageDirectory: string): Omit<NativeApiOptions, "cwd"> {
   if (process.platform === "win32") return {};
-  let exe: string;
-  try {
-    const getExePath = (createRequire(path.join(packageDirectory, "package.json"))(path.join(packageDirectory, "lib", "getExePath.js")) as { default: () => string }).default;
-    exe = getExePath();
-  } catch {
-    return {};
-  }
+  const exe = compilerExecutable(packageDirectory);
+  if (exe === undefined) return {};
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "sourced-tsgo-"));
   const errorLog = path.join(directory, "stderr.log");
   const wrapper = path.join(directory, "tsgo");
   const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
   fs.writeFileSync(wrapper, `#!/bin/sh\nexec ${quote(exe)} "$@" 2>>${quote(errorLog)}\n`, { mode: 0o755 });
   return { tsserverPath: wrapper, errorLog };
+}
+
+/** TypeScript 7's compiler, as its package finds it; `undefined` when it cannot say. */
+function compilerExecutable(packageDirectory: string): string | undefined {
+  try {
+    const getExePath = (createRequire(path.join(packageDirectory, "package.json"))(path.join(packageDirectory, "lib", "getExePath.js")) as { default: () => string }).default;
+    return getExePath();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The directory of the compiler's own library files (`lib.es2022.d.ts`…), which sit beside it, as
+ * TypeScript 7 names its files (real path, forward slashes); `undefined` when it cannot be told.
+ */
+function compilerLibraryDirectory(packageDirectory: string): string | undefined {
+  const exe = compilerExecutable(packageDirectory);
+  if (exe === undefined) return undefined;
+  try {
+    return fs.realpathSync(path.dirname(exe)).replace(/\\/g, "/");
+  } catch {
+    return undefined;
+  }
 }
 
 /** Forwards what the compiler wrote on standard error, but the line its stopping prints. */
@@ -204,7 +223,7 @@ function forwardErrors(errorLog: string | undefined): void {
   }
 }
 
-function openSession(loader: Loader, sync: NativeSyncModule, syntax: SyntaxPort, configPaths: readonly string[], options: NativeApiOptions): NativeSession {
+function openSession(loader: Loader, sync: NativeSyncModule, syntax: SyntaxPort, configPaths: readonly string[], options: NativeApiOptions, libraryDirectory: string | undefined): NativeSession {
   const { errorLog, ...apiOptions } = options;
   let opened: ReturnType<Loader["open"]>;
   try {
@@ -220,7 +239,7 @@ function openSession(loader: Loader, sync: NativeSyncModule, syntax: SyntaxPort,
       let ports = projects.get(configPath);
       if (ports === undefined) {
         const project = snapshot.getProject(configPath) ?? snapshot.getProjects().find((candidate) => path.resolve(candidate.configFileName) === path.resolve(configPath));
-        ports = project === undefined ? null : projectPorts(project, sync, syntax);
+        ports = project === undefined ? null : projectPorts(project, sync, syntax, libraryDirectory);
         projects.set(configPath, ports);
       }
       return ports ?? undefined;
@@ -249,7 +268,7 @@ const CASE_SENSITIVE_FILE_NAMES = ((): boolean => {
   return swapped === __filename || !fs.existsSync(swapped);
 })();
 
-function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: SyntaxPort): NativeProjectPorts {
+function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: SyntaxPort, libraryDirectory: string | undefined): NativeProjectPorts {
   const checker: CheckerPort = asCheckerPort(new NativeCheckerPort(project.checker, project, sync, syntax));
   const native = project.program;
   /**
@@ -273,6 +292,8 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     }
     return syntaxErrorsByFile === null ? native.getSyntacticDiagnostics(fileName) : (syntaxErrorsByFile.get(fileName) ?? []);
   };
+  const isCompilerLibrary = (fileName: string): boolean =>
+    libraryDirectory !== undefined && fileName.startsWith(`${libraryDirectory}/`) && /^lib\.[^/]*\.d\.ts$/.test(fileName.slice(libraryDirectory.length + 1));
   let sealed: SealedLibraries | undefined;
   const sealedOf = (fileNames: readonly string[]): SealedLibraries => {
     try {
@@ -295,11 +316,13 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     // The module graph's files (reach.ts): TypeScript's own library files are neither fetched nor
     // read (the largest files of a program, which import nothing and never declare the mark), nor
     // are the packages that cannot reach the mark (sealed-libraries.ts).
+    // The compiler's own library files are told by where they are, a sealed package's by its text,
+    // and only what is left is asked whether it is a default library (a request a file on 7.0).
     getModuleGraphFiles: () => {
-      const fileNames = native.getSourceFileNames().filter((fileName) => native.getSourceFileMetadata(fileName)?.isDefaultLibrary !== true);
+      const fileNames = native.getSourceFileNames().filter((fileName) => !isCompilerLibrary(fileName));
       sealed ??= sealedOf(fileNames);
       return fileNames.flatMap((fileName) => {
-        if (sealed!.has(fileName)) return [];
+        if (sealed!.has(fileName) || native.getSourceFileMetadata(fileName)?.isDefaultLibrary === true) return [];
         const sourceFile = native.getSourceFile(fileName);
         return sourceFile === undefined ? [] : [sourceFile as unknown as ts.SourceFile];
       });

@@ -20,13 +20,17 @@ interface Channel {
   prototype: { requestBytesSync(this: unknown, method: string, payload: unknown): unknown };
 }
 
-/** Requests by method while `run` runs. */
-async function requestsDuring(run: () => void): Promise<Map<string, number>> {
+/** Requests by method while `run` runs; with `sent`, each request's payload as text, by method. */
+async function requestsDuring(run: () => void, sent?: Map<string, string[]>): Promise<Map<string, number>> {
   const { SyncRpcChannel } = (await import(pathToFileURL(path.join(TS7, "dist/api/syncChannel.js")).href)) as { SyncRpcChannel: Channel };
   const counts = new Map<string, number>();
   const original = SyncRpcChannel.prototype.requestBytesSync;
   SyncRpcChannel.prototype.requestBytesSync = function (method, payload) {
     counts.set(method, (counts.get(method) ?? 0) + 1);
+    if (sent !== undefined) {
+      const text = typeof payload === "string" ? payload : Buffer.from(payload as Uint8Array).toString("latin1");
+      sent.set(method, [...(sent.get(method) ?? []), text]);
+    }
     return original.call(this, method, payload);
   };
   try {
@@ -100,6 +104,57 @@ describe("round trips to TypeScript 7 per registering file", () => {
     // Batched requests are one per file; the single ones must not depend on how many files register.
     for (const single of ["getSymbolAtLocation", "getTypeOfSymbol", "getTypeAtLocation", "isTypeAssignableTo"]) {
       expect(`${single}: ${large.requests.get(single) ?? 0}`).toBe(`${single}: ${small.requests.get(single) ?? 0}`);
+    }
+  }, 60_000);
+});
+
+describe("round trips to TypeScript 7 for the libraries a project imports", () => {
+  it("fetches no library's syntax, nor asks about the compiler's own library files, when they cannot reach the registry", async () => {
+    // One module registers; the others import zod (a library that cannot reach the registry) or
+    // nothing, so the module graph is read past the project's own files (reach.ts).
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "sourced-round-trips-libraries-"));
+    try {
+      fs.mkdirSync(path.join(directory, "node_modules", "@sourced"), { recursive: true });
+      fs.symlinkSync(path.join(ROOT, "packages", "registry"), path.join(directory, "node_modules", "@sourced", "registry"), "dir");
+      fs.symlinkSync(fs.realpathSync(path.join(ROOT, "packages", "registry", "node_modules", "zod")), path.join(directory, "node_modules", "zod"), "dir");
+      const compilerOptions = { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: [], noEmit: true };
+      const files: Record<string, string> = {
+        "tsconfig.json": JSON.stringify({ compilerOptions, include: ["*.ts"] }),
+        "registry.ts": `import { createRegistry } from "@sourced/registry";\nexport const registry = createRegistry({ name: "libraries", version: "1.0.0" });\n`,
+        "tools.ts": `import type { DataToolOutput } from "@sourced/registry";\nimport { registry } from "./registry.js";\nexport const t = registry.tool()(function t(): DataToolOutput {\n  return { content: [{ type: "text", text: "t" }], structuredContent: { sources: ["https://data.example.org/t"] } };\n});\n`,
+        "schemas.ts": `import { z } from "zod";\nexport const city = z.object({ city: z.string() });\n`,
+        "plain.ts": `export const plain = 1;\n`,
+      };
+      for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(directory, name), text);
+      const config = path.join(directory, "tsconfig.json");
+      const session = loadNativeTypeScript(TS7).openSession([config], directory);
+      const sent = new Map<string, string[]>();
+      try {
+        const ports = session.project(config)!;
+        const sources = ports.candidateSources();
+        const zodFiles = ports.program.getSourceFileNames!().filter((fileName) => /[\\/]zod[\\/]/.test(fileName));
+        const libraryFiles = ports.program.getSourceFileNames!().filter((fileName) => /[\\/]lib\.[^/\\]*\.d\.ts$/.test(fileName));
+        expect(zodFiles.length).toBeGreaterThan(20);
+        expect(libraryFiles.length).toBeGreaterThan(5);
+        let result: ReturnType<typeof analyzeProgram> | undefined;
+        await requestsDuring(() => {
+          result = analyzeProgram(ports.syntax, ports.program, { sourceFiles: sources });
+        }, sent);
+        expect(result!.registrations.map((registration) => registration.tool)).toEqual(["t"]);
+        const asked = (method: string, files: readonly string[]): string[] => files.filter((fileName) => (sent.get(method) ?? []).some((payload) => payload.includes(JSON.stringify(fileName).slice(1, -1))));
+        expect(asked("getSourceFile", zodFiles)).toEqual([]);
+        expect(asked("getSourceFileMetadata", zodFiles)).toEqual([]);
+        expect(asked("getSourceFileMetadata", libraryFiles)).toEqual([]);
+        // The compiler's own library files are told by where they are: not even their text is read.
+        expect(libraryFiles.filter((fileName) => ports.program.isSealedLibraryPath!(fileName))).toEqual([]);
+        expect(zodFiles.every((fileName) => ports.program.isSealedLibraryPath!(fileName))).toBe(true);
+        // The registry's own declaration files, which declare the mark, are still read.
+        expect((sent.get("getSourceFile") ?? []).filter((payload) => /packages[\\/]registry[\\/]dist[\\/]/.test(payload)).length).toBeGreaterThan(5);
+      } finally {
+        session.close();
+      }
+    } finally {
+      fs.rmSync(directory, { recursive: true, force: true });
     }
   }, 60_000);
 });
