@@ -60,7 +60,7 @@ export interface NativeTypeScript {
  * 7.1 renames it (`typescript/sync`, `createSnapshot`): a loader for it is an entry here.
  */
 interface Loader {
-  readonly accepts: (major: number, minor: number) => boolean;
+  readonly accepts: (major: number, minor: number, patch: number) => boolean;
   readonly sync: string;
   readonly ast: string;
   readonly open: (sync: NativeSyncModule, options: NativeApiOptions, configPaths: readonly string[]) => { api: NativeApi; snapshot: NativeSnapshot };
@@ -68,7 +68,8 @@ interface Loader {
 
 const LOADERS: readonly Loader[] = [
   {
-    accepts: (major, minor) => major === 7 && minor === 0,
+    // 7.0.0 and 7.0.1 are not driven: the API this loader drives is 7.0.2's.
+    accepts: (major, minor, patch) => major === 7 && minor === 0 && patch >= 2,
     sync: "unstable/sync",
     ast: "unstable/ast",
     open: (sync, options, configPaths) => {
@@ -111,7 +112,7 @@ interface NativeSnapshot71 {
 }
 
 /** The versions this package drives, as the error for any other says. */
-export const SUPPORTED_NATIVE_VERSIONS = "7.0.x and 7.1.x";
+export const SUPPORTED_NATIVE_VERSIONS = "7.0.2 to 7.1.x (typescript >=7.0.2 <7.2)";
 
 /**
  * Loads the IPC API of the TypeScript 7 installed at `packageDirectory` (the directory holding its
@@ -121,8 +122,8 @@ export function loadNativeTypeScript(directory: string): NativeTypeScript {
   const packageDirectory = path.resolve(directory);
   const manifest = JSON.parse(fs.readFileSync(path.join(packageDirectory, "package.json"), "utf8")) as { version?: string };
   const version = manifest.version ?? "0.0.0";
-  const [major = 0, minor = 0] = version.split(".").map((part) => Number.parseInt(part, 10));
-  const loader = LOADERS.find((candidate) => candidate.accepts(major, minor));
+  const [major = 0, minor = 0, patch = 0] = version.split("-")[0]!.split(".").map((part) => Number.parseInt(part, 10));
+  const loader = LOADERS.find((candidate) => candidate.accepts(major, minor, patch));
   if (loader === undefined) {
     throw new Error(`TypeScript ${version} at ${packageDirectory}: the native backend drives TypeScript ${SUPPORTED_NATIVE_VERSIONS}'s API`);
   }
