@@ -314,11 +314,10 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     getTypeChecker: () => checker,
     // Asked by name: a library file is never fetched to tell (the API caches the answer per program).
     isDefaultLibraryFileName: (fileName) => native.getSourceFileMetadata(fileName)?.isDefaultLibrary === true,
-    // The module graph's files (reach.ts): TypeScript's own library files are neither fetched nor
-    // read (the largest files of a program, which import nothing and never declare the mark), nor
-    // are the packages that cannot reach the mark (sealed-libraries.ts).
-    // The compiler's own library files are told by where they are, a sealed package's by its text,
-    // and only what is left is asked whether it is a default library (a request a file on 7.0).
+    // The module graph's files (reach.ts), none of which can reach the mark left out: the compiler's
+    // own library files (the largest of a program, which import nothing and never declare it), told
+    // by where they are; the packages that cannot reach it, by their text (sealed-libraries.ts); and
+    // only then, of what is left, any other default library (a request a file on 7.0).
     getModuleGraphFiles: () => {
       const fileNames = native.getSourceFileNames().filter((fileName) => !isCompilerLibrary(fileName));
       sealed ??= sealedOf(fileNames);
