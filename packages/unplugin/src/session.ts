@@ -96,6 +96,8 @@ export class ProjectSession {
           : outcome.message;
       return { diagnostics: [...fallback, { category: "error", code: INTERNAL, id: "internal-error", message: `${SELF}: ${message}`, location: undefined }], findings: [], files: new Map() };
     }
+    // A newer TypeScript 6 than sourced supports judged the project: said with each build's findings, as `sourced check` says it.
+    if (outcome.warning !== undefined) fallback.push({ category: "warning", code: INTERNAL, id: "typescript-version", message: `${SELF}: ${outcome.warning}.`, location: undefined });
     const { result, files } = outcome;
     const diagnostics: Diagnostic[] = result.findings.map((finding) => ({
       // A weaker guarantee (strictNullChecks off) stays a warning whatever the severity option says.
