@@ -81,6 +81,29 @@ describe("the native backend reports what the classic backend reports", () => {
   });
 });
 
+describe("a reference to a project that does not exist", () => {
+  // TypeScript 7 resolves a reference as TypeScript 6 does (a path ending in `.json` is the config,
+  // any other a directory holding tsconfig.json): both backends name that config, at the entry.
+  it.each([
+    ["a missing directory", "./dir/gone", "dir/gone/tsconfig.json"],
+    ["a missing .json", "./gone.json", "gone.json"],
+    ["a file that is neither a .json nor a directory", "./lib.ts", "lib.ts/tsconfig.json"],
+  ])("%s: exit 2, one line at its entry of `references`, the same on both backends", (_, reference, config) => {
+    const directory = withTypeScript7(
+      scratch({
+        "tsconfig.json": `{\n  "files": [],\n  "references": [\n    { "path": "./app" },\n    { "path": "${reference}" }\n  ]\n}\n`,
+        "app/tsconfig.json": FIXTURE_TSCONFIG,
+        "app/src/a.ts": "export const a = 1;\n",
+        "lib.ts": "export const b = 2;\n",
+      }),
+    );
+    const line = `sourced: error: tsconfig.json(5,5): the referenced project '${path.join(fs.realpathSync(directory), config)}' does not exist. Fix the path in 'references', or remove the reference.\n`;
+    for (const backend of ["native", "classic"]) {
+      expect(sourced(["check", "--backend", backend], directory)).toEqual({ status: 2, stdout: "", stderr: line });
+    }
+  });
+});
+
 describe("checked JavaScript: JSDoc types", () => {
   // TypeScript 7 reparses a JSDoc `@returns {T}` into the function's return type node; TypeScript
   // 6 keeps it in the JSDoc, where the analysis reads it: both backends judge the JSDoc type.

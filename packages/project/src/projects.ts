@@ -166,25 +166,26 @@ export function createSharedHost(ts: TypeScript, options: ts.CompilerOptions, ca
 /**
  * The native backend's `readProjects`: the tsconfig files to open, referenced projects first,
  * each once. TypeScript 7 parses each configuration itself (and reports its errors); only the
- * `references` are read here, leniently (comments and trailing commas allowed, as in tsconfig).
+ * `references` are read here, leniently (comments and trailing commas allowed, as in tsconfig),
+ * resolved as both compilers resolve them, and a missing one is reported as `readProjects`
+ * reports it: at its entry of `references`, naming the tsconfig it stands for.
  */
 export function readNativeProjects(configPath: string, seen: Set<string>, cwd: string): string[] {
   const configs: string[] = [];
-  const visit = (file: string, referencedFrom: string | undefined): void => {
+  const visit = (file: string, referencedFrom: { config: string; text: string; start: number } | undefined): void => {
     const key = canonicalPath(file);
     if (seen.has(key)) return;
     seen.add(key);
     let text: string;
     try {
-      text = fs.readFileSync(file, "utf8");
+      // As TypeScript reads it: a byte order mark is no part of the JSON (JSON.parse refuses it).
+      text = fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "");
     } catch {
-      const where = referencedFrom === undefined ? "" : `${path.relative(cwd, referencedFrom) || referencedFrom}: `;
+      const where = referencedFrom === undefined ? "" : `${referencePlace(referencedFrom.config, referencedFrom.text, referencedFrom.start, cwd)}: `;
       throw new UsageError(`${where}the referenced project '${file}' does not exist. Fix the path in 'references', or remove the reference.`);
     }
     for (const reference of referencesOf(text)) {
-      const target = path.resolve(path.dirname(file), reference);
-      const isDirectory = fs.existsSync(target) && fs.statSync(target).isDirectory();
-      visit(isDirectory ? path.join(target, "tsconfig.json") : target, file);
+      visit(referencedConfig(path.resolve(path.dirname(file), reference.path)), { config: file, text, start: reference.start });
     }
     configs.push(file);
   };
@@ -192,8 +193,30 @@ export function readNativeProjects(configPath: string, seen: Set<string>, cwd: s
   return configs;
 }
 
-/** The `path` of each entry of a tsconfig's `references`, from its JSON-with-comments text. */
-function referencesOf(text: string): string[] {
+/**
+ * The tsconfig a reference's path stands for, as TypeScript 5/6 (`resolveProjectReferencePath`)
+ * and TypeScript 7 resolve it: a path ending in `.json` is the config itself, any other names a
+ * directory whose tsconfig.json it is, whatever is on disk (a file `lib.ts` stands for
+ * `lib.ts/tsconfig.json`, which cannot exist).
+ */
+function referencedConfig(resolved: string): string {
+  return resolved.endsWith(".json") ? resolved : path.join(resolved, "tsconfig.json");
+}
+
+/** `tsconfig.json(line,col)` of a reference's entry, as `readProjects` places it; the config alone when the entry's place is not known. */
+function referencePlace(config: string, text: string, start: number, cwd: string): string {
+  const display = path.relative(cwd, config) || config;
+  if (start < 0) return display;
+  // The line breaks TypeScript counts.
+  const lines = text.slice(0, start).split(/\r\n|[\n\r\u2028\u2029]/);
+  return `${display}(${lines.length},${lines.at(-1)!.length + 1})`;
+}
+
+/**
+ * The `path` of each entry of a tsconfig's `references`, from its JSON-with-comments text, with
+ * the offset of the entry's first token (-1 when it cannot be found).
+ */
+function referencesOf(text: string): { readonly path: string; readonly start: number }[] {
   let json: unknown;
   try {
     json = JSON.parse(stripJsonComments(text));
@@ -202,10 +225,96 @@ function referencesOf(text: string): string[] {
   }
   const references = (json as { references?: unknown } | null)?.references;
   if (!Array.isArray(references)) return [];
-  return references.flatMap((reference: unknown) => {
+  const starts = referenceStarts(text);
+  return references.flatMap((reference: unknown, index) => {
     const referencePath = (reference as { path?: unknown } | null)?.path;
-    return typeof referencePath === "string" ? [referencePath] : [];
+    const start = starts?.length === references.length ? starts[index]! : -1;
+    return typeof referencePath === "string" ? [{ path: referencePath, start }] : [];
   });
+}
+
+/**
+ * Where each entry of the top-level `references` array starts: the offset of its first token,
+ * past whitespace and comments, where TypeScript places an error about it. It scans text that
+ * JSON.parse accepted once comments and trailing commas were stripped; the last `references`
+ * counts, as in JSON.parse. `undefined` when no such array is where it should be.
+ */
+function referenceStarts(text: string): number[] | undefined {
+  let at = 0;
+  const skipTrivia = (): void => {
+    for (;;) {
+      while (at < text.length && /\s/.test(text[at]!)) at++;
+      if (text.startsWith("//", at)) {
+        while (at < text.length && text[at] !== "\n") at++;
+      } else if (text.startsWith("/*", at)) {
+        const close = text.indexOf("*/", at + 2);
+        at = close < 0 ? text.length : close + 2;
+      } else {
+        return;
+      }
+    }
+  };
+  const skipString = (): string => {
+    const start = at;
+    for (at++; at < text.length && text[at] !== '"'; at++) if (text[at] === "\\") at++;
+    at++;
+    return text.slice(start, at);
+  };
+  /** Skips one value; for an array, returns where each of its elements starts. */
+  const value = (): number[] => {
+    skipTrivia();
+    const open = text[at];
+    if (open === '"') {
+      skipString();
+      return [];
+    }
+    if (open !== "[" && open !== "{") {
+      while (at < text.length && /[^\s,\]}/]/.test(text[at]!)) at++;
+      return [];
+    }
+    const elements: number[] = [];
+    at++;
+    for (;;) {
+      skipTrivia();
+      if (at >= text.length) return elements;
+      if (text[at] === (open === "[" ? "]" : "}")) {
+        at++;
+        return elements;
+      }
+      if (text[at] === ",") {
+        at++;
+      } else if (open === "[") {
+        elements.push(at);
+        value();
+      } else {
+        skipString();
+        skipTrivia();
+        at++; // the colon
+        value();
+      }
+    }
+  };
+  skipTrivia();
+  if (text[at] !== "{") return undefined;
+  at++;
+  let starts: number[] | undefined;
+  for (;;) {
+    skipTrivia();
+    if (at >= text.length || text[at] === "}") return starts;
+    if (text[at] === ",") {
+      at++;
+      continue;
+    }
+    if (text[at] !== '"') return undefined;
+    const isReferences = skipString() === '"references"';
+    skipTrivia();
+    if (text[at] !== ":") return undefined;
+    at++;
+    skipTrivia();
+    const opensArray = text[at] === "[";
+    const elements = value();
+    if (isReferences) starts = opensArray ? elements : undefined;
+  }
 }
 
 function canonicalPath(file: string): string {

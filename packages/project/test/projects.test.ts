@@ -125,8 +125,35 @@ describe("readNativeProjects: the same list for TypeScript 7, read from the conf
     const root = tree({ "tsconfig.json": '{ "references": [{ "path": "./app" }] }', "app/tsconfig.json": '{ "references": [{ "path": "../gone.json" }] }', "broken/tsconfig.json": '{ "references": [' });
     const error = thrown(() => readNativeProjects(path.join(root, "tsconfig.json"), new Set(), root));
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as Error).message).toBe(`app/tsconfig.json: the referenced project '${path.join(root, "gone.json")}' does not exist. Fix the path in 'references', or remove the reference.`);
+    expect((error as Error).message).toBe(`app/tsconfig.json(1,18): the referenced project '${path.join(root, "gone.json")}' does not exist. Fix the path in 'references', or remove the reference.`);
     expect(readNativeProjects(path.join(root, "broken/tsconfig.json"), new Set(), root)).toEqual([path.join(root, "broken/tsconfig.json")]);
+  });
+
+  // Both compilers resolve a reference alike (a path ending in `.json` is the config, any other a
+  // directory holding tsconfig.json), so the native list fails where readProjects fails, with its message.
+  it.each([
+    ["a missing directory", "./dir/gone", "dir/gone/tsconfig.json"],
+    ["a missing .json", "./gone.json", "gone.json"],
+    ["a file that is neither a .json nor a directory", "./lib.ts", "lib.ts/tsconfig.json"],
+    ["a directory without tsconfig.json", "./empty", "empty/tsconfig.json"],
+  ])("a reference to %s: readProjects' message, at the entry of `references`", (_, reference, config) => {
+    const root = tree({
+      "tsconfig.json": `{\r\n  "files": [],\r\n  "references": [\r\n    { "path": "./app" }, // the app\r\n    /* then */ { "path": "${reference}" },\r\n  ],\r\n}\r\n`,
+      "app/tsconfig.json": '{ "files": ["../lib.ts"] }',
+      "lib.ts": "export const a = 1;\n",
+      "empty/a.ts": "",
+    });
+    const expected = `tsconfig.json(5,16): the referenced project '${path.join(root, config)}' does not exist. Fix the path in 'references', or remove the reference.`;
+    expect((thrown(() => read(path.join(root, "tsconfig.json"), root)) as Error).message).toBe(expected);
+    const error = thrown(() => readNativeProjects(path.join(root, "tsconfig.json"), new Set(), root));
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe(expected);
+  });
+
+  it("reads the references of a tsconfig that starts with a byte order mark, as TypeScript does", () => {
+    const root = tree({ "tsconfig.json": '\uFEFF{ "files": [], "references": [{ "path": "./app" }] }', "app/tsconfig.json": '{ "files": ["a.ts"] }', "app/a.ts": "" });
+    expect(readNativeProjects(path.join(root, "tsconfig.json"), new Set(), root).map(relative(root))).toEqual(read(path.join(root, "tsconfig.json"), root).map((project) => relative(root)(project.configPath)));
+    expect(readNativeProjects(path.join(root, "tsconfig.json"), new Set(), root).map(relative(root))).toEqual(["app/tsconfig.json", "tsconfig.json"]);
   });
 });
 
