@@ -125,15 +125,13 @@ function referenceLocation(ts: TypeScript, config: string, index: number, cwd: s
   const json = ts.parseJsonText(config, text);
   const root = json.statements[0]?.expression;
   if (root === undefined || !ts.isObjectLiteralExpression(root)) return display;
-  for (const property of root.properties) {
-    if (!ts.isPropertyAssignment(property) || !ts.isStringLiteral(property.name) || property.name.text !== "references") continue;
-    if (!ts.isArrayLiteralExpression(property.initializer)) break;
-    const element = property.initializer.elements[index];
-    if (element === undefined) break;
-    const { line, character } = json.getLineAndCharacterOfPosition(element.getStart(json));
-    return `${display}(${line + 1},${character + 1})`;
-  }
-  return display;
+  // A key written twice counts once, at its last writing, as TypeScript reads the config.
+  const references = root.properties.findLast((property) => ts.isPropertyAssignment(property) && ts.isStringLiteral(property.name) && property.name.text === "references");
+  if (references === undefined || !ts.isPropertyAssignment(references) || !ts.isArrayLiteralExpression(references.initializer)) return display;
+  const element = references.initializer.elements[index];
+  if (element === undefined) return display;
+  const { line, character } = json.getLineAndCharacterOfPosition(element.getStart(json));
+  return `${display}(${line + 1},${character + 1})`;
 }
 
 /**

@@ -150,6 +150,13 @@ describe("readNativeProjects: the same list for TypeScript 7, read from the conf
     expect((error as Error).message).toBe(expected);
   });
 
+  it("`references` written twice: the last counts, and both readers place its entry", () => {
+    const root = tree({ "tsconfig.json": '{\n  "references": [{ "path": "./app" }],\n  "files": [],\n  "references": [{ "path": "./gone.json" }]\n}\n', "app/tsconfig.json": '{ "files": ["a.ts"] }', "app/a.ts": "" });
+    const expected = `tsconfig.json(4,18): the referenced project '${path.join(root, "gone.json")}' does not exist. Fix the path in 'references', or remove the reference.`;
+    expect((thrown(() => read(path.join(root, "tsconfig.json"), root)) as Error).message).toBe(expected);
+    expect((thrown(() => readNativeProjects(path.join(root, "tsconfig.json"), new Set(), root)) as Error).message).toBe(expected);
+  });
+
   it("reads the references of a tsconfig that starts with a byte order mark, as TypeScript does", () => {
     const root = tree({ "tsconfig.json": '\uFEFF{ "files": [], "references": [{ "path": "./app" }] }', "app/tsconfig.json": '{ "files": ["a.ts"] }', "app/a.ts": "" });
     expect(readNativeProjects(path.join(root, "tsconfig.json"), new Set(), root).map(relative(root))).toEqual(read(path.join(root, "tsconfig.json"), root).map((project) => relative(root)(project.configPath)));
