@@ -6,7 +6,7 @@ import { InputRefusal } from "./input.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { describeGiven, listKeys, optionProblems, optionsError, REGISTRY_OPTIONS, TOOL_OPTIONS, toolOptionProblems } from "./options.js";
 import { compileSchemas, Registrations, type CompiledSchemas, type RegistrationPolicy } from "./registration.js";
-import { checkedPrompt, checkedRead, checkedTemplate } from "./resource-net.js";
+import { checkedPrompt, checkedPromptConfig, checkedRead, checkedTemplate } from "./resource-net.js";
 import { ServedResources } from "./resource-sources.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
 import { OfferingTables, type Offering, type OfferingHandle } from "./offering-tables.js";
@@ -201,7 +201,9 @@ export function createRegistry(options: RegistryOptions): Registry {
       return offerings.offer("registry.prompt()", new LazySite(new Error()), "prompts", (server, serving) => {
         const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown, stateless: serving.stateless };
         const checked = typeof get === "function" ? checkedPrompt(String(promptName), get as (...given: [...unknown[], ServerContext]) => unknown, logger, bounds) : get;
-        return (server.registerPrompt as (...given: unknown[]) => OfferingHandle)(promptName, config, checked, ...args.slice(3));
+        // Its arguments' completions reach the client too: through the net as a template's do.
+        const offered = checkedPromptConfig(String(promptName), config, logger, bounds);
+        return (server.registerPrompt as (...given: unknown[]) => OfferingHandle)(promptName, offered, checked, ...args.slice(3));
       });
     },
 

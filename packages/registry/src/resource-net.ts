@@ -1,4 +1,5 @@
-import { ResourceTemplate, type CompleteResourceTemplateCallback, type InputRequiredResult, type ListResourcesCallback, type ReadResourceResult, type ServerContext } from "@modelcontextprotocol/server";
+import { completable, isCompletable, ResourceTemplate, type CompleteResourceTemplateCallback, type InputRequiredResult, type ListResourcesCallback, type ReadResourceResult, type ServerContext } from "@modelcontextprotocol/server";
+import { z } from "zod";
 import { completionValuesSchema, getPromptResultSchema, listedResourcesSchema, readResourceResultSchema } from "./contract.js";
 import type { Logger } from "./logger.js";
 import { checkedCallback, type OfferingBounds } from "./offering-net.js";
@@ -10,7 +11,8 @@ import { checkedCallback, type OfferingBounds } from "./offering-net.js";
  * (`throw inputRequired(…)`), as a tool's: its checked copy, which the SDK sends or fulfils. A
  * template's `list` and `complete` callbacks likewise: what they answer reaches the client in
  * `resources/list` and `completion/complete`, so only its checked copy is given to the SDK, else an
- * MCP error naming the template.
+ * MCP error naming the template; and so do a prompt's `completable` arguments, naming the prompt
+ * and the argument.
  */
 
 /** A callback of the SDK's whose request context comes last: a read `(uri, ctx)`, `(uri, variables, ctx)`; a prompt `(args, ctx)`, `(ctx)`. */
@@ -59,4 +61,74 @@ export function checkedTemplate(name: string, template: ResourceTemplate, logger
         )
       : list;
   return new ResourceTemplate(template.uriTemplate, { list: checkedList as ListResourcesCallback | undefined, complete });
+}
+
+/** The key under which the SDK's `completable` keeps an argument's `{ complete }` (its completable.ts: `Symbol.for("mcp.completable")`). */
+const COMPLETABLE = Symbol.for("mcp.completable");
+
+/**
+ * `config` with each `completable` argument's `complete` checked and bounded as a template's is: a
+ * list of strings, its plain-JSON copy made once, within the calls' deadline; a throw, or an answer
+ * that breaks it, an MCP error naming the prompt and the argument and one warning. The SDK finds an
+ * argument's completer on the argument schema's `.shape` alone (`handlePromptCompletion`: the
+ * field, unwrapped of one `optional`, then its `completable` key), and parses and lists the
+ * arguments with the schema's own `~standard`: so the schema given it is the author's own, but for
+ * its `.shape`, where each completable argument is a view of the author's whose completer is the
+ * checked one. What a prompt's arguments accept and how `prompts/list` describes them stay the
+ * author's (`completable` marks its schema in place, and a copy of a zod schema loses its
+ * `.describe()`). A config with no completable argument is given as it is.
+ */
+export function checkedPromptConfig(name: string, config: unknown, logger: Logger, bounds: OfferingBounds): unknown {
+  if (typeof config !== "object" || config === null) return config;
+  let schema: unknown;
+  let shape: Record<string, unknown> | undefined;
+  try {
+    schema = (config as { argsSchema?: unknown }).argsSchema;
+    // A raw shape ({ language: completable(z.string(), …) }), made an object as the SDK makes it.
+    if (isRawShape(schema)) schema = z.object(schema as z.ZodRawShape);
+    const read = typeof schema === "object" && schema !== null ? (schema as { shape?: unknown }).shape : undefined;
+    shape = typeof read === "object" && read !== null ? (read as Record<string, unknown>) : undefined;
+  } catch {
+    // What cannot be read is the SDK's to refuse.
+    return config;
+  }
+  if (shape === undefined) return config;
+  const checkedShape: Record<string, unknown> = { ...shape };
+  let completes = false;
+  for (const [argument, field] of Object.entries(shape)) {
+    const optional = (field as { type?: unknown } | undefined)?.type === "optional";
+    const inner = optional ? ((field as { def?: { innerType?: unknown } }).def?.innerType ?? field) : field;
+    if (!isCompletable(inner)) continue;
+    const complete = (inner as unknown as Record<symbol, { complete?: unknown } | undefined>)[COMPLETABLE]?.complete;
+    if (typeof complete !== "function") continue;
+    const label = `The completion of "${argument}" of prompt "${name}"`;
+    const checked = checkedCallback<string[]>(
+      { kind: "prompt", name, contract: "CompleteResult", schema: completionValuesSchema, running: "completing", stops: "the completion", label, asks: false, context: false },
+      (...args) => (complete as (...given: unknown[]) => unknown)(...args),
+      logger,
+      bounds,
+    );
+    // A view of the author's argument (everything it has, read through), completed by `checked`.
+    const viewed = completable(Object.create(inner as object) as z.ZodType, checked as unknown as (value: unknown) => string[]);
+    checkedShape[argument] = optional ? Object.create(field as object, { def: { value: { ...(field as { def: object }).def, innerType: viewed } } }) : viewed;
+    completes = true;
+  }
+  if (!completes) return config;
+  const author = schema as object;
+  // Read through to the author's schema, its getters with it as `this`; one whose `.shape` is a
+  // frozen value, which a proxy may not answer otherwise, is given as a view shadowing it.
+  const own = Object.getOwnPropertyDescriptor(author, "shape");
+  const frozen = own !== undefined && own.configurable === false && own.writable === false;
+  const argsSchema: unknown = frozen
+    ? Object.create(author, { shape: { value: checkedShape } })
+    : new Proxy(author, { get: (target, key) => (key === "shape" ? checkedShape : (Reflect.get(target, key, target) as unknown)) });
+  // The author's config read through too (its getters, its other keys), but for the schema.
+  return Object.create(config, { argsSchema: { value: argsSchema, enumerable: true } });
+}
+
+/** Whether `given` is a raw shape as the SDK reads one (`isZodRawShape`): a plain object of zod 4 schemas, no schema itself. */
+function isRawShape(given: unknown): boolean {
+  if (typeof given !== "object" || given === null || "~standard" in given) return false;
+  const prototype = Object.getPrototypeOf(given) as unknown;
+  return (prototype === Object.prototype || prototype === null) && Object.values(given).every((value) => typeof value === "object" && value !== null && "_zod" in value);
 }
