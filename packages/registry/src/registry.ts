@@ -53,7 +53,8 @@ export interface Registry {
    * Serves a prompt beside the tools, as `resource` does: the SDK's `registerPrompt`, with its
    * arguments. Its answers go through the net as a resource's reads do: only a checked
    * `GetPromptResult` is sent (a copy made once: a `toJSON` or a getter runs once, before the
-   * check), else an MCP error naming it and one warning, within `callTimeoutMs`.
+   * check), else an MCP error naming it and one warning, within `callTimeoutMs`; and so do the
+   * completions of its `completable` arguments (a list of strings), naming it and the argument.
    */
   prompt(name: string, config: PromptConfig<undefined>, get: PromptCallback): RegisteredOffering;
   prompt<Args extends StandardSchemaWithJSON>(name: string, config: PromptConfig<Args>, get: PromptCallback<Args>): RegisteredOffering;
