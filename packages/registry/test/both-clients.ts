@@ -1,4 +1,5 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport as LegacyInMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -43,4 +44,41 @@ export async function checkOverHttp(build: () => Registry, check: (client: AnyCl
   } finally {
     await serving.close();
   }
+}
+
+/**
+ * What `ask` answers through the v2 and then the v1 Client, each on a fresh server of `server`
+ * (a plain SDK McpServer, or a registry's createServer(), to compare them), in memory.
+ */
+export async function answersInMemory<T>(server: () => McpServer, ask: (client: Client) => Promise<T>): Promise<T[]> {
+  const seen: T[] = [];
+  const modern = server();
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await modern.connect(serverSide);
+  const client = new Client({ name: "both-clients", version: "1.0.0" });
+  await client.connect(clientSide);
+  seen.push(await ask(client));
+  await client.close();
+  await modern.close();
+  const legacyServer = server();
+  const [legacySide, legacyServerSide] = LegacyInMemoryTransport.createLinkedPair();
+  await legacyServer.connect(legacyServerSide);
+  const legacy = new LegacyClient({ name: "both-clients", version: "1.0.0" });
+  await legacy.connect(legacySide);
+  seen.push(await ask(legacy as unknown as Client));
+  await legacy.close();
+  await legacyServer.close();
+  return seen;
+}
+
+/** The same over the registry's Streamable HTTP (the v2 Client pinned to 2026-07-28). */
+export async function answersOverHttp<T>(registry: Registry, ask: (client: Client) => Promise<T>): Promise<T[]> {
+  const seen: T[] = [];
+  await checkOverHttp(
+    () => registry,
+    async (client) => {
+      seen.push(await ask(client as unknown as Client));
+    },
+  );
+  return seen;
 }

@@ -1,11 +1,9 @@
-import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
-import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport as LegacyInMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { completable, createRegistry, type Registry } from "../dist/index.js";
+import { answersInMemory, answersOverHttp } from "./both-clients.js";
 import { recordingLogger } from "./helpers.js";
 
 /*
@@ -73,45 +71,10 @@ async function answers(client: Either): Promise<string[]> {
 }
 
 /** The v2 and the v1 Client on `server`, in memory. */
-async function inMemory(server: () => McpServer): Promise<string[][]> {
-  const seen: string[][] = [];
-  const modern = server();
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await modern.connect(serverSide);
-  const client = new Client({ name: "prompts", version: "1.0.0" });
-  await client.connect(clientSide);
-  seen.push(await answers(client));
-  await client.close();
-  await modern.close();
-  const legacyServer = server();
-  const [legacySide, legacyServerSide] = LegacyInMemoryTransport.createLinkedPair();
-  await legacyServer.connect(legacyServerSide);
-  const legacy = new LegacyClient({ name: "prompts", version: "1.0.0" });
-  await legacy.connect(legacySide);
-  seen.push(await answers(legacy));
-  await legacy.close();
-  await legacyServer.close();
-  return seen;
-}
+const inMemory = (server: () => McpServer): Promise<string[][]> => answersInMemory(server, answers);
 
 /** The v2 Client (2026-07-28) and the v1 Client over Streamable HTTP. */
-async function overHttp(registry: Registry): Promise<string[][]> {
-  const serving = await registry.serveHttp();
-  try {
-    const seen: string[][] = [];
-    const client = new Client({ name: "prompts", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-    await client.connect(new StreamableHTTPClientTransport(serving.url));
-    seen.push(await answers(client));
-    await client.close();
-    const legacy = new LegacyClient({ name: "prompts", version: "1.0.0" });
-    await legacy.connect(new LegacyStreamableHTTPClientTransport(serving.url));
-    seen.push(await answers(legacy));
-    await legacy.close();
-    return seen;
-  } finally {
-    await serving.close();
-  }
-}
+const overHttp = (registry: Registry): Promise<string[][]> => answersOverHttp(registry, answers);
 
 describe("a prompt's completable arguments pass the net", () => {
   test("well-behaved: the SDK's own McpServer's answers (arguments listed, completed, parsed), a zod object or a raw shape, the v2 and the v1 Client; nothing logged", async () => {

@@ -1,10 +1,8 @@
-import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
-import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport as LegacyInMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { StreamableHTTPClientTransport as LegacyStreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, test } from "vitest";
 import { createRegistry, type Registry } from "../dist/index.js";
+import { answersInMemory, answersOverHttp } from "./both-clients.js";
 import { recordingLogger } from "./helpers.js";
 
 /*
@@ -51,45 +49,10 @@ async function answers(client: Either): Promise<string[]> {
 }
 
 /** The v2 and the v1 Client on `server`, in memory. */
-async function inMemory(server: () => McpServer): Promise<string[][]> {
-  const seen: string[][] = [];
-  const modern = server();
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await modern.connect(serverSide);
-  const client = new Client({ name: "templates", version: "1.0.0" });
-  await client.connect(clientSide);
-  seen.push(await answers(client));
-  await client.close();
-  await modern.close();
-  const legacyServer = server();
-  const [legacySide, legacyServerSide] = LegacyInMemoryTransport.createLinkedPair();
-  await legacyServer.connect(legacyServerSide);
-  const legacy = new LegacyClient({ name: "templates", version: "1.0.0" });
-  await legacy.connect(legacySide);
-  seen.push(await answers(legacy));
-  await legacy.close();
-  await legacyServer.close();
-  return seen;
-}
+const inMemory = (server: () => McpServer): Promise<string[][]> => answersInMemory(server, answers);
 
 /** The v2 Client (2026-07-28) and the v1 Client over Streamable HTTP. */
-async function overHttp(registry: Registry): Promise<string[][]> {
-  const serving = await registry.serveHttp();
-  try {
-    const seen: string[][] = [];
-    const client = new Client({ name: "templates", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-    await client.connect(new StreamableHTTPClientTransport(serving.url));
-    seen.push(await answers(client));
-    await client.close();
-    const legacy = new LegacyClient({ name: "templates", version: "1.0.0" });
-    await legacy.connect(new LegacyStreamableHTTPClientTransport(serving.url));
-    seen.push(await answers(legacy));
-    await legacy.close();
-    return seen;
-  } finally {
-    await serving.close();
-  }
-}
+const overHttp = (registry: Registry): Promise<string[][]> => answersOverHttp(registry, answers);
 
 describe("a template's list and complete callbacks pass the net", () => {
   test("well-behaved: the SDK's own McpServer's answers, the v2 and the v1 Client, in memory and over Streamable HTTP; nothing logged", async () => {
