@@ -128,8 +128,7 @@ export function configCoverage(configPath: string): ConfigCoverage {
       for (const reference of json["references"] as unknown[]) {
         const target = (reference as Json | null)?.["path"];
         if (typeof target !== "string") continue;
-        const resolved = path.resolve(directory, target);
-        references.push(fs.existsSync(resolved) && fs.statSync(resolved).isDirectory() ? path.join(resolved, "tsconfig.json") : resolved);
+        references.push(referencedConfig(path.resolve(directory, target)));
       }
     }
     const extended = json["extends"];
@@ -191,4 +190,14 @@ export function directoryFingerprint(directory: string, skipped: readonly string
     hash.update(`${current}\0${names.join("\0")}\n`);
   }
   return hash.digest("base64");
+}
+
+/**
+ * The tsconfig a reference's path stands for, as TypeScript 5/6 (`resolveProjectReferencePath`)
+ * and TypeScript 7 resolve it: a path ending in `.json` is the config itself, any other names a
+ * directory whose tsconfig.json it is, whatever is on disk (a file `lib.ts` stands for
+ * `lib.ts/tsconfig.json`, which cannot exist).
+ */
+export function referencedConfig(resolved: string): string {
+  return resolved.endsWith(".json") ? resolved : path.join(resolved, "tsconfig.json");
 }

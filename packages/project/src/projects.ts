@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as ts from "typescript";
 import type { NativeSyntaxError } from "@sourced/analysis-native";
-import { stripJsonComments } from "./config-files";
+import { referencedConfig, stripJsonComments } from "./config-files";
 import { UsageError } from "./errors";
 import type { TypeScript } from "./typescript";
 
@@ -99,8 +99,7 @@ export function nativeErrorPlace(error: NativeSyntaxError, cwd: string): string 
   }
   let start = error.start;
   while (start < text.length && /\s/.test(text[start]!)) start++;
-  const before = text.slice(0, start).split(/\r?\n/);
-  return `${relativeName(cwd, error.fileName)}(${before.length},${before.at(-1)!.length + 1})`;
+  return `${relativeName(cwd, error.fileName)}(${lineAndColumn(text, start)})`;
 }
 
 function relativeName(cwd: string, file: string): string {
@@ -191,23 +190,16 @@ export function readNativeProjects(configPath: string, seen: Set<string>, cwd: s
   return configs;
 }
 
-/**
- * The tsconfig a reference's path stands for, as TypeScript 5/6 (`resolveProjectReferencePath`)
- * and TypeScript 7 resolve it: a path ending in `.json` is the config itself, any other names a
- * directory whose tsconfig.json it is, whatever is on disk (a file `lib.ts` stands for
- * `lib.ts/tsconfig.json`, which cannot exist).
- */
-function referencedConfig(resolved: string): string {
-  return resolved.endsWith(".json") ? resolved : path.join(resolved, "tsconfig.json");
-}
-
 /** `tsconfig.json(line,col)` of a reference's entry, as `readProjects` places it; the config alone when the entry's place is not known. */
 function referencePlace(config: string, text: string, start: number, cwd: string): string {
   const display = path.relative(cwd, config) || config;
-  if (start < 0) return display;
-  // The line breaks TypeScript counts.
-  const lines = text.slice(0, start).split(/\r\n|[\n\r\u2028\u2029]/);
-  return `${display}(${lines.length},${lines.at(-1)!.length + 1})`;
+  return start < 0 ? display : `${display}(${lineAndColumn(text, start)})`;
+}
+
+/** `line,column` of `offset` in `text`, 1-based, counting the line breaks TypeScript counts. */
+function lineAndColumn(text: string, offset: number): string {
+  const lines = text.slice(0, offset).split(/\r\n|[\n\r\u2028\u2029]/);
+  return `${lines.length},${lines.at(-1)!.length + 1}`;
 }
 
 /**

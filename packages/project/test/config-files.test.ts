@@ -3,6 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configCoverage, stripJsonComments } from "../src/config-files";
+import { nativeErrorPlace } from "../src/projects";
 import { judgeFiles } from "../src/startup/judge";
 import { sameCode, traceOutputs } from "../src/startup/outputs";
 import { emittingConfig } from "../src/startup/sources";
@@ -59,6 +60,27 @@ describe("configCoverage", () => {
     expect(coverage.configFiles).toEqual([path.join(root, "tsconfig.json"), path.join(root, "base.json")]);
     expect(coverage.skipped).toContain(path.join(root, "base-out"));
     expect(coverage.searched).toEqual([path.join(root, "src")]);
+  });
+
+  it("reads a reference as both compilers do, whatever is on disk: a path not ending in .json names a directory's tsconfig.json", () => {
+    const root = tree({
+      "tsconfig.json": '{ "files": [], "references": [{ "path": "./lib.ts" }, { "path": "./gone" }, { "path": "./named.json" }] }',
+      "lib.ts": "export const lib = 1;\n",
+    });
+    expect(configCoverage(path.join(root, "tsconfig.json")).references).toEqual([
+      path.join(root, "lib.ts", "tsconfig.json"),
+      path.join(root, "gone", "tsconfig.json"),
+      path.join(root, "named.json"),
+    ]);
+  });
+});
+
+describe("nativeErrorPlace: where TypeScript 7 places a config error, as file(line,col)", () => {
+  it("counts the line breaks TypeScript counts: a lone carriage return and the Unicode line and paragraph separators too", () => {
+    const root = tree({ "tsconfig.json": '{\r  "a": 1,\u2028  "b": 2,\u2029  "c": 3,\r\n  "d": 4\n  "e": 5 }' });
+    const text = fs.readFileSync(path.join(root, "tsconfig.json"), "utf8");
+    const place = (key: string): string | undefined => nativeErrorPlace({ fileName: path.join(root, "tsconfig.json"), start: text.indexOf(`"${key}"`), code: 1, message: "" }, root);
+    expect(["a", "b", "c", "d", "e"].map(place)).toEqual(["tsconfig.json(2,3)", "tsconfig.json(3,3)", "tsconfig.json(4,3)", "tsconfig.json(5,3)", "tsconfig.json(6,3)"]);
   });
 });
 
