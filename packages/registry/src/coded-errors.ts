@@ -58,19 +58,22 @@ export function thrownProtocolError(thrown: unknown): { readonly error: Protocol
   }
 }
 
+/** A thrown coded error as a refusal names it: a `ProtocolError`, or any other `Error` given a code. */
+export type ThrownErrorName = "a ProtocolError" | "an error";
+
 /**
  * A coded error thrown by a prompt or a read, and its code, read once: a `ProtocolError`, or any
  * other `Error` whose `code` is an integer (the v1 line's `McpError`, an `Error` given a code; see
- * above); `undefined` for any other throw. `protocol`: whether it is a `ProtocolError`, as a refusal
- * names it.
+ * above); `undefined` for any other throw. `named`: what it is, in the words a refusal of its code
+ * says it threw.
  */
-export function thrownCodedError(thrown: unknown): { readonly error: object; readonly code: number; readonly protocol: boolean } | undefined {
+export function thrownCodedError(thrown: unknown): { readonly error: object; readonly code: number; readonly named: ThrownErrorName } | undefined {
   const protocol = thrownProtocolError(thrown);
-  if (protocol !== undefined) return { ...protocol, protocol: true };
+  if (protocol !== undefined) return { ...protocol, named: "a ProtocolError" };
   try {
     if (!(thrown instanceof Error) || thrown instanceof ProtocolError) return undefined;
     const code: unknown = (thrown as { code?: unknown }).code;
-    return typeof code === "number" && Number.isSafeInteger(code) ? { error: thrown, code, protocol: false } : undefined;
+    return typeof code === "number" && Number.isSafeInteger(code) ? { error: thrown, code, named: "an error" } : undefined;
   } catch {
     // A proxy whose traps throw, or a throwing `code` getter: a failure like any other.
     return undefined;
@@ -131,17 +134,18 @@ export const CODED_ERROR_FIX =
   "Throw ResourceNotFoundError for a URI nothing serves, a ProtocolError of code -32602 (ProtocolErrorCode.InvalidParams) for what the client asked wrongly, or one of a code of your own outside -32768 to -32000.";
 
 /**
- * A prompt's or a read's thrown `ProtocolError` of `code` (read once, `thrownProtocolError`) as it
+ * A prompt's or a read's thrown coded error of `code` (read once, `thrownCodedError`) as it
  * leaves: its copy, of the same code, message and data the SDK would send; the refusal of a code no
- * callback may send, or of a part the copy refuses; `undefined` for -32603, a failure answered as
- * any throw. -32042 is no concern of this: a URL elicitation (client-requests.ts).
+ * callback may send (saying it threw `named`), or of a part the copy refuses; `undefined` for
+ * -32603, a failure answered as any throw. -32042 is no concern of this: a URL elicitation
+ * (client-requests.ts).
  */
-export function copiedProtocolError(thrown: object, code: number, protocol = true): CopiedProtocolError | undefined {
+export function copiedProtocolError(thrown: object, code: number, named: ThrownErrorName): CopiedProtocolError | undefined {
   if (code === ProtocolErrorCode.InternalError) return undefined;
   const reserved = code >= RESERVED_LOW && code <= RESERVED_HIGH;
   if (reserved && !ANSWERS.has(code)) {
     const owner = OWNERS.get(code) ?? "reserved by JSON-RPC for the protocol (-32768 to -32000), where MCP assigns its codes";
-    return { ok: false, refusal: `threw ${protocol ? "a ProtocolError" : "an error"} of code ${code} (${owner}), which no prompt or resource read may answer with, so it was not sent: ${quotedMessage(thrown)}\n${CODED_ERROR_FIX}` };
+    return { ok: false, refusal: `threw ${named} of code ${code} (${owner}), which no prompt or resource read may answer with, so it was not sent: ${quotedMessage(thrown)}\n${CODED_ERROR_FIX}` };
   }
   const parts = copiedErrorParts(thrown);
   if (parts.ok) return { ok: true, error: new ProtocolError(code, parts.message, parts.data) };

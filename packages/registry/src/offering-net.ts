@@ -116,7 +116,7 @@ export function checkedCallback<T>(offered: Offered, callback: (...args: Args) =
         // ProtocolError, the v1 line's McpError, an Error given a code: passed on as the SDK passes
         // on a prompt's or a read's own, as its copy, thrown to the SDK (which keeps the code,
         // message and data).
-        const copied = coded.code === ProtocolErrorCode.UrlElicitationRequired ? copiedUrlElicitation(coded.error) : copiedProtocolError(coded.error, coded.code, coded.protocol);
+        const copied = coded.code === ProtocolErrorCode.UrlElicitationRequired ? copiedUrlElicitation(coded.error) : copiedProtocolError(coded.error, coded.code, coded.named);
         if (copied !== undefined) {
           if (!copied.ok) return refuse(`${label} ${copied.refusal}`);
           throw copied.error;
