@@ -1,9 +1,10 @@
 import type { ContentBlock, CallToolResult } from "@modelcontextprotocol/server";
 import type { ChartConfiguration } from "chart.js";
 import { z } from "zod";
-import { contentsUriProblem, describeSourceUrlProblem, isContentsUri, SOURCE_URL_REGEX, urlRuleProblem } from "@sourced/contract-rules";
+import { describeSourceUrlProblem, SOURCE_URL_REGEX, urlRuleProblem } from "@sourced/contract-rules";
 import type { CompiledInput, ParsedArguments } from "./input.js";
 import type { ServedResources } from "./resource-sources.js";
+import { contentBlockFor, meta, missing, onlyKeys } from "./mcp-schemas.js";
 import { thrownText } from "./wire.js";
 
 /*
@@ -13,7 +14,9 @@ import { thrownText } from "./wire.js";
  * against the plain-JSON wire copy of a result (wire.ts), so it needs no rule for what JSON cannot
  * carry; it has no transforms or defaults, so what passes is sent unchanged. It imports nothing
  * from the MCP SDK at run time: every object is strict and accepts a subset of what any SDK version
- * accepts for the same part.
+ * accepts for the same part. The parts every MCP answer shares (content blocks, `_meta`) are
+ * mcp-schemas.ts's, which the schemas of what resources and prompts answer share too
+ * (offering-schemas.ts).
  */
 
 /**
@@ -64,9 +67,6 @@ const chart = z
     options: z.looseObject({}).optional(),
   })
   .meta({ description: "A Chart.js configuration: type, data, options" });
-
-/** Replaces zod's "expected object, received undefined" for a field left out. */
-const missing = (message: string) => (issue: { input: unknown }) => (issue.input === undefined ? message : undefined);
 
 /**
  * One source: an accepted http(s) URL, or — on a registry that serves resources — the URI of one
@@ -159,90 +159,6 @@ export function hasVisibleText(text: string): boolean {
   return VISIBLE.test(text);
 }
 
-/**
- * A `_meta` object: keys in the MCP specification's `_meta` key format (an optional
- * `reverse.dns/` prefix, then a name that starts and ends with a letter or digit), none with a
- * prefix reserved for MCP (a label `modelcontextprotocol` or `mcp`), and not `progressToken`,
- * which the protocol gives a meaning of its own. Values are any JSON.
- */
-const META_KEY = /^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/u;
-const RESERVED_META_PREFIX = /^(?:[^/]*\.)?(?:modelcontextprotocol|mcp)(?:\.[^/]*)?\//iu;
-
-const meta = z.record(z.string(), z.unknown()).superRefine((record, ctx) => {
-  for (const key of Object.keys(record)) {
-    const problem = !META_KEY.test(key)
-      ? "is not a _meta key in the MCP format (an optional reverse-DNS prefix and a slash, then a name of letters, digits, '.', '_', '-')"
-      : RESERVED_META_PREFIX.test(key)
-        ? "has a prefix MCP reserves for itself"
-        : key === "progressToken"
-          ? "is the protocol's own progressToken, which a result does not carry"
-          : undefined;
-    if (problem !== undefined) ctx.addIssue({ code: "custom", path: [key], message: `the key ${JSON.stringify(key.slice(0, 80))} ${problem}` });
-  }
-});
-
-/** Names the keys an object may carry when it carries another. */
-const onlyKeys = (what: string, keys: string) => (issue: { code?: string; input?: unknown; keys?: string[] }) =>
-  issue.code === "unrecognized_keys" && issue.keys
-    ? `${issue.keys.map((key) => JSON.stringify(key.slice(0, 80))).join(", ")} ${issue.keys.length === 1 ? "is not a key" : "are not keys"} of ${what}, which has ${keys} only`
-    : undefined;
-
-const annotations = z.strictObject(
-  {
-    audience: z.array(z.enum(["user", "assistant"])).optional(),
-    priority: z.number().min(0).max(1).optional(),
-    lastModified: z.iso.datetime({ offset: true }).optional(),
-  },
-  { error: onlyKeys("annotations", "audience, priority and lastModified") },
-);
-
-/** Canonical base64, a subset of what every SDK's check (`atob`) accepts. */
-const base64 = z.string().regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/u, "must be base64");
-
-const common = { annotations: annotations.optional(), _meta: meta.optional() };
-const blockKeys = (type: string, keys: string) => onlyKeys(`a ${type} block`, `${keys}, annotations and _meta`);
-
-const textBlock = z.strictObject({ type: z.literal("text"), text: z.string(), ...common }, { error: blockKeys("text", "type, text") });
-const mediaBlock = (type: "image" | "audio") =>
-  z.strictObject({ type: z.literal(type), data: base64, mimeType: z.string().min(1), ...common }, { error: blockKeys(type, "type, data, mimeType") });
-/**
- * A content block, as MCP defines them; strict, so what passes is a block every client reads. `uri`:
- * what a resource link's or an embedded resource's URI may be — an accepted http(s) URL, or on a
- * registry that serves resources, the URI of one of them (a link to the stock the tool read).
- */
-function contentBlockFor(uri: z.ZodType<string>) {
-  const resourceLinkBlock = z.strictObject(
-    {
-      type: z.literal("resource_link"),
-      uri,
-      name: z.string(),
-      title: z.string().optional(),
-      description: z.string().optional(),
-      mimeType: z.string().optional(),
-      size: z.number().int().nonnegative().optional(),
-      ...common,
-    },
-    { error: blockKeys("resource_link", "type, uri, name, title, description, mimeType, size") },
-  );
-  const resourceContents = { uri, mimeType: z.string().optional(), _meta: meta.optional() };
-  const embeddedResourceBlock = z.strictObject(
-    {
-      type: z.literal("resource"),
-      resource: z.union([
-        z.strictObject({ ...resourceContents, text: z.string() }, { error: onlyKeys("a resource", "uri, mimeType, _meta and text or blob") }),
-        z.strictObject({ ...resourceContents, blob: base64 }, { error: onlyKeys("a resource", "uri, mimeType, _meta and text or blob") }),
-      ]),
-      ...common,
-    },
-    { error: blockKeys("resource", "type, resource") },
-  );
-  return z.discriminatedUnion(
-    "type",
-    [textBlock, mediaBlock("image"), mediaBlock("audio"), resourceLinkBlock, embeddedResourceBlock],
-    { error: (issue) => (issue.code === "invalid_union" ? 'needs "type": one of "text", "image", "audio", "resource_link", "resource"' : undefined) },
-  );
-}
-
 /** The content blocks of a registry that serves no resource: their URIs are http(s) URLs. */
 const contentBlock = contentBlockFor(contentUri);
 
@@ -301,89 +217,6 @@ export function contractFor(served: ServedResources | undefined, output?: Compil
     ...(output === undefined ? {} : { output }),
   };
 }
-
-/** The URI a read's contents (and a prompt's resources) name: any absolute URI but a browser's own (url-rule.ts). */
-const contentsUri = z.string({ error: (issue) => contentsUriProblem(issue.input) }).refine(isContentsUri, { error: (issue) => contentsUriProblem(issue.input) });
-
-/**
- * What a resource of the registry's (`registry.resource()`) may answer a `resources/read` with:
- * its contents, each with its URI and text or base64 blob, as MCP defines them; `_meta`; nothing
- * else. Checked against the plain-JSON wire copy, as a tool's result is.
- */
-export const readResourceResultSchema = z.strictObject(
-  {
-    contents: z.array(
-      z.union([
-        z.strictObject({ uri: contentsUri, mimeType: z.string().optional(), _meta: meta.optional(), text: z.string() }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
-        z.strictObject({ uri: contentsUri, mimeType: z.string().optional(), _meta: meta.optional(), blob: base64 }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
-      ]),
-      { error: missing("is missing: a read answers with its contents, [{ uri, text }]") },
-    ),
-    _meta: meta.optional(),
-  },
-  { error: onlyKeys("a resource read result", "contents and _meta") },
-);
-
-/**
- * What a prompt of the registry's (`registry.prompt()`) may answer a `prompts/get` with: its
- * messages, each a role (`user` or `assistant`) and one content block as MCP defines them (a
- * resource's URI any but a browser's own), an optional description, `_meta`; nothing else. Checked
- * against the plain-JSON wire copy, as a tool's result and a resource's read are.
- */
-export const getPromptResultSchema = z.strictObject(
-  {
-    description: z.string().optional(),
-    messages: z.array(
-      z.strictObject(
-        { role: z.enum(["user", "assistant"]), content: contentBlockFor(contentsUri) },
-        { error: (issue) => missing('is missing: a message has a role ("user" or "assistant") and one content block')(issue) ?? onlyKeys("a prompt message", "role and content")(issue) },
-      ),
-      { error: missing('is missing: a prompt answers with its messages, [{ role: "user", content: { type: "text", text } }]') },
-    ),
-    _meta: meta.optional(),
-  },
-  { error: onlyKeys("a prompt result", "description, messages and _meta") },
-);
-
-/** An icon, as MCP defines it. */
-const icon = z.strictObject(
-  { src: z.string(), mimeType: z.string().optional(), sizes: z.array(z.string()).optional(), theme: z.enum(["light", "dark"]).optional() },
-  { error: onlyKeys("an icon", "src, mimeType, sizes and theme") },
-);
-
-/**
- * What a resource template's `list` callback may answer, which the SDK sends in `resources/list`
- * (each resource after the template's metadata): its resources, each a URI (any absolute URI but a
- * browser's own, as a read's contents name) and a name, with MCP's optional keys; `nextCursor` and
- * `_meta`, which the SDK reads no further; nothing else. Checked against the wire copy, as a read is.
- */
-export const listedResourcesSchema = z.strictObject(
-  {
-    resources: z.array(
-      z.strictObject(
-        {
-          uri: contentsUri,
-          name: z.string(),
-          title: z.string().optional(),
-          description: z.string().optional(),
-          mimeType: z.string().optional(),
-          size: z.number().int().nonnegative().optional(),
-          annotations: annotations.optional(),
-          icons: z.array(icon).optional(),
-          _meta: meta.optional(),
-        },
-        { error: onlyKeys("a listed resource", "uri, name, title, description, mimeType, size, annotations, icons and _meta") },
-      ),
-      { error: missing('is missing: a template\'s list answers with its resources, { resources: [{ uri, name }] }') },
-    ),
-    nextCursor: z.string().optional(),
-    _meta: meta.optional(),
-  },
-  { error: onlyKeys("a resource list result", "resources, nextCursor and _meta") },
-);
-
-/** What a `complete` callback may answer, which the SDK sends in `completion/complete`: the values, as text. */
-export const completionValuesSchema = z.array(z.string(), { error: "must be a list of strings, the values completed" });
 
 /** No keys beyond the contract's: what `Extra` defaults to. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` vanishes from an intersection, so a result's type reads as before.

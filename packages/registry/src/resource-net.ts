@@ -1,6 +1,6 @@
 import { completable, isCompletable, ResourceTemplate, type CompleteResourceTemplateCallback, type InputRequiredResult, type ListResourcesCallback, type ReadResourceResult, type ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { completionValuesSchema, getPromptResultSchema, listedResourcesSchema, readResourceResultSchema } from "./contract.js";
+import { completionValuesSchema, getPromptResultSchema, listedResourcesSchema, readResourceResultSchema } from "./offering-schemas.js";
 import type { Logger } from "./logger.js";
 import { checkedCallback, type OfferingBounds } from "./offering-net.js";
 

@@ -1,0 +1,95 @@
+import { z } from "zod";
+import { contentsUriProblem, isContentsUri } from "@sourced/contract-rules";
+import { annotations, base64, contentBlockFor, meta, missing, onlyKeys } from "./mcp-schemas.js";
+
+/*
+ * What a resource, a resource template and a prompt may answer — a read's contents, a prompt's
+ * messages, a template's listed resources (their icons among them), the values a `complete`
+ * callback gives — which the SDK sends unchecked, so the net checks each as it checks a tool's
+ * result (resource-net.ts): against the plain-JSON wire copy, strict, with MCP's parts held to the
+ * tool result's rules (mcp-schemas.ts). What differs is what a URI may be: any absolute URI but a
+ * browser's own, where a tool's result names http(s) URLs and the resources its registry serves.
+ */
+
+/** The URI a read's contents (and a prompt's resources) name: any absolute URI but a browser's own (url-rule.ts). */
+const contentsUri = z.string({ error: (issue) => contentsUriProblem(issue.input) }).refine(isContentsUri, { error: (issue) => contentsUriProblem(issue.input) });
+
+/**
+ * What a resource of the registry's (`registry.resource()`) may answer a `resources/read` with:
+ * its contents, each with its URI and text or base64 blob, as MCP defines them; `_meta`; nothing
+ * else. Checked against the plain-JSON wire copy, as a tool's result is.
+ */
+export const readResourceResultSchema = z.strictObject(
+  {
+    contents: z.array(
+      z.union([
+        z.strictObject({ uri: contentsUri, mimeType: z.string().optional(), _meta: meta.optional(), text: z.string() }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
+        z.strictObject({ uri: contentsUri, mimeType: z.string().optional(), _meta: meta.optional(), blob: base64 }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
+      ]),
+      { error: missing("is missing: a read answers with its contents, [{ uri, text }]") },
+    ),
+    _meta: meta.optional(),
+  },
+  { error: onlyKeys("a resource read result", "contents and _meta") },
+);
+
+/**
+ * What a prompt of the registry's (`registry.prompt()`) may answer a `prompts/get` with: its
+ * messages, each a role (`user` or `assistant`) and one content block as MCP defines them (a
+ * resource's URI any but a browser's own), an optional description, `_meta`; nothing else. Checked
+ * against the plain-JSON wire copy, as a tool's result and a resource's read are.
+ */
+export const getPromptResultSchema = z.strictObject(
+  {
+    description: z.string().optional(),
+    messages: z.array(
+      z.strictObject(
+        { role: z.enum(["user", "assistant"]), content: contentBlockFor(contentsUri) },
+        { error: (issue) => missing('is missing: a message has a role ("user" or "assistant") and one content block')(issue) ?? onlyKeys("a prompt message", "role and content")(issue) },
+      ),
+      { error: missing('is missing: a prompt answers with its messages, [{ role: "user", content: { type: "text", text } }]') },
+    ),
+    _meta: meta.optional(),
+  },
+  { error: onlyKeys("a prompt result", "description, messages and _meta") },
+);
+
+/** An icon, as MCP defines it. */
+const icon = z.strictObject(
+  { src: z.string(), mimeType: z.string().optional(), sizes: z.array(z.string()).optional(), theme: z.enum(["light", "dark"]).optional() },
+  { error: onlyKeys("an icon", "src, mimeType, sizes and theme") },
+);
+
+/**
+ * What a resource template's `list` callback may answer, which the SDK sends in `resources/list`
+ * (each resource after the template's metadata): its resources, each a URI (any absolute URI but a
+ * browser's own, as a read's contents name) and a name, with MCP's optional keys; `nextCursor` and
+ * `_meta`, which the SDK reads no further; nothing else. Checked against the wire copy, as a read is.
+ */
+export const listedResourcesSchema = z.strictObject(
+  {
+    resources: z.array(
+      z.strictObject(
+        {
+          uri: contentsUri,
+          name: z.string(),
+          title: z.string().optional(),
+          description: z.string().optional(),
+          mimeType: z.string().optional(),
+          size: z.number().int().nonnegative().optional(),
+          annotations: annotations.optional(),
+          icons: z.array(icon).optional(),
+          _meta: meta.optional(),
+        },
+        { error: onlyKeys("a listed resource", "uri, name, title, description, mimeType, size, annotations, icons and _meta") },
+      ),
+      { error: missing('is missing: a template\'s list answers with its resources, { resources: [{ uri, name }] }') },
+    ),
+    nextCursor: z.string().optional(),
+    _meta: meta.optional(),
+  },
+  { error: onlyKeys("a resource list result", "resources, nextCursor and _meta") },
+);
+
+/** What a `complete` callback may answer, which the SDK sends in `completion/complete`: the values, as text. */
+export const completionValuesSchema = z.array(z.string(), { error: "must be a list of strings, the values completed" });
