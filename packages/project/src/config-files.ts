@@ -10,38 +10,76 @@ import * as path from "node:path";
  * saves.
  */
 
+/** One token of JSON-with-comments text: what {@link jsonTokens} yields. */
+export interface JsonToken {
+  /**
+   * `string`: a string whole, its quotes and escapes as written; `comment`: a line comment (up to,
+   * not including, its line break) or a block comment; `char`: any other single character, white
+   * space included.
+   */
+  readonly kind: "string" | "comment" | "char";
+  /** Its offset in the text. */
+  readonly start: number;
+  /** The offset just past it. */
+  readonly end: number;
+}
+
 /**
- * JSON with comments and trailing commas, as tsconfig files allow, made plain JSON: one pass that
- * skips strings whole, so neither a comment marker nor a `,]` inside a string is touched. Read
- * without TypeScript: the start-up check's cache reads configs in the server's own thread, and
+ * The tokens of JSON with comments, as tsconfig files are written, in order and covering the whole
+ * text: the one reading of its strings (with their escapes) and comments that every reader of
+ * tsconfig text here shares — `stripJsonComments`, and the reader that places each entry of
+ * `references` (projects.ts) — so that none of them takes a comment marker inside a string, or a
+ * quote inside a comment, differently from the others. An unterminated string or block comment
+ * runs to the end of the text.
+ */
+export function* jsonTokens(text: string): Generator<JsonToken, void, undefined> {
+  let at = 0;
+  while (at < text.length) {
+    const start = at;
+    const char = text[at];
+    if (char === '"') {
+      for (at++; at < text.length && text[at] !== '"'; at++) if (text[at] === "\\") at++;
+      at = Math.min(at + 1, text.length);
+      yield { kind: "string", start, end: at };
+    } else if (char === "/" && text[at + 1] === "/") {
+      const lineBreak = text.indexOf("\n", at + 2);
+      at = lineBreak < 0 ? text.length : lineBreak;
+      yield { kind: "comment", start, end: at };
+    } else if (char === "/" && text[at + 1] === "*") {
+      const close = text.indexOf("*/", at + 2);
+      at = close < 0 ? text.length : close + 2;
+      yield { kind: "comment", start, end: at };
+    } else {
+      at++;
+      yield { kind: "char", start, end: at };
+    }
+  }
+}
+
+/**
+ * JSON with comments and trailing commas, as tsconfig files allow, made plain JSON: strings are
+ * kept whole (see `jsonTokens`), so neither a comment marker nor a `,]` inside a string is touched.
+ * Read without TypeScript: the start-up check's cache reads configs in the server's own thread, and
  * TypeScript 7 has no config reader in node.
  */
 export function stripJsonComments(text: string): string {
   let out = "";
   /** Where in `out` a comma waits: dropped if the next token closes an array or object. */
   let pendingComma = -1;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (char === '"') {
+  for (const token of jsonTokens(text)) {
+    if (token.kind === "comment") continue; // a line comment's line break is the next token
+    const piece = text.slice(token.start, token.end);
+    if (token.kind === "string") {
       pendingComma = -1;
-      const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-      out += text.slice(start, i + 1);
-    } else if (char === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else if (char === "/" && text[i + 1] === "*") {
-      const close = text.indexOf("*/", i + 2);
-      i = close < 0 ? text.length : close + 1;
-    } else if (char === "}" || char === "]") {
+    } else if (piece === "}" || piece === "]") {
       if (pendingComma >= 0) out = out.slice(0, pendingComma) + out.slice(pendingComma + 1);
       pendingComma = -1;
-      out += char;
-    } else {
-      if (char === ",") pendingComma = out.length;
-      else if (!/\s/.test(char)) pendingComma = -1;
-      out += char;
+    } else if (piece === ",") {
+      pendingComma = out.length;
+    } else if (!/\s/.test(piece)) {
+      pendingComma = -1;
     }
+    out += piece;
   }
   return out;
 }

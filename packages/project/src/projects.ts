@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as ts from "typescript";
 import type { NativeSyntaxError } from "@sourced/analysis-native";
-import { referencedConfig, stripJsonComments } from "./config-files";
+import { jsonTokens, referencedConfig, stripJsonComments } from "./config-files";
 import { UsageError } from "./errors";
 import type { TypeScript } from "./typescript";
 
@@ -225,86 +225,65 @@ function referencesOf(text: string): { readonly path: string; readonly start: nu
 
 /**
  * Where each entry of the top-level `references` array starts: the offset of its first token,
- * past whitespace and comments, where TypeScript places an error about it. It scans text that
- * JSON.parse accepted once comments and trailing commas were stripped; the last `references`
- * counts, as in JSON.parse. `undefined` when no such array is where it should be.
+ * past white space and comments, where TypeScript places an error about it. It reads the tokens
+ * `stripJsonComments` reads (`jsonTokens`), of text that JSON.parse accepted once comments and
+ * trailing commas were stripped, so only nesting needs following; the last `references` counts, as
+ * in JSON.parse. `undefined` when no such array is where it should be.
  */
 function referenceStarts(text: string): number[] | undefined {
-  let at = 0;
-  const skipTrivia = (): void => {
-    for (;;) {
-      while (at < text.length && /\s/.test(text[at]!)) at++;
-      if (text.startsWith("//", at)) {
-        while (at < text.length && text[at] !== "\n") at++;
-      } else if (text.startsWith("/*", at)) {
-        const close = text.indexOf("*/", at + 2);
-        at = close < 0 ? text.length : close + 2;
-      } else {
-        return;
-      }
-    }
-  };
-  const skipString = (): string => {
-    const start = at;
-    for (at++; at < text.length && text[at] !== '"'; at++) if (text[at] === "\\") at++;
-    at++;
-    return text.slice(start, at);
-  };
-  /** Skips one value; for an array, returns where each of its elements starts. */
-  const value = (): number[] => {
-    skipTrivia();
-    const open = text[at];
-    if (open === '"') {
-      skipString();
-      return [];
-    }
-    if (open !== "[" && open !== "{") {
-      while (at < text.length && /[^\s,\]}/]/.test(text[at]!)) at++;
-      return [];
-    }
-    const elements: number[] = [];
-    at++;
-    for (;;) {
-      skipTrivia();
-      if (at >= text.length) return elements;
-      if (text[at] === (open === "[" ? "]" : "}")) {
-        at++;
-        return elements;
-      }
-      if (text[at] === ",") {
-        at++;
-      } else if (open === "[") {
-        elements.push(at);
-        value();
-      } else {
-        skipString();
-        skipTrivia();
-        at++; // the colon
-        value();
-      }
-    }
-  };
-  skipTrivia();
-  if (text[at] !== "{") return undefined;
-  at++;
+  /** How deep the next token is: 1 in the top-level object. */
+  let depth = 0;
+  /** At depth 1: whether the next string is a key (after `{` or `,`), and the last key read. */
+  let keyNext = false;
+  let key: string | undefined;
+  /** At depth 1: whether the next token starts the value of `references`. */
+  let referencesNext = false;
+  /** The entries of the `references` array being read, and whether the next token starts one. */
+  let reading: number[] | undefined;
+  let entryNext = false;
   let starts: number[] | undefined;
-  for (;;) {
-    skipTrivia();
-    if (at >= text.length || text[at] === "}") return starts;
-    if (text[at] === ",") {
-      at++;
+  for (const token of jsonTokens(text)) {
+    const piece = text.slice(token.start, token.end);
+    if (token.kind === "comment" || (token.kind === "char" && /\s/.test(piece))) continue;
+    if (depth === 0) {
+      if (piece !== "{") return undefined;
+      depth = 1;
+      keyNext = true;
       continue;
     }
-    if (text[at] !== '"') return undefined;
-    const isReferences = skipString() === '"references"';
-    skipTrivia();
-    if (text[at] !== ":") return undefined;
-    at++;
-    skipTrivia();
-    const opensArray = text[at] === "[";
-    const elements = value();
-    if (isReferences) starts = opensArray ? elements : undefined;
+    if (referencesNext) {
+      referencesNext = false;
+      if (piece === "[") {
+        reading = [];
+        entryNext = true;
+      } else {
+        starts = undefined;
+      }
+    } else if (reading !== undefined && depth === 2 && entryNext && piece !== "]") {
+      reading.push(token.start);
+      entryNext = false;
+    }
+    if (token.kind === "string") {
+      // A key as JSON.parse reads it (escapes decoded), as TypeScript matches `references` too.
+      if (depth === 1 && keyNext) key = JSON.parse(piece) as string;
+      keyNext = false;
+    } else if (piece === "{" || piece === "[") {
+      depth++;
+    } else if (piece === "}" || piece === "]") {
+      depth--;
+      if (depth === 1 && reading !== undefined) {
+        starts = reading;
+        reading = undefined;
+      }
+      if (depth === 0) return starts;
+    } else if (piece === ",") {
+      if (depth === 1) keyNext = true;
+      if (depth === 2) entryNext = true;
+    } else if (piece === ":" && depth === 1) {
+      referencesNext = key === "references";
+    }
   }
+  return starts;
 }
 
 function canonicalPath(file: string): string {

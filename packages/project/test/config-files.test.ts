@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { configCoverage, stripJsonComments } from "../src/config-files";
+import { configCoverage, jsonTokens, stripJsonComments } from "../src/config-files";
 import { nativeErrorPlace } from "../src/projects";
 import { judgeFiles } from "../src/startup/judge";
 import { sameCode, traceOutputs } from "../src/startup/outputs";
@@ -43,6 +43,35 @@ describe("stripJsonComments: tsconfig's JSON with comments and trailing commas, 
 
   it("keeps a comma that separates two values", () => {
     expect(JSON.parse(stripJsonComments('["x" , "y"]'))).toEqual(["x", "y"]);
+  });
+
+  it("a quote inside a comment opens no string, and a string ending in an escaped backslash closes at its quote", () => {
+    const text = '{\n  // say "hi\n  "a": "x\\\\", /* a " and a ] */ "b": "//", // "\n  "c": [1,],\n}';
+    expect(JSON.parse(stripJsonComments(text))).toEqual({ a: "x\\", b: "//", c: [1] });
+  });
+});
+
+describe("jsonTokens: the one reading of tsconfig text that stripJsonComments and the reader of `references` share", () => {
+  const tokens = (text: string) => [...jsonTokens(text)].map((token) => [token.kind, text.slice(token.start, token.end)]);
+
+  it("a string whole, escapes and comment markers inside it included; a comment whole, up to its line break; any other character alone", () => {
+    expect(tokens('["a\\"//\\\\", /* " */ 1]// x "y\n')).toEqual([
+      ["char", "["],
+      ["string", '"a\\"//\\\\"'],
+      ["char", ","],
+      ["char", " "],
+      ["comment", '/* " */'],
+      ["char", " "],
+      ["char", "1"],
+      ["char", "]"],
+      ["comment", '// x "y'],
+      ["char", "\n"],
+    ]);
+  });
+
+  it("an unterminated string or block comment runs to the end of the text", () => {
+    expect(tokens('"a\\')).toEqual([["string", '"a\\']]);
+    expect(tokens("1 /* a")).toEqual([["char", "1"], ["char", " "], ["comment", "/* a"]]);
   });
 });
 

@@ -157,6 +157,29 @@ describe("readNativeProjects: the same list for TypeScript 7, read from the conf
     expect((thrown(() => readNativeProjects(path.join(root, "tsconfig.json"), new Set(), root)) as Error).message).toBe(expected);
   });
 
+  // The native reader places an entry by the tokens stripJsonComments reads (jsonTokens): a quote
+  // or a bracket in a comment, a comment marker or an escaped quote in a string, must move nothing.
+  it.each([
+    [
+      "comments holding quotes and brackets, strings holding comment markers and escaped quotes, trailing commas",
+      '{\n  // "references": [ { "path": "./never" } ]\n  "files": [],\n  "compilerOptions": { "outDir": "out//x/*", "rootDir": ".", },\n  "references": [\n    { "path": "./app", /* "], */ },\n    // { "path": "./old" },\n    /* " */ { "path": "./say \\"hi\\" // x" },\n  ],\n}\n',
+      'say "hi" // x/tsconfig.json',
+      "tsconfig.json(8,13)",
+    ],
+    [
+      "`references` written twice, the second with an escaped letter: TypeScript reads the key as JSON does",
+      '{\n  "files": [],\n  "references": [{ "path": "./app" }],\n  "refer\\u0065nces": [{ "path": "./app" }, { "path": "./gone" }]\n}\n',
+      "gone/tsconfig.json",
+      "tsconfig.json(4,44)",
+    ],
+    ["a byte order mark", '\uFEFF{ "files": [],\n  "references": [{ "path": "./app" }, { "path": "./gone" }] }\n', "gone/tsconfig.json", "tsconfig.json(2,39)"],
+  ])("a missing reference in a tsconfig with %s: both readers place it where TypeScript does", (_, config, missing, place) => {
+    const root = tree({ "tsconfig.json": config, "app/tsconfig.json": '{ "files": ["a.ts"] }', "app/a.ts": "" });
+    const expected = `${place}: the referenced project '${path.join(root, missing)}' does not exist. Fix the path in 'references', or remove the reference.`;
+    expect((thrown(() => read(path.join(root, "tsconfig.json"), root)) as Error).message).toBe(expected);
+    expect((thrown(() => readNativeProjects(path.join(root, "tsconfig.json"), new Set(), root)) as Error).message).toBe(expected);
+  });
+
   it("reads the references of a tsconfig that starts with a byte order mark, as TypeScript does", () => {
     const root = tree({ "tsconfig.json": '\uFEFF{ "files": [], "references": [{ "path": "./app" }] }', "app/tsconfig.json": '{ "files": ["a.ts"] }', "app/a.ts": "" });
     expect(readNativeProjects(path.join(root, "tsconfig.json"), new Set(), root).map(relative(root))).toEqual(read(path.join(root, "tsconfig.json"), root).map((project) => relative(root)(project.configPath)));
