@@ -59,10 +59,13 @@ export function* jsonTokens(text: string): Generator<JsonToken, void, undefined>
 /**
  * JSON with comments and trailing commas, as tsconfig files allow, made plain JSON: strings are
  * kept whole (see `jsonTokens`), so neither a comment marker nor a `,]` inside a string is touched.
- * Read without TypeScript: the start-up check's cache reads configs in the server's own thread, and
- * TypeScript 7 has no config reader in node.
+ * A leading byte order mark is dropped, as TypeScript drops it when it reads a file: JSON.parse
+ * refuses it, and a config saved with one would otherwise be read as saying nothing. Read without
+ * TypeScript: the start-up check's cache reads configs in the server's own thread, and TypeScript 7
+ * has no config reader in node.
  */
-export function stripJsonComments(text: string): string {
+export function stripJsonComments(withMark: string): string {
+  const text = withMark.replace(/^\uFEFF/, "");
   let out = "";
   /** Where in `out` a comma waits: dropped if the next token closes an array or object. */
   let pendingComma = -1;

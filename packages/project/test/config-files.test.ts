@@ -45,6 +45,10 @@ describe("stripJsonComments: tsconfig's JSON with comments and trailing commas, 
     expect(JSON.parse(stripJsonComments('["x" , "y"]'))).toEqual(["x", "y"]);
   });
 
+  it("drops a leading byte order mark, as TypeScript reads the file", () => {
+    expect(JSON.parse(stripJsonComments('\uFEFF{ "a": "\uFEFF" }'))).toEqual({ a: "\uFEFF" });
+  });
+
   it("a quote inside a comment opens no string, and a string ending in an escaped backslash closes at its quote", () => {
     const text = '{\n  // say "hi\n  "a": "x\\\\", /* a " and a ] */ "b": "//", // "\n  "c": [1,],\n}';
     expect(JSON.parse(stripJsonComments(text))).toEqual({ a: "x\\", b: "//", c: [1] });
@@ -89,6 +93,13 @@ describe("configCoverage", () => {
     expect(coverage.configFiles).toEqual([path.join(root, "tsconfig.json"), path.join(root, "base.json")]);
     expect(coverage.skipped).toContain(path.join(root, "base-out"));
     expect(coverage.searched).toEqual([path.join(root, "src")]);
+  });
+
+  it("a tsconfig saved with a byte order mark says what it says (JSON.parse alone refuses it), and plain tsc's output in its outDir is found to be its", () => {
+    const root = tree({ "tsconfig.json": '\uFEFF{ "compilerOptions": { "rootDir": "src", "outDir": "dist" }, "include": ["src"], "references": [{ "path": "./app" }] }', "src/server.ts": "", "dist/server.js": "" });
+    const coverage = configCoverage(path.join(root, "tsconfig.json"));
+    expect(coverage).toMatchObject({ outDir: path.join(root, "dist"), rootDir: path.join(root, "src"), searched: [path.join(root, "src")], references: [path.join(root, "app", "tsconfig.json")] });
+    expect(emittingConfig(path.join(root, "dist", "server.js"), new Map())).toBe(path.join(root, "tsconfig.json"));
   });
 
   it("reads a reference as both compilers do, whatever is on disk: a path not ending in .json names a directory's tsconfig.json", () => {
