@@ -4,6 +4,7 @@ import type * as ts from "typescript";
 import type { NativeSyntaxError } from "@sourced/analysis-native";
 import { jsonTokens, referencedConfig, stripJsonComments } from "./config-files";
 import { UsageError } from "./errors";
+import { parseAsTsc } from "./tsc-parsing";
 import type { TypeScript } from "./typescript";
 
 /** One tsconfig, parsed, with the TypeScript that reads it. */
@@ -139,7 +140,7 @@ function referenceLocation(ts: TypeScript, config: string, index: number, cwd: s
  * shared: how a source file parses can depend on its project's options.
  */
 export function createSharedHost(ts: TypeScript, options: ts.CompilerOptions, cache: Map<string, ts.SourceFile>): ts.CompilerHost {
-  const host = ts.createCompilerHost(options, true);
+  const host = parseAsTsc(ts, ts.createCompilerHost(options, true));
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
     if (shouldCreateNewSourceFile || !fileName.endsWith(".d.ts")) {

@@ -8,6 +8,7 @@ import { UsageError } from "./errors";
 import { fingerprintOf } from "./fingerprint";
 import { isPackageJson, type ResolutionChanges, resolutionChanges, type ResolutionWatch, resolutionWatchOf } from "./resolution-watch";
 import { configErrorText } from "./projects";
+import { parseAsTsc } from "./tsc-parsing";
 import { loadTypeScript, type TypeScript } from "./typescript";
 
 /** A source file of the analysed program, with its registrations. */
@@ -208,7 +209,7 @@ export class ProjectSession {
    * it, and that tells TypeScript which files' resolutions to redo (`changes`).
    */
   private createHost(typescript: TypeScript, options: ts.CompilerOptions, changes: ResolutionChanges | undefined): ts.CompilerHost {
-    const host = typescript.createCompilerHost(options, true);
+    const host = parseAsTsc(typescript, typescript.createCompilerHost(options, true));
     const getSourceFile = host.getSourceFile.bind(host);
     host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
       const fingerprint = this.fingerprintOf(fileName);

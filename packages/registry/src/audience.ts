@@ -74,8 +74,30 @@ export class Audience {
     return () => void this.notifiers.delete(notifier);
   }
 
-  /** `notifications/resources/updated` to every client subscribed to `uri`. */
+  /**
+   * Ends the 2025-era subscriptions to a URI the registry serves no longer (its resource or template
+   * disabled or removed): as a subscription to a URI never served is refused, one to a URI that
+   * stopped being served is held no more, so that a resource served again — enabled, or registered
+   * anew at that URI — is not announced to a subscription made to what was withdrawn. The SDK keeps
+   * no subscriptions of its own (the author's `resources/subscribe` handler does), and the
+   * specification says nothing of them outliving their resource; a client that wants its changes
+   * again subscribes again, as to a resource new to it.
+   */
+  withdrawn(): void {
+    for (const member of this.members.values()) {
+      for (const uri of member.subscriptions) if (!this.accepts(uri)) member.subscriptions.delete(uri);
+    }
+  }
+
+  /**
+   * `notifications/resources/updated` to every client subscribed to `uri`, while the registry serves
+   * it: a URI it does not serve (never, or no longer) has no contents a client could read again, so
+   * no one is told, whether a 2025-era subscription or a 2026-07-28 listen stream's filter names it.
+   * A listen stream's filter is the client's, fixed when the stream opened and matched by the SDK
+   * against the URI alone: served again, the URI reaches the streams whose filter names it.
+   */
   resourceUpdated(uri: string): void {
+    if (!this.accepts(uri)) return;
     for (const [server, member] of this.members) {
       if (member.modern || member.subscriptions.has(uri)) send(server, () => server.server.sendResourceUpdated({ uri }));
     }

@@ -73,7 +73,9 @@ export interface Registry {
    * Tells every client subscribed to the resource `uri` that it changed
    * (`notifications/resources/updated`): 2025-era clients that sent `resources/subscribe` over stdio
    * or in a session of the sessionful HTTP mode, 2026-07-28 clients whose `subscriptions/listen`
-   * filter names it. The client reads it again when it wants the new contents.
+   * filter names it. The client reads it again when it wants the new contents. A URI the registry
+   * does not serve (its resource disabled or removed) is told to no one; the 2025-era
+   * subscriptions to it ended when it was withdrawn.
    */
   resourceUpdated(uri: string): void;
 }
@@ -182,11 +184,13 @@ export function createRegistry(options: RegistryOptions): Registry {
           return (server.registerResource as (...given: unknown[]) => OfferingHandle)(resourceName, offered, metadata, checked, ...args.slice(4));
         },
         // Disabled or removed, it is read by no client: a source citing it is refused, and a
-        // subscription to it, as for a URI never served; enabled again, it stands again.
-        // (Called only by the handle's methods, once `source` below is set.)
+        // subscription to it, as for a URI never served, and the subscriptions made before end with
+        // it; enabled again, it stands again. (Called only by the handle's methods, once `source`
+        // below is set.)
         (offered) => {
           source?.offered(offered);
           tables.changed();
+          if (!offered) changes.audience.withdrawn();
         },
       );
       // Registered (the SDK took it): its URI, or its template's instances, may stand as sources.
