@@ -217,4 +217,17 @@ describe("createSharedHost: declaration files parsed once for all the projects o
     expect(a.getSourceFile(shared)).toBeDefined();
     expect(b.getSourceFile(shared)).not.toBe(a.getSourceFile(shared));
   });
+
+  it("parses JSDoc as tsc does: whole in JavaScript files, in TypeScript files only what can change a type", () => {
+    const root = tree({
+      "tsconfig.json": JSON.stringify({ compilerOptions: { target: "ES2022", lib: ["ES2022"], types: [], allowJs: true, checkJs: true, noEmit: true }, files: ["a.ts", "b.js"] }),
+      "a.ts": "/** Lists lakes. @returns the lakes */\nexport function lakes(): string[] { return []; }\n",
+      "b.js": "/** @returns {number} */\nexport function depth() { return 1; }\n",
+    });
+    const [{ parsed }] = read(path.join(root, "tsconfig.json"), root) as [Project];
+    const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host: createSharedHost(ts, parsed.options, new Map()) });
+    const docsOf = (file: string): number => ts.getJSDocCommentsAndTags(program.getSourceFile(path.join(root, file))!.statements[0]!).length;
+    // ts.createCompilerHost alone parses both; tsc (and so the transformer's programs) only the JavaScript one's.
+    expect([docsOf("a.ts"), docsOf("b.js")]).toEqual([0, 1]);
+  });
 });

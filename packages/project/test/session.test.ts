@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as ts from "typescript";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AnalysisResult } from "@sourced/analysis";
 import { display, isSessionFailure, ProjectSession, type ProjectSnapshot, type SessionFailure, type SessionOutcome } from "../src/session";
@@ -92,6 +93,13 @@ describe("on TypeScript 6: the classic backend, the program kept across refreshe
     expect(findings(first, root)).toEqual(BASELINE);
     const registrations = (name: string) => first.files.get(file(name))?.registrations.map((registration) => registration.tool);
     expect([registrations("src/registry.ts"), registrations("src/tools.ts"), registrations("src/weather.ts")]).toEqual([[], ["list_cities", "population"], ["forecast"]]);
+  });
+
+  it("parses as tsc does: a TypeScript file's JSDoc comments are not parsed", () => {
+    write(root, "src/tools.ts", `/** Lists cities. */\n${original("src/tools.ts")}`);
+    const refreshed = snapshot(session.refresh());
+    const tools = refreshed.files.get(file("src/tools.ts"))!.sourceFile;
+    expect(tools.statements.flatMap((statement) => ts.getJSDocCommentsAndTags(statement))).toEqual([]);
   });
 
   it("nothing changed (a file written again as it was included): the same outcome, analysed no more", () => {
