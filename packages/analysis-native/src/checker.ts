@@ -167,6 +167,11 @@ export class NativeCheckerPort {
     return symbol[NATIVE].declarations?.map((handle) => handle.path);
   }
 
+  /** The symbols at positions of a file, in one request, the file not materialised (a library's module names, read from its text). */
+  getSymbolsAtPositions(fileName: string, positions: readonly number[]): (PortSymbol | undefined)[] {
+    return this.native.getSymbolAtPosition(fileName, positions).map((symbol) => this.symbol(symbol));
+  }
+
   /** A file's module specifiers not asked yet: whether each import resolves is asked of every file, often before it is judged. */
   private moduleSpecifiersToFetch(sourceFile: ts.SourceFile): NativeNode[] {
     const { syntax } = this;

@@ -6,7 +6,6 @@ import type * as ts from "typescript";
 import type { CheckerPort, ProgramPort, SyntaxPort } from "@sourced/analysis";
 import { asCheckerPort, NativeCheckerPort } from "./checker";
 import type { NativeApi, NativeAstModule, NativeDiagnostic, NativeProject, NativeSnapshot, NativeSourceFile, NativeSyncModule } from "./native-api";
-import { type SealedLibraries, sealedLibraries } from "./sealed-libraries";
 import { createSyntaxPort } from "./syntax";
 
 export { SYNTAX_PORT_MEMBERS } from "./syntax";
@@ -295,14 +294,6 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
   };
   const isCompilerLibrary = (fileName: string): boolean =>
     libraryDirectory !== undefined && fileName.startsWith(`${libraryDirectory}/`) && /^lib\.[^/]*\.d\.ts$/.test(fileName.slice(libraryDirectory.length + 1));
-  let sealed: SealedLibraries | undefined;
-  const sealedOf = (fileNames: readonly string[]): SealedLibraries => {
-    try {
-      return sealedLibraries(project.checker, fileNames, { rootDirs: native.getCompilerOptions().rootDirs, caseSensitive: CASE_SENSITIVE_FILE_NAMES });
-    } catch {
-      return { has: () => false }; // every library read, as before
-    }
-  };
   const program: ProgramPort = {
     getSourceFileNames: () => native.getSourceFileNames(),
     getSourceFile: (fileName) => native.getSourceFile(fileName) as unknown as ts.SourceFile | undefined,
@@ -314,20 +305,21 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     getTypeChecker: () => checker,
     // Asked by name: a library file is never fetched to tell (the API caches the answer per program).
     isDefaultLibraryFileName: (fileName) => native.getSourceFileMetadata(fileName)?.isDefaultLibrary === true,
-    // The module graph's files (reach.ts), none of which can reach the mark left out: the compiler's
-    // own library files (the largest of a program, which import nothing and never declare it), told
-    // by where they are; the packages that cannot reach it, by their text (sealed-libraries.ts); and
-    // only then, of what is left, any other default library (a request a file on 7.0).
-    getModuleGraphFiles: () => {
-      const fileNames = native.getSourceFileNames().filter((fileName) => !isCompilerLibrary(fileName));
-      sealed ??= sealedOf(fileNames);
-      return fileNames.flatMap((fileName) => {
-        if (sealed!.has(fileName) || native.getSourceFileMetadata(fileName)?.isDefaultLibrary === true) return [];
-        const sourceFile = native.getSourceFile(fileName);
-        return sourceFile === undefined ? [] : [sourceFile as unknown as ts.SourceFile];
-      });
+    // The files the module graph may be read from (reach.ts): all but the compiler's own library
+    // files (the largest of a program, which import nothing and never declare the mark), told by
+    // where they are, without a request.
+    getModuleGraphFileNames: () => native.getSourceFileNames().filter((fileName) => !isCompilerLibrary(fileName)),
+    // The facts libraries are judged from (packages/analysis/src/sealed-libraries.ts): their text,
+    // read from disk (the text TypeScript 7 read them from) rather than fetched as syntax.
+    readFileText: (fileName) => {
+      try {
+        return fs.readFileSync(fileName, "utf8");
+      } catch {
+        return undefined;
+      }
     },
-    isSealedLibraryPath: (filePath) => sealed?.has(filePath) === true,
+    getCompilerOptions: () => native.getCompilerOptions(),
+    useCaseSensitiveFileNames: () => CASE_SENSITIVE_FILE_NAMES,
   };
   return {
     configFileName: project.configFileName,

@@ -25,6 +25,9 @@ const TS7_DIRECTORY = path.join(ROOT, "fixtures/ts7/node_modules/typescript");
 const load = createRequire(__filename);
 const analysis = load(path.join(ROOT, "packages/analysis/dist/index.js")) as typeof Analysis;
 const reach = load(path.join(ROOT, "packages/analysis/dist/reach.js")) as { setPruningForTests(enabled: boolean): void; mayRegister: (ts: Analysis.SyntaxPort, program: Analysis.ProgramPort, sourceFile: TS.SourceFile) => boolean };
+const sealing = load(path.join(ROOT, "packages/analysis/dist/sealed-libraries.js")) as {
+  sealedLibraries(program: Analysis.ProgramPort, checker: Analysis.CheckerPort, fileNames: readonly string[]): { has(fileNameOrPath: string): boolean };
+};
 const classicTs = load("typescript") as typeof TS;
 
 const scratch: string[] = [];
@@ -139,7 +142,7 @@ describe("pruning on the native backend: each way a marked type reaches a file t
     ["`export as namespace` seen from a script", { "umd.d.ts": `import type { ToolDecorator } from "@sourced/registry";\nexport declare const add: ToolDecorator;\nexport as namespace Umd;\n`, "use.ts": `const harbours = Umd.add${STRING_TOOL}`, "plain.ts": `export const plain = 1;\n` }, ["plain.ts", "use.ts"]],
     ["a re-export through a declaration file", { "reexport.d.ts": `export type { ToolDecorator } from "@sourced/registry";\nexport declare const add: import("@sourced/registry").ToolDecorator;\n`, "use.ts": `import { add } from "./reexport.js";\nexport const harbours = add${STRING_TOOL}`, "plain.ts": `export const plain = 1;\n` }, ["use.ts"]],
     ["nothing reaches: ordinary modules are skipped whole", { "a.ts": `import { b } from "./b.js";\nexport const a = b + 1;\n`, "b.ts": `export const b = 1; // a tool\n` }, []],
-    // Libraries, read from their text where they cannot reach the registry (sealed-libraries.ts).
+    // Libraries, read from their text where they cannot reach the registry (packages/analysis/src/sealed-libraries.ts).
     ["a library re-exporting the registry's type, imported by its package name", { ...RELAY, "use.ts": `import { add } from "relay";\nexport const harbours = add${STRING_TOOL}`, "plain.ts": `export const plain = 1;\n` }, ["use.ts"]],
     ["a library reaching the registry through another library", { ...RELAY, ...library("outer", { "index.d.ts": `export { add } from "relay";\n` }), "use.ts": `import { add } from "outer";\nexport const harbours = add${STRING_TOOL}`, "plain.ts": `export const plain = 1;\n` }, ["use.ts"]],
     ["a library naming the registry's type in an import type only", { ...library("typed", { "index.d.ts": `export declare const add: import(\n  "@sourced/registry"\n).ToolDecorator;\n` }), "use.ts": `import { add } from "typed";\nexport const harbours = add${STRING_TOOL}`, "plain.ts": `export const plain = 1;\n` }, ["use.ts"]],
@@ -171,11 +174,22 @@ describe("pruning on the native backend: libraries that cannot reach the registr
     scratch.push(directory);
     const session = loadNativeTypeScript(TS7_DIRECTORY).openSession([path.join(directory, "tsconfig.json")], directory);
     try {
-      const { program } = session.project(path.join(directory, "tsconfig.json"))!;
-      const read = program.getModuleGraphFiles!().map((sourceFile) => path.relative(directory, sourceFile.fileName)).filter((name) => name.startsWith("node_modules"));
+      const { syntax, program, candidateSources } = session.project(path.join(directory, "tsconfig.json"))!;
+      // The files whose syntax the module graph fetches (reach.ts), told by the program's own.
+      const fetched: string[] = [];
+      const watched: Analysis.ProgramPort = {
+        ...program,
+        getSourceFile: (fileName) => {
+          fetched.push(fileName);
+          return program.getSourceFile(fileName);
+        },
+      };
+      reach.mayRegister(syntax, watched, candidateSources().find((sourceFile) => sourceFile.fileName.endsWith("use.ts"))!);
+      const read = fetched.map((fileName) => path.relative(directory, fileName)).filter((name) => name.startsWith("node_modules"));
       expect(read.sort()).toEqual(["node_modules/relay/index.d.ts", "node_modules/relay/inner.d.ts"]);
       // The registry's own dependencies (zod, the SDK) are sealed too, outside the project's directory.
-      const sealed = program.getSourceFileNames!().filter((fileName) => program.isSealedLibraryPath!(fileName)).map((fileName) => path.relative(directory, fileName));
+      const rule = sealing.sealedLibraries(program, program.getTypeChecker(), program.getModuleGraphFileNames!());
+      const sealed = program.getSourceFileNames!().filter((fileName) => rule.has(fileName)).map((fileName) => path.relative(directory, fileName));
       expect(sealed.filter((name) => name.startsWith("node_modules")).sort()).toEqual(["node_modules/calm/index.d.ts", "node_modules/quiet/index.d.ts", "node_modules/quiet/more.d.ts"]);
     } finally {
       session.close();

@@ -161,6 +161,13 @@ export type CheckerPort = Pick<
    * declarations. The module graph (reach.ts) reads the project's own files this way first.
    */
   declarationPathsOf?(symbol: ts.Symbol): readonly string[] | undefined;
+  /**
+   * Optional, for a program that materialises files on demand: the symbol at each position of the
+   * file of this name (a module name's literal, at its opening quote, gives the module's symbol), in
+   * one request, without materialising the file; `undefined` where there is none. Read with
+   * `declarationPathsOf`: which packages a library's imports lead into (sealed-libraries.ts).
+   */
+  getSymbolsAtPositions?(fileName: string, positions: readonly number[]): readonly (ts.Symbol | undefined)[];
 };
 
 /** The program port: what the analysis reads of a program. */
@@ -176,18 +183,24 @@ export interface ProgramPort {
   getSourceFileNames?(): readonly string[];
   /**
    * Optional, for a program that materialises files on demand (it has `getSourceFileNames`): the
-   * files the module graph is read from (reach.ts), every file of the program but the compiler's
-   * default library files, which import nothing and never declare the registry's mark. Without
-   * it, such a program is judged whole; a program without `getSourceFileNames` is read whole.
+   * names of the files the module graph may be read from (reach.ts), every file of the program but
+   * the compiler's own library files, told without a request (by where they are). Without it, such
+   * a program is judged whole; a program without `getSourceFileNames` is read whole.
    */
-  getModuleGraphFiles?(): readonly ts.SourceFile[];
+  getModuleGraphFileNames?(): readonly string[];
   /**
-   * Optional, with `getModuleGraphFiles`: whether the file of this canonical path was left out of
-   * the module graph because its package cannot reach the registry's mark (none of its files
-   * declares it, and its imports lead only into such packages). A module declared there is an
-   * edge to nothing. Asked after `getModuleGraphFiles`.
+   * Optional, for a program that materialises files on demand: the text of the file of this name
+   * as it is on disk, the text the compiler read it from, without materialising the file;
+   * `undefined` when it cannot be read. Libraries are judged from it (sealed-libraries.ts).
    */
-  isSealedLibraryPath?(path: string): boolean;
+  readFileText?(fileName: string): string | undefined;
+  /** Optional (TypeScript's own `Program` has it): the program's compiler options, of which `rootDirs` is read. */
+  getCompilerOptions?(): { readonly rootDirs?: readonly string[] | undefined };
+  /**
+   * Optional: whether file names differ by case on the program's file system. Declarations name
+   * their files by canonical path, lower-cased where the case does not count.
+   */
+  useCaseSensitiveFileNames?(): boolean;
   /** Optional (TypeScript's own `Program` has it): whether `sourceFile` is one of the compiler's default library files. */
   isSourceFileDefaultLibrary?(sourceFile: ts.SourceFile): boolean;
   /**

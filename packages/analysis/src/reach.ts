@@ -3,6 +3,7 @@ import type { TypeScript } from "./api.js";
 import { isExternalFileName, MARK_LITERAL, moduleSpecifiersOf } from "./context.js";
 import { REGISTRY_MODULE } from "./messages.js";
 import { type CheckerPort, type ProgramPort, sourceFileNamesOf } from "./ports.js";
+import { sealedLibraries } from "./sealed-libraries.js";
 
 /*
  * Which files can hold a registration, from the program's module graph, computed once per
@@ -24,8 +25,10 @@ import { type CheckerPort, type ProgramPort, sourceFileNamesOf } from "./ports.j
  * Conservative wherever the graph is unknown: a file whose imports the compiler did not list
  * counts as a seed and a global file, a file of the project with an import that does not resolve
  * as a seed. A program that materialises files on demand (the native one) says which files the
- * graph is read from (`getModuleGraphFiles`: all but the compiler's default library files, which
- * import nothing and declare no mark, so no search reaches them); one that cannot is judged whole.
+ * graph may be read from (`getModuleGraphFileNames`); one that cannot is judged whole. Of those,
+ * the compiler's default library files (which import nothing and declare no mark, so no search
+ * reaches them) and the library packages that cannot reach the mark (sealed-libraries.ts) are not
+ * read.
  */
 
 /** Source file -> whether it can reach the registry's declarations; `null` for a program judged whole. */
@@ -74,17 +77,20 @@ function computeReach(tsInstance: TypeScript, program: ProgramPort): ReadonlySet
   // them counted as reaching the registry (as a module outside the program is below): an
   // over-approximation, so when it leaves no file out (every file registers tools, say), no file
   // can be skipped and the declaration files are never fetched.
-  if (program.getModuleGraphFiles === undefined || checker.declarationPathsOf === undefined) return null;
+  if (program.getModuleGraphFileNames === undefined || checker.declarationPathsOf === undefined) return null;
   const declarationPathsOf = checker.declarationPathsOf.bind(checker);
   const own = sourceFileNamesOf(program).filter((fileName) => !isExternalFileName(fileName)).flatMap((fileName) => program.getSourceFile(fileName) ?? []);
   const ownByPath = new Map(own.map((sourceFile) => [(sourceFile as ts.SourceFile & CompilerFileFacts).path, sourceFile]));
   const ownReached = reachOver(tsInstance, checker, own, (symbol) => declarationPathsOf(symbol)?.map((path) => ownByPath.get(path)));
   if (ownReached === null || ownReached.size === own.length) return null;
-  const files = program.getModuleGraphFiles();
+  // The packages that cannot reach the mark are told from their text, before any file is asked
+  // about; only then, of what is left, any other default library (a request a file on 7.0).
+  const fileNames = program.getModuleGraphFileNames();
+  const sealed = sealedLibraries(program, checker, fileNames);
+  const files = fileNames.flatMap((fileName) => (sealed.has(fileName) || program.isDefaultLibraryFileName?.(fileName) === true ? [] : (program.getSourceFile(fileName) ?? [])));
   const byPath = new Map(files.map((sourceFile) => [(sourceFile as ts.SourceFile & CompilerFileFacts).path, sourceFile]));
   // A module of a package that cannot reach the mark (left out of the files) is an edge to nothing.
-  const sealed = program.isSealedLibraryPath?.bind(program) ?? ((): boolean => false);
-  return reachOver(tsInstance, checker, files, (symbol) => declarationPathsOf(symbol)?.flatMap((path) => (sealed(path) ? [] : [byPath.get(path)])));
+  return reachOver(tsInstance, checker, files, (symbol) => declarationPathsOf(symbol)?.flatMap((path) => (sealed.has(path) ? [] : [byPath.get(path)])));
 }
 
 /**

@@ -1,23 +1,23 @@
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { MARK_LITERAL } from "@sourced/analysis";
-import type { NativeSymbol } from "./native-api";
+import { MARK_LITERAL } from "./context.js";
+import type { CheckerPort, ProgramPort } from "./ports.js";
 
 /*
- * Library packages the module graph (packages/analysis/src/reach.ts) need not read. Whether a file
- * can reach the registry's mark is a question of the files it imports, and on TypeScript 7 reading
- * a file's imports costs its whole syntax tree, fetched from the compiler (zod, chart.js and the
- * SDK: 167 declaration files, a third of a realistic project's fetches). A package none of whose
- * files declares the mark, and whose imports all lead into its own files or into other such
- * packages, cannot reach the mark: none of its files is ever reached, so none is fetched, and an
- * import of it is an edge to nothing.
+ * Library packages the module graph (reach.ts) need not read. Whether a file can reach the
+ * registry's mark is a question of the files it imports, and on a program that materialises files
+ * on demand (TypeScript 7's) reading a file's imports costs its whole syntax tree, fetched from the
+ * compiler (zod, chart.js and the SDK: 167 declaration files, a third of a realistic project's
+ * fetches). A package none of whose files declares the mark, and whose imports all lead into its
+ * own files or into other such packages, cannot reach the mark: none of its files is ever reached,
+ * so none is fetched, and an import of it is an edge to nothing.
  *
- * What decides it is read from the files' text on disk, the text TypeScript 7 read them from. A
- * relative module name must stay inside the package (TypeScript resolves it against the importing
- * file's directory); any other name is resolved by the compiler, one request per file that has
- * one, and must lead into such a package. Anything else keeps the package read as before: a file
- * that is not a declaration file (JavaScript's imports may live in JSDoc), a text that cannot be
- * read, `rootDirs` (which redirects relative names).
+ * What decides it is read from the files' text on disk, the text the compiler read them from
+ * (`ProgramPort.readFileText`). A relative module name must stay inside the package (TypeScript
+ * resolves it against the importing file's directory); any other name is resolved by the compiler
+ * (`CheckerPort.getSymbolsAtPositions`), one request per file that has one, and must lead into such
+ * a package. Anything else keeps the package read as before: a file that is not a declaration file
+ * (JavaScript's imports may live in JSDoc), a text that cannot be read, `rootDirs` (which redirects
+ * relative names), a program that cannot tell one of these facts.
  */
 
 /** Declaration files and JSON, the files whose module names the pattern below sees whole. */
@@ -34,11 +34,6 @@ const MODULE_NAME = new RegExp(String.raw`\b(?:from|import|module|require)${GAP}
 const RELATIVE = /^\.\.?(?:[\\/]|$)/;
 const NODE_MODULES_SEGMENT = /(?:^|[\\/])node_modules(?:[\\/]|$)/;
 
-/** The part of TypeScript 7's checker the sealing asks: each non-relative module name's module. */
-interface ModuleNameResolver {
-  getSymbolAtPosition(fileName: string, positions: readonly number[]): readonly (NativeSymbol | undefined)[];
-}
-
 export interface SealedLibraries {
   /** Whether the file of this name or canonical path (as declarations name it) is in a sealed package. */
   has(fileNameOrPath: string): boolean;
@@ -47,13 +42,38 @@ export interface SealedLibraries {
 const NONE: SealedLibraries = { has: () => false };
 
 /**
- * The sealed packages among `fileNames` (the program's files but the compiler's default library),
- * or none when the program redirects relative names. `caseSensitive` is the file system's:
- * declarations name their files by canonical path, lower-cased where the case does not count.
+ * The sealed packages among `fileNames` (the program's files but the compiler's own library
+ * files), or none when the program redirects relative names, cannot tell a fact the rule needs, or
+ * fails to answer (every library is then read, as without this rule). Declarations name their files
+ * by canonical path, lower-cased where the file system's case does not count.
  */
-export function sealedLibraries(checker: ModuleNameResolver, fileNames: readonly string[], options: { readonly rootDirs?: unknown; readonly caseSensitive: boolean }): SealedLibraries {
-  if (options.rootDirs !== undefined) return NONE;
-  const canonical = options.caseSensitive ? (name: string): string => name : (name: string): string => name.toLowerCase();
+export function sealedLibraries(program: ProgramPort, checker: CheckerPort, fileNames: readonly string[]): SealedLibraries {
+  const readText = program.readFileText?.bind(program);
+  const symbolsAt = checker.getSymbolsAtPositions?.bind(checker);
+  const declarationPathsOf = checker.declarationPathsOf?.bind(checker);
+  if (readText === undefined || program.getCompilerOptions === undefined || program.useCaseSensitiveFileNames === undefined || symbolsAt === undefined || declarationPathsOf === undefined) return NONE;
+  try {
+    if (program.getCompilerOptions().rootDirs !== undefined) return NONE;
+    return sealedAmong(fileNames, {
+      canonical: program.useCaseSensitiveFileNames() ? (name) => name : (name) => name.toLowerCase(),
+      readText,
+      declarationPathsAt: (fileName, positions) => symbolsAt(fileName, positions).map((symbol) => (symbol === undefined ? undefined : declarationPathsOf(symbol))),
+    });
+  } catch {
+    return NONE; // every library read, as before
+  }
+}
+
+/** The facts the rule is decided from, as `sealedLibraries` reads them of the program. */
+interface Facts {
+  readonly canonical: (name: string) => string;
+  readonly readText: (fileName: string) => string | undefined;
+  /** For each position of the file, the canonical paths of the files declaring the symbol there. */
+  readonly declarationPathsAt: (fileName: string, positions: readonly number[]) => readonly (readonly string[] | undefined)[];
+}
+
+function sealedAmong(fileNames: readonly string[], facts: Facts): SealedLibraries {
+  const { canonical } = facts;
   /** Package (canonical root) -> its files' non-relative module names, by file, as positions. */
   const packages = new Map<string, Map<string, number[]>>();
   const unsealed = new Set<string>();
@@ -63,8 +83,8 @@ export function sealedLibraries(checker: ModuleNameResolver, fileNames: readonly
     const key = canonical(root);
     if (unsealed.has(key)) continue;
     let pending = packages.get(key);
-    if (pending === undefined) packages.set(key, (pending = new Map()));
-    if (!sealsFile(fileName, root, pending)) {
+    if (pending === undefined) packages.set(key, (pending = new Map<string, number[]>()));
+    if (!sealsFile(fileName, root, pending, facts)) {
       unsealed.add(key);
       packages.delete(key);
     }
@@ -76,9 +96,9 @@ export function sealedLibraries(checker: ModuleNameResolver, fileNames: readonly
     const roots = new Set<string>();
     for (const [fileName, positions] of pending) {
       // Unresolved (or not a module name at all, one found in a comment): nothing travels through it.
-      for (const symbol of checker.getSymbolAtPosition(fileName, positions)) {
-        for (const declaration of symbol?.declarations ?? []) {
-          const target = PACKAGE_ROOT.exec(declaration.path)?.[1];
+      for (const paths of facts.declarationPathsAt(fileName, positions)) {
+        for (const declarationPath of paths ?? []) {
+          const target = PACKAGE_ROOT.exec(declarationPath)?.[1];
           roots.add(target === undefined ? "" : canonical(target));
         }
       }
@@ -116,14 +136,10 @@ export function sealedLibraries(checker: ModuleNameResolver, fileNames: readonly
  * What the pattern cannot read keeps the package read: a Unicode escape anywhere (a keyword may be
  * spelt with one), a name with an escape or a substitution in it.
  */
-function sealsFile(fileName: string, root: string, pending: Map<string, number[]>): boolean {
+function sealsFile(fileName: string, root: string, pending: Map<string, number[]>, facts: Facts): boolean {
   if (!SCANNED_FILE.test(fileName)) return false;
-  let text: string;
-  try {
-    text = fs.readFileSync(fileName, "utf8");
-  } catch {
-    return false;
-  }
+  const text = facts.readText(fileName);
+  if (text === undefined) return false;
   if (text.includes(MARK_LITERAL)) return false;
   if (fileName.endsWith(".json")) return true;
   if (text.includes("\\u")) return false;
