@@ -10,7 +10,5 @@ export type { BuildOptions, OptionCheck, OptionProblem, ParseBuildOptionsSetting
 export { createNodeRenderer, planEdits, writeTextEdits } from "./edit-plan.js";
 export type { EditPlanOptions, FunctionProperties, NodeRenderer, RegistrationEdit, TextSink, VerifiedStamp } from "./edit-plan.js";
 export { VERIFIED_STAMP_KEY } from "./stamp.js";
-/** The literal the registry's declarations carry: a backend that reads files itself looks for it (packages/analysis-native). */
-export { MARK_LITERAL } from "./context.js";
 export { typescript7Problem } from "./typescript-7.js";
 export type { ClassicFrontEnd } from "./typescript-7.js";
