@@ -8,8 +8,6 @@ import { asCheckerPort, NativeCheckerPort } from "./checker";
 import type { NativeApi, NativeAstModule, NativeDiagnostic, NativeProject, NativeSnapshot, NativeSourceFile, NativeSyncModule } from "./native-api";
 import { createSyntaxPort } from "./syntax";
 
-export { SYNTAX_PORT_MEMBERS } from "./syntax";
-
 /** A syntax error TypeScript 7 reports for a file, positions 0-based. */
 export interface NativeSyntaxError {
   readonly fileName: string;

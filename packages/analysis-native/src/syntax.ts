@@ -1,4 +1,4 @@
-import type { SyntaxPort, SyntaxPortMember } from "@sourced/analysis";
+import { SYNTAX_PORT_MEMBERS, type SyntaxPort, type SyntaxPortMember } from "@sourced/analysis";
 import type { NativeAstModule, NativeNode, NativeSyncModule } from "./native-api";
 
 /**
@@ -167,32 +167,3 @@ export function createSyntaxPort(ast: NativeAstModule, sync: NativeSyncModule): 
   }
   return port as unknown as SyntaxPort;
 }
-
-/**
- * Every member of the syntax port. `satisfies` keeps this list and the port's type in step: a
- * member added to the port and missing here (or misspelt here) fails to compile.
- */
-export const SYNTAX_PORT_MEMBERS = [
-  "SyntaxKind", "NodeFlags", "TypeFlags", "SymbolFlags", "ObjectFlags", "IndexKind",
-  "forEachChild", "findAncestor", "getCombinedNodeFlags", "isOptionalChain", "canHaveModifiers", "getModifiers",
-  "getJSDocCommentsAndTags", "getJSDocReturnType", "getJSDocType", "isConstTypeReference",
-  "isExpressionStatement", "isForInStatement", "isForOfStatement", "isVariableDeclarationList", "isVoidExpression",
-  "isArrayBindingPattern", "isArrayLiteralExpression", "isArrowFunction", "isAsExpression", "isAwaitExpression",
-  "isBinaryExpression", "isBindingElement", "isBlock", "isCallExpression", "isCallSignatureDeclaration", "isClassDeclaration",
-  "isComputedPropertyName", "isConditionalExpression", "isDecorator", "isElementAccessExpression", "isEnumDeclaration",
-  "isExportAssignment", "isExportDeclaration", "isExpression", "isExternalModuleReference", "isFunctionDeclaration",
-  "isFunctionExpression", "isFunctionLike", "isFunctionTypeNode", "isIdentifier", "isImportDeclaration",
-  "isImportEqualsDeclaration", "isInterfaceDeclaration", "isJsxExpression", "isJsxSpreadAttribute", "isMethodDeclaration",
-  "isMethodSignature", "isModuleDeclaration", "isNamespaceImport", "isNewExpression", "isNonNullExpression",
-  "isNumericLiteral", "isObjectBindingPattern", "isObjectLiteralExpression", "isOmittedExpression", "isParameter",
-  "isParenthesizedExpression", "isPrivateIdentifier", "isPropertyAccessExpression", "isPropertyAssignment",
-  "isPropertyDeclaration", "isPropertySignature", "isReturnStatement", "isSatisfiesExpression",
-  "isShorthandPropertyAssignment", "isSourceFile", "isSpreadAssignment", "isSpreadElement", "isStringLiteral",
-  "isStringLiteralLike", "isTaggedTemplateExpression", "isTemplateSpan", "isThrowStatement", "isTypeAliasDeclaration",
-  "isTypeAssertionExpression", "isTypeNode", "isVariableDeclaration", "isVariableStatement", "isYieldExpression",
-] as const satisfies readonly SyntaxPortMember[];
-
-// The other direction: every member of the port is in the list.
-type Missing = Exclude<SyntaxPortMember, (typeof SYNTAX_PORT_MEMBERS)[number]>;
-const _complete: [Missing] extends [never] ? true : Missing = true;
-void _complete;

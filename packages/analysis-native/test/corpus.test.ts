@@ -3,9 +3,9 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import type * as TS from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyzeProgram, type AnalysisResult, type Finding, type ProgramPort, type Registration, type SyntaxPort } from "@sourced/analysis";
+import { analyzeProgram, type AnalysisResult, type Finding, type ProgramPort, type Registration, SYNTAX_PORT_MEMBERS, type SyntaxPort } from "@sourced/analysis";
 import { assertMatchesExpectations, CASES_DIR, CASES_PROJECTS, relativeToCases } from "../../../fixtures/harness";
-import { loadNativeTypeScript, type NativeProjectPorts, type NativeSession, SYNTAX_PORT_MEMBERS } from "../src/index";
+import { loadNativeTypeScript, type NativeProjectPorts, type NativeSession } from "../src/index";
 
 /*
  * One judgement on two compilers: the whole corpus through the native backend (TypeScript 7.0.2 in

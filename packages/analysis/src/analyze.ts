@@ -9,6 +9,7 @@ import type { ProgramPort } from "./ports.js";
 import { mayRegister } from "./reach.js";
 import { ReferenceScan } from "./reference-scan.js";
 import { escapePlacementOf, type Placement } from "./sites.js";
+import { fastSyntaxPort } from "./syntax-members.js";
 
 export interface AnalyzeProgramOptions {
   /** Only these files (default: every file of the program but declaration files and node_modules). */
@@ -31,7 +32,8 @@ export function isAnalysedFile(program: ProgramPort, sourceFile: ts.SourceFile):
 }
 
 /** Every registration and finding of a program, in the files `isAnalysedFile` accepts. */
-export function analyzeProgram(tsInstance: TypeScript, program: ProgramPort, options: AnalyzeProgramOptions = {}): AnalysisResult {
+export function analyzeProgram(compiler: TypeScript, program: ProgramPort, options: AnalyzeProgramOptions = {}): AnalysisResult {
+  const tsInstance = fastSyntaxPort(compiler);
   const registrations: Registration[] = [];
   const findings: Finding[] = [];
   const unresolvedRegistryImports: UnresolvedRegistryImport[] = [];
@@ -62,7 +64,8 @@ function only<T>(families: readonly T[]): T {
  * site, the registration's verdict and what the `registered` families find beside it, then the
  * `site` families' findings, then the `file` families'.
  */
-export function analyzeSourceFile(tsInstance: TypeScript, program: ProgramPort, sourceFile: ts.SourceFile): AnalysisResult {
+export function analyzeSourceFile(compiler: TypeScript, program: ProgramPort, sourceFile: ts.SourceFile): AnalysisResult {
+  const tsInstance = fastSyntaxPort(compiler);
   // No type of the registry can reach the file (reach.ts): nothing to ask the checker.
   if (!mayRegister(tsInstance, program, sourceFile)) return NOTHING_HERE;
   const context = contextOf(tsInstance, program);

@@ -5,6 +5,7 @@ export { FINDING_KINDS } from "./kinds.js";
 export { closestMatch } from "@sourced/contract-rules";
 export { closeParenEnd, sourceFileNamesOf } from "./ports.js";
 export type { CheckerPort, ProgramPort, SyntaxPort, SyntaxPortMember } from "./ports.js";
+export { SYNTAX_PORT_MEMBERS } from "./syntax-members.js";
 export { DEFAULT_BUILD_OPTIONS, describeOptionValue, parseBuildOptions } from "./build-options.js";
 export type { BuildOptions, OptionCheck, OptionProblem, ParseBuildOptionsSettings } from "./build-options.js";
 export { createNodeRenderer, planEdits, writeTextEdits } from "./edit-plan.js";
