@@ -37,10 +37,23 @@ interface LayerOutcome {
   readonly verdicts: readonly Verdict[];
 }
 
+/** A place in a source file: the file absolute, line and column 1-based. */
+export interface SourcePlace {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * `source` of an `unverified` verdict: where in the sources the frame it was judged at lies, when
+ * the code that ran is not the source (plain tsc's output, JavaScript with a source map) and the
+ * check traced it there exactly: the place to edit, which the warning names. Absent from an
+ * earlier layer.
+ */
 export type Verdict =
   | { readonly kind: "verified" }
   | { readonly kind: "refused"; readonly finding: { readonly message: string; readonly file: string; readonly line: number; readonly column: number } }
-  | { readonly kind: "unverified"; readonly reason: string }
+  | { readonly kind: "unverified"; readonly reason: string; readonly source?: SourcePlace }
   | { readonly kind: "unjudged"; readonly reason: string }
   | { readonly kind: "unchecked" };
 

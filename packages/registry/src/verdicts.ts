@@ -1,5 +1,5 @@
 import type { Entry, RegistrationPolicy, Registrations } from "./registration.js";
-import { isCheckableFile, judge, unjudgedWarning, type Verdict } from "./startup.js";
+import { isCheckableFile, judge, unjudgedWarning, type SourcePlace, type Verdict } from "./startup.js";
 
 /*
  * The start-up check's verdicts, applied to one registry's registrations (registration.ts): the
@@ -84,9 +84,9 @@ export class StartupVerdicts {
 function applyVerdicts(entries: Map<string, Entry>, policy: RegistrationPolicy, batch: readonly Entry[], verdicts: readonly Verdict[], verifier: string): void {
   const { logger, checkMode, requireVerified } = policy;
   const required = checkMode === "require" || requireVerified;
-  const refuse = (entry: Entry, why: string): void => {
+  const refuse = (entry: Entry, why: string, source?: SourcePlace): void => {
     if (entries.get(entry.name) === entry) entries.delete(entry.name);
-    logger.warn(`tool "${entry.name}" (${entry.site}) was not registered: ${why}`);
+    logger.warn(`tool "${entry.name}" (${source === undefined ? entry.site : placeText(source)}) was not registered: ${why}`);
   };
   const cannotJudge = new Map<string, Entry[]>();
   batch.forEach((entry, index) => {
@@ -104,8 +104,9 @@ function applyVerdicts(entries: Map<string, Entry>, policy: RegistrationPolicy, 
         return;
       }
       case "unverified":
-        if (required) refuse(entry, `the start-up check cannot verify it: ${verdict.reason}, and ${requireVerified ? "requireVerified is on." : 'startupCheck is "require".'}`);
-        else logger.warn(`tool "${entry.name}" (${entry.site}) is served unchecked: the start-up check cannot verify it: ${verdict.reason}.`);
+        // Named where the check traced it in the sources (plain tsc's output): the place to edit, not the JavaScript that ran.
+        if (required) refuse(entry, `the start-up check cannot verify it: ${verdict.reason}, and ${requireVerified ? "requireVerified is on." : 'startupCheck is "require".'}`, verdict.source);
+        else logger.warn(`tool "${entry.name}" (${verdict.source === undefined ? entry.site : placeText(verdict.source)}) is served unchecked: the start-up check cannot verify it: ${verdict.reason}.`);
         return;
       case "unjudged":
         cannotJudge.set(verdict.reason, [...(cannotJudge.get(verdict.reason) ?? []), entry]);
@@ -120,4 +121,8 @@ function applyVerdicts(entries: Map<string, Entry>, policy: RegistrationPolicy, 
     if (required) for (const entry of unjudgedEntries) if (entries.get(entry.name) === entry) entries.delete(entry.name);
     logger.warn(unjudgedWarning(unjudgedEntries.map((entry) => ({ name: entry.name, site: entry.lazySite.get() })), reason, !required));
   }
+}
+
+function placeText(place: SourcePlace): string {
+  return `${place.file}:${place.line}:${place.column}`;
 }

@@ -407,6 +407,39 @@ describe("plain tsc's output, traced back to its sources through the tsconfig th
     }
   }
 
+  // A tool the check cannot verify is named where the check traced its frame in the sources: the
+  // place to edit, as a run from source names it, not the JavaScript that ran.
+  for (const [typescript, version, tsc] of [["typescript 6", "6.0.3", TSC], ["typescript 7", "7.0.2", TSC7]] as const) {
+    test(`TypeScript ${version}'s tsc without source maps: a tool registered through an untyped registry, served unchecked or refused under requireVerified, is named at its source, as node src/… names it`, async () => {
+      const project = serverProject(typescript);
+      writeFileSync(
+        join(project, "src", "loose.ts"),
+        [
+          'import type { DataToolOutput } from "@sourced/registry";',
+          'import { answer } from "./answer.ts";',
+          'import { registry } from "./registry.ts";',
+          "",
+          "// The registry's type is lost: what is registered through it is never judged.",
+          "const untyped: any = registry;",
+          'export const viaAny = untyped.tool()(function via_any(): DataToolOutput {\n  return answer("through any");\n});',
+          "",
+        ].join("\n"),
+      );
+      writeFileSync(join(project, "src", "loose-server.ts"), 'import { registry } from "./registry.ts";\nimport "./loose.ts";\n\nvoid registry.serveStdio();\n');
+      execFileSync(process.execPath, [tsc, "-p", ".", "--sourceMap", "false"], { cwd: project });
+      for (const [env, tools, outcome] of [
+        [{}, ["via_any"], "is served unchecked"],
+        [{ SERVER_REQUIRE_VERIFIED: "1" }, [], "was not registered"],
+      ] as const) {
+        const fromSource = await serve(project, process.execPath, ["src/loose-server.ts"], env);
+        const run = await serve(project, process.execPath, ["dist/loose-server.js"], env);
+        expect(run.tools).toEqual(tools);
+        expect(run.warnings, run.stderr).toEqual(fromSource.warnings);
+        expect(run.warnings).toEqual([expect.stringMatching(new RegExp(`^tool "via_any" \\(${join(project, "src", "loose.ts")}:7:37\\) ${outcome}: the start-up check cannot verify it: `))]);
+      }
+    }, 120_000);
+  }
+
   test("one emit traces every file the build wrote: a registry in another output file answers from the record, as a fresh check does", async () => {
     const project = serverProject();
     execFileSync(process.execPath, [TSC, "-p", ".", "--sourceMap", "false"], { cwd: project });

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { FilePlace, JudgeRequest, JudgeResult } from "./judge";
-import type { StartupCheckOptions, StartupOutcome, StartupRegistration, StartupVerdict } from "./protocol";
+import type { Frame, StartupCheckOptions, StartupOutcome, StartupRegistration, StartupVerdict } from "./protocol";
 import { Fingerprints, isCurrent, readRecord, verifierName, type EscapeRecord, type OutputRecord, type ProjectRecord, type RegistrationRecord, type Span } from "./records";
 import { configsAbove, emittingConfig, isTypeScriptFile, throughOutput, sourcePositionOf, tracedByOwnMap, type LostPosition, type OutputPosition, type SourceMaps, type SourcePosition } from "./sources";
 
@@ -191,7 +191,7 @@ function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, Fi
     const escape = innermost(inFile.escapes.filter((candidate) => contains(candidate.span, position)));
     if (escape !== undefined) {
       const { finding } = escape;
-      return { kind: "unverified", reason: `it is registered through a registry value the analysis cannot follow (${display(finding.file)}:${finding.line}:${finding.column}: ${finding.message})` };
+      return { kind: "unverified", reason: `it is registered through a registry value the analysis cannot follow (${display(finding.file)}:${finding.line}:${finding.column}: ${finding.message})`, ...tracedSource(position) };
     }
   }
   if (first === undefined) return { kind: "unchecked" };
@@ -201,12 +201,21 @@ function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, Fi
   const lost = lastBefore(sites.of(first.config, first.judged.file)?.escapes ?? [], first.judged);
   if (lost !== undefined) {
     const { finding } = lost;
-    return { kind: "unverified", reason: `it is registered through a registry value the analysis cannot follow, probably the one at ${display(finding.file)}:${finding.line}:${finding.column} (${finding.message})` };
+    return {
+      kind: "unverified",
+      reason: `it is registered through a registry value the analysis cannot follow, probably the one at ${display(finding.file)}:${finding.line}:${finding.column} (${finding.message})`,
+      ...tracedSource(first.judged),
+    };
   }
   if (failed !== undefined) return { kind: "unjudged", reason: failed };
   const at = `${display(first.judged.file)}:${first.judged.line}:${first.judged.column}`;
   const via = first.judged.mapped === undefined ? "" : ` (${display(first.judged.mapped.file)}:${first.judged.mapped.line}:${first.judged.mapped.column} through its source map)`;
-  return { kind: "unverified", reason: `the analysis of ${display(first.config)} finds no registration at ${at}${via}` };
+  return { kind: "unverified", reason: `the analysis of ${display(first.config)} finds no registration at ${at}${via}`, ...tracedSource(first.judged) };
+}
+
+/** An `unverified` verdict's `source` (protocol.ts): the judged position, when a map led to it from the frame that ran. */
+function tracedSource(position: SourcePosition): { readonly source?: Frame } {
+  return position.mapped === undefined ? {} : { source: { file: position.file, line: position.line, column: position.column } };
 }
 
 function contains(span: Span, position: SourcePosition): boolean {

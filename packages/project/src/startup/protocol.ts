@@ -42,8 +42,16 @@ export type StartupVerdict =
   | { readonly kind: "verified" }
   /** The analysis has a finding on it: the build would strip it, so the registry refuses it. */
   | { readonly kind: "refused"; readonly finding: ReportedFinding }
-  /** Its file was judged, but not as a registration the analysis can vouch for (an escaped registry, a site it cannot find). */
-  | { readonly kind: "unverified"; readonly reason: string }
+  /**
+   * Its file was judged, but not as a registration the analysis can vouch for (an escaped registry,
+   * a site it cannot find). `source`: where in the sources the frame it was judged at lies, when
+   * that frame is not in a source itself but was traced there exactly (plain tsc's output through
+   * the emit it is, JavaScript through its source map, a loader's unmapped position), so that the
+   * registry's warning names the place to edit, as it does for a server run from its sources, not
+   * the JavaScript that ran; the file absolute, as the frames are. Absent when the frame is in a
+   * source already, and from a layer of an earlier version.
+   */
+  | { readonly kind: "unverified"; readonly reason: string; readonly source?: Frame }
   /** The check could not judge its file: `reason` says what is missing (TypeScript, a tsconfig, the sources). */
   | { readonly kind: "unjudged"; readonly reason: string }
   /** Plain JavaScript that no tsconfig checks: not the check's to judge. */
