@@ -292,10 +292,14 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
   };
   const isCompilerLibrary = (fileName: string): boolean =>
     libraryDirectory !== undefined && fileName.startsWith(`${libraryDirectory}/`) && /^lib\.[^/]*\.d\.ts$/.test(fileName.slice(libraryDirectory.length + 1));
+  // The program of a snapshot never changes, and the API asks for its list anew at every call (a
+  // round trip and every file's name, five times a check): asked once.
+  let fileNames: readonly string[] | undefined;
+  const sourceFileNames = (): readonly string[] => (fileNames ??= native.getSourceFileNames());
   const program: ProgramPort = {
-    getSourceFileNames: () => native.getSourceFileNames(),
+    getSourceFileNames: sourceFileNames,
     getSourceFile: (fileName) => native.getSourceFile(fileName) as unknown as ts.SourceFile | undefined,
-    getSourceFiles: () => native.getSourceFileNames().flatMap((fileName) => {
+    getSourceFiles: () => sourceFileNames().flatMap((fileName) => {
       const sourceFile = native.getSourceFile(fileName);
       return sourceFile === undefined ? [] : [sourceFile as unknown as ts.SourceFile];
     }),
@@ -306,7 +310,7 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     // The files the module graph may be read from (reach.ts): all but the compiler's own library
     // files (the largest of a program, which import nothing and never declare the mark), told by
     // where they are, without a request.
-    getModuleGraphFileNames: () => native.getSourceFileNames().filter((fileName) => !isCompilerLibrary(fileName)),
+    getModuleGraphFileNames: () => sourceFileNames().filter((fileName) => !isCompilerLibrary(fileName)),
     // The facts libraries are judged from (packages/analysis/src/sealed-libraries.ts): their text,
     // read from disk (the text TypeScript 7 read them from) rather than fetched as syntax.
     readFileText: (fileName) => {
@@ -325,8 +329,7 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     syntax,
     program,
     candidateSources: () =>
-      native
-        .getSourceFileNames()
+      sourceFileNames()
         .filter((fileName) => !/\.d\.[^/\\]*ts$/.test(fileName) && !/[\\/]node_modules[\\/]/.test(fileName))
         .flatMap((fileName) => (native.getSourceFile(fileName) as unknown as ts.SourceFile | undefined) ?? []),
     configErrors: () =>
