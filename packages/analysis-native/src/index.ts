@@ -253,6 +253,9 @@ function openSession(loader: Loader, sync: NativeSyncModule, syntax: SyntaxPort,
   };
 }
 
+/** A declaration file's name: `.d.ts`, `.d.mts`, `.d.cts`, and `.d.<extension>.ts` for an arbitrary extension. */
+const DECLARATION_FILE = /\.d\.[^/\\]*ts$/;
+
 /** `DiagnosticCategory.Error`, the same number in TypeScript 6 and 7. */
 const DIAGNOSTIC_ERROR = 1;
 
@@ -295,6 +298,7 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
   // The program of a snapshot never changes, and the API asks for its list anew at every call (a
   // round trip and every file's name, five times a check): asked once.
   let fileNames: readonly string[] | undefined;
+  const rootFiles = new Set(project.rootFiles);
   const sourceFileNames = (): readonly string[] => (fileNames ??= native.getSourceFileNames());
   const program: ProgramPort = {
     getSourceFileNames: sourceFileNames,
@@ -303,10 +307,15 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
       const sourceFile = native.getSourceFile(fileName);
       return sourceFile === undefined ? [] : [sourceFile as unknown as ts.SourceFile];
     }),
-    isSourceFileFromExternalLibrary: (sourceFile) => native.isSourceFileFromExternalLibrary(sourceFile as unknown as NativeSourceFile),
+    // A file the tsconfig names is never one from an external library: both compilers mark only the
+    // files they first reach through node_modules, below the root files. Told without a request
+    // (the metadata request otherwise made for every file of the project).
+    isSourceFileFromExternalLibrary: (sourceFile) => !rootFiles.has(sourceFile.fileName) && native.isSourceFileFromExternalLibrary(sourceFile as unknown as NativeSourceFile),
     getTypeChecker: () => checker,
     // Asked by name: a library file is never fetched to tell (the API caches the answer per program).
-    isDefaultLibraryFileName: (fileName) => native.getSourceFileMetadata(fileName)?.isDefaultLibrary === true,
+    // A default library is a declaration file (both compilers load only those as libraries): any
+    // other file is told by its name, without a request.
+    isDefaultLibraryFileName: (fileName) => DECLARATION_FILE.test(fileName) && native.getSourceFileMetadata(fileName)?.isDefaultLibrary === true,
     // The files the module graph may be read from (reach.ts): all but the compiler's own library
     // files (the largest of a program, which import nothing and never declare the mark), told by
     // where they are, without a request.
@@ -330,7 +339,7 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     program,
     candidateSources: () =>
       sourceFileNames()
-        .filter((fileName) => !/\.d\.[^/\\]*ts$/.test(fileName) && !/[\\/]node_modules[\\/]/.test(fileName))
+        .filter((fileName) => !DECLARATION_FILE.test(fileName) && !/[\\/]node_modules[\\/]/.test(fileName))
         .flatMap((fileName) => (native.getSourceFile(fileName) as unknown as ts.SourceFile | undefined) ?? []),
     configErrors: () =>
       native
