@@ -255,7 +255,7 @@ describe(`the README's quick start, in fresh projects on ${describeNode(NODE)} (
   it("TypeScript 7: sourced check passes the tool and reports one without DataToolOutput; tsc 7 builds the server, whose start-up check refuses it on Node 22, 24 and 26", async () => {
     const directory = startProject("typescript-7");
     const commands = commandsOf(part("TypeScript 7"));
-    expect(commands).toEqual(["npm install --save-dev @sourced/cli typescript@7", "npx sourced check", "npx tsc", "node dist/server.js"]);
+    expect(commands).toEqual(["npm install --save-dev @sourced/cli typescript@7.0", "npx sourced check", "npx tsc", "node dist/server.js"]);
     await follow(directory, commands);
     const check = shell(directory, "npx sourced check");
     expect(check.stdout).toMatch(/ with TypeScript 7\.\d+\.\d+ \(native\)\.\n$/);
