@@ -29,7 +29,7 @@ describe("fastSyntaxPort: the port's members as own properties, once per compile
     const port = fastSyntaxPort(ts);
     expect(fastSyntaxPort(ts)).toBe(port);
     expect(fastSyntaxPort(port)).toBe(port);
-    const other = { ...port } as SyntaxPort;
+    const other: SyntaxPort = { ...port };
     expect(fastSyntaxPort(other)).not.toBe(port);
   });
 
