@@ -48,6 +48,13 @@ export const MUTATION_GROUPS = {
     mutate: ["packages/registry/src/contract.ts"],
     tests: registryTests("contract", "net", "url-rule", "typed-outputs", "resource-sources", "resource-reads"),
   },
+  // What contract.ts held until the offerings' schemas moved out: the MCP parts both use (content
+  // blocks, `_meta`, annotations; static mutants too), judged by the contract's tests and the
+  // offerings'; and the schemas of what resources, templates and prompts answer.
+  schemas: {
+    mutate: ["packages/registry/src/{mcp-schemas,offering-schemas}.ts"],
+    tests: registryTests("contract", "net", "resource-reads", "resources-prompts", "resource-templates", "template-callbacks", "prompt-completions"),
+  },
   // The URL rule is read by the contract's schemas and by the registry's start-up check; its advice
   // for local data is read where a served resource may stand as a source, and `toSourceUrl` has tests of its own.
   "url-rule": { mutate: ["packages/contract-rules/src/url-rule.ts"], tests: [...registryTests("url-rule", "contract", "resource-sources", "to-source-url"), ...contractRulesTests()] },
