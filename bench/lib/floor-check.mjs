@@ -27,7 +27,10 @@ const config = path.resolve(directory, "tsconfig.json");
 if (backend === "classic") {
   const ts = require("typescript");
   const parsed = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences });
+  // Parsed as tsc parses (JSDoc only where it can change a type), as `sourced check` builds it.
+  const host = ts.createCompilerHost(parsed.options, true);
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences, host });
   const sites = readSites(path.join(directory, "build", "floor-sites.json"));
   const judge = createFloorJudge(ts, program.getTypeChecker(), program.getSourceFiles().find((file) => REGISTRY_DECLARATIONS.test(file.fileName)));
   for (const sourceFile of program.getSourceFiles()) {
