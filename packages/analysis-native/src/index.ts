@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import type * as ts from "typescript";
-import type { CheckerPort, ProgramPort, SyntaxPort } from "@sourced/analysis";
+import { type CheckerPort, isDeclarationFileName, isExternalFileName, type ProgramPort, type SyntaxPort } from "@sourced/analysis";
 import { asCheckerPort, NativeCheckerPort } from "./checker";
 import type { NativeApi, NativeAstModule, NativeDiagnostic, NativeProject, NativeSnapshot, NativeSourceFile, NativeSyncModule } from "./native-api";
 import { createSyntaxPort } from "./syntax";
@@ -253,9 +253,6 @@ function openSession(loader: Loader, sync: NativeSyncModule, syntax: SyntaxPort,
   };
 }
 
-/** A declaration file's name: `.d.ts`, `.d.mts`, `.d.cts`, and `.d.<extension>.ts` for an arbitrary extension. */
-const DECLARATION_FILE = /\.d\.[^/\\]*ts$/;
-
 /** `DiagnosticCategory.Error`, the same number in TypeScript 6 and 7. */
 const DIAGNOSTIC_ERROR = 1;
 
@@ -315,7 +312,7 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     // Asked by name: a library file is never fetched to tell (the API caches the answer per program).
     // A default library is a declaration file (both compilers load only those as libraries): any
     // other file is told by its name, without a request.
-    isDefaultLibraryFileName: (fileName) => DECLARATION_FILE.test(fileName) && native.getSourceFileMetadata(fileName)?.isDefaultLibrary === true,
+    isDefaultLibraryFileName: (fileName) => isDeclarationFileName(fileName) && native.getSourceFileMetadata(fileName)?.isDefaultLibrary === true,
     // The files the module graph may be read from (reach.ts): all but the compiler's own library
     // files (the largest of a program, which import nothing and never declare the mark), told by
     // where they are, without a request.
@@ -339,7 +336,7 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
     program,
     candidateSources: () =>
       sourceFileNames()
-        .filter((fileName) => !DECLARATION_FILE.test(fileName) && !/[\\/]node_modules[\\/]/.test(fileName))
+        .filter((fileName) => !isExternalFileName(fileName))
         .flatMap((fileName) => (native.getSourceFile(fileName) as unknown as ts.SourceFile | undefined) ?? []),
     configErrors: () =>
       native

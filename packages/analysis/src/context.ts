@@ -324,7 +324,12 @@ export function isProjectSource(program: ProgramPort, sourceFile: ts.SourceFile)
 
 /** A declaration file or a file under node_modules, told by its name alone (no syntax needed). */
 export function isExternalFileName(fileName: string): boolean {
-  return /\.d\.[cm]?ts$|\.d\.[^/\\]*\.ts$/.test(fileName) || /[\\/]node_modules[\\/]/.test(fileName);
+  return isDeclarationFileName(fileName) || /[\\/]node_modules[\\/]/.test(fileName);
+}
+
+/** A declaration file's name, as TypeScript tells one: `.d.ts`, `.d.mts`, `.d.cts`, or `.d.<extension>.ts` (arbitrary extensions). */
+export function isDeclarationFileName(fileName: string): boolean {
+  return /\.d\.[cm]?ts$|\.d\.[^/\\]*\.ts$/.test(fileName);
 }
 
 /**

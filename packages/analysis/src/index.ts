@@ -4,6 +4,7 @@ export type { AnalyzeProgramOptions } from "./analyze.js";
 export { FINDING_KINDS } from "./kinds.js";
 export { closestMatch } from "@sourced/contract-rules";
 export { closeParenEnd, sourceFileNamesOf } from "./ports.js";
+export { isDeclarationFileName, isExternalFileName } from "./context.js";
 export type { CheckerPort, ProgramPort, SyntaxPort, SyntaxPortMember } from "./ports.js";
 export { SYNTAX_PORT_MEMBERS } from "./syntax-members.js";
 export { DEFAULT_BUILD_OPTIONS, describeOptionValue, parseBuildOptions } from "./build-options.js";

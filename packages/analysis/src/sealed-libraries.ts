@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { MARK_LITERAL } from "./context.js";
+import { isDeclarationFileName, MARK_LITERAL } from "./context.js";
 import type { CheckerPort, ProgramPort } from "./ports.js";
 
 /*
@@ -20,8 +20,6 @@ import type { CheckerPort, ProgramPort } from "./ports.js";
  * relative names), a program that cannot tell one of these facts.
  */
 
-/** Declaration files and JSON, the files whose module names the pattern below sees whole. */
-const SCANNED_FILE = /\.d\.[cm]?ts$|\.d\.[^/\\]*\.ts$|\.json$/;
 /** The package a file under node_modules belongs to: the last `node_modules/<name>` or `node_modules/@scope/<name>` of its name. */
 const PACKAGE_ROOT = /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/;
 /** Trivia between a keyword and what follows it: whitespace and comments. */
@@ -137,7 +135,8 @@ function sealedAmong(fileNames: readonly string[], facts: Facts): SealedLibrarie
  * spelt with one), a name with an escape or a substitution in it.
  */
 function sealsFile(fileName: string, root: string, pending: Map<string, number[]>, facts: Facts): boolean {
-  if (!SCANNED_FILE.test(fileName)) return false;
+  // Declaration files and JSON: the files whose module names the pattern below sees whole.
+  if (!isDeclarationFileName(fileName) && !fileName.endsWith(".json")) return false;
   const text = facts.readText(fileName);
   if (text === undefined) return false;
   if (text.includes(MARK_LITERAL)) return false;
