@@ -1,35 +1,31 @@
 import type * as ts from "typescript";
 import type { CheckerPort, SyntaxPort } from "@sourced/analysis";
+import { AwaitedTypes } from "./awaited";
 import type { NativeChecker, NativeNode, NativeProject, NativeSignature, NativeSymbol, NativeSyncModule, NativeType } from "./native-api";
+import { moduleSpecifiers, optionValues, returnAnnotations, siteNames } from "./prefetch";
+import { NATIVE, PortSignature, PortSymbol, PortType, type WrappingChecker } from "./wrappers";
 
 /*
  * The checker port over TypeScript 7's native checker. The analysis reads types, symbols and
- * signatures through their classic members (`type.types`, `type.getCallSignatures()`,
- * `symbol.declarations` as nodes, …); TypeScript 7 hands out objects of another shape (node
- * handles to resolve, `getTypes()`, `getAliasSymbol()`), so each is wrapped once: one wrapper per
- * native object, so that the analysis' identity caches keep working. The caches live as long as
- * the project's snapshot, the lifetime of the native objects themselves.
+ * signatures through their classic members; TypeScript 7 hands out objects of another shape, so
+ * each is wrapped once (wrappers.ts): one wrapper per native object, so that the analysis'
+ * identity caches keep working. Every question is a round trip to TypeScript 7's process, so the
+ * port asks each one once and keeps the answer, asks ahead in batches what a file's sites will
+ * need (prefetch.ts), and answers without asking where the answer is known. The caches live as
+ * long as the project's snapshot, the lifetime of the native objects themselves.
  *
- * Over 400 lines on purpose: the port class and the three wrapper classes share private caches
- * (the wrappers by native object, the answers that need no round trip) and call each other's
- * members; split apart, each file would import the others and close an import circle.
+ * The wrappers and `getAwaitedType`'s emulation (awaited.ts) know this class only as the
+ * `WrappingChecker` declared beside the wrappers, so the files import one another one way only.
  */
 
 /** The key of `getTypeOfSymbolAtLocation`'s answers that hold at any location (see `locationMatters`). */
 const ANY_LOCATION = Symbol("any location");
 
-/** The native object behind a wrapper. */
-const NATIVE = Symbol("native");
-
-interface Wrapped<T> {
-  readonly [NATIVE]: T;
-}
-
 /**
  * Typed with the wrappers, not the classic types it stands in for: `asCheckerPort` is the one
  * place that says this class is the analysis' checker port.
  */
-export class NativeCheckerPort {
+export class NativeCheckerPort implements WrappingChecker {
   private readonly types = new Map<NativeType, PortType>();
   private readonly symbols = new Map<NativeSymbol, PortSymbol>();
   private readonly signatures = new Map<NativeSignature, PortSignature>();
@@ -37,7 +33,7 @@ export class NativeCheckerPort {
   private readonly symbolsAt = new Map<NativeNode, PortSymbol | null>();
   /** Answers of `getTypeOfSymbol`, filled in batches by `prefetch`. */
   private readonly typesOfSymbols = new Map<PortSymbol, PortType>();
-  private readonly awaitedTypes = new Map<PortType, PortType | null>();
+  private readonly awaited = new AwaitedTypes(this);
   /** Answers of `getTypeFromTypeNode` for registered functions' return annotations, filled by `prefetch`. */
   private readonly typesOfTypeNodes = new Map<NativeNode, PortType>();
   /*
@@ -89,64 +85,15 @@ export class NativeCheckerPort {
 
   // --- the port -------------------------------------------------------------------------------
 
+  /** What the analysis will ask about a file and its registration sites (prefetch.ts), asked in a few batched requests. */
   prefetch(sourceFile: ts.SourceFile, sites: readonly ts.Node[]): void {
     const { syntax } = this;
     this.fetchSymbols(this.moduleSpecifiersToFetch(sourceFile), false);
-    // The values of an options literal a call (or a decorator's call) is given: the options check
-    // asks each one's type (a raw shape's, each of its properties') when the call makes a registry or a tool decorator (options.ts), one
-    // request per value otherwise; a call that makes neither has its values typed for nothing, in
-    // the same request. A value made by a call (`input: z.object({ … })`) is judged by its
-    // callee's declared return type (declared-options.ts): the call is a site itself, so its
-    // callee's symbol is fetched with the sites' below, and the call's own type, which TypeScript 7
-    // would get by resolving the registration's call, is asked only if that cannot tell.
-    const values: NativeNode[] = [];
-    for (const site of sites) {
-      const call = syntax.isCallExpression(site) ? site : syntax.isDecorator(site) && syntax.isCallExpression(site.expression) ? site.expression : undefined;
-      let options: ts.Node | undefined = call?.arguments[0];
-      while (options !== undefined && syntax.isParenthesizedExpression(options)) options = options.expression;
-      if (options === undefined || !syntax.isObjectLiteralExpression(options)) continue;
-      for (const property of options.properties) {
-        if (!syntax.isPropertyAssignment(property)) continue;
-        // A raw shape written in place (`input: { limit: z.number() }`), like any object literal
-        // given to an option (`annotations: { readOnlyHint: true }`), is judged by its properties'
-        // types (declared-options.ts): its own type, which TypeScript 7 would get by resolving the
-        // call, is asked only when those cannot tell.
-        const value = property.initializer;
-        let inner: ts.Node = value;
-        while (syntax.isParenthesizedExpression(inner)) inner = inner.expression;
-        if (syntax.isCallExpression(inner)) continue;
-        const typed = syntax.isObjectLiteralExpression(value) && value.properties.length > 0 ? value.properties.flatMap((inner) => (syntax.isPropertyAssignment(inner) ? [inner.initializer] : [])) : [value];
-        for (const node of typed) if (!this.typesAt.has(asNative(node))) values.push(asNative(node));
-      }
-    }
-    const wanted: NativeNode[] = [];
-    for (const site of sites) {
-      // A call's callee and its registered argument, a decorator's expression and its method's
-      // name, or a value reference itself: what the analysis asks the symbol of. The receiver of
-      // a callee `registry.tool` too: whether the call's type is shared with the file's other
-      // calls asks that name's symbol and type (`literalCallOf`), once per file and name, which
-      // outside the batch is two round trips per file. Every `a.b(…)` call's receiver is fetched,
-      // `rows.map(…)`'s too, which the analysis never asks: keeping only called calls
-      // (`registry.tool({…})(fn)`) left 40 more single requests on the mid-size project and no
-      // measurable CPU saved, so the batch stays the wider one.
-      const nodes = syntax.isCallExpression(site)
-        ? [site.expression, site.arguments[0], syntax.isPropertyAccessExpression(site.expression) ? site.expression.expression : undefined]
-        : syntax.isDecorator(site)
-          ? [site.expression, (site.parent as ts.MethodDeclaration).name]
-          : [site];
-      for (const node of nodes) {
-        if (node !== undefined && (syntax.isIdentifier(node) || syntax.isPropertyAccessExpression(node)) && !this.symbolsAt.has(asNative(node))) wanted.push(asNative(node));
-      }
-    }
-    this.fetchSymbols(wanted, true);
-    // The return annotations of the functions registered here, judged next (`getTypeFromTypeNode`;
-    // the type at a type node is the type it denotes, and only `getTypeAtLocation` takes arrays).
-    const annotations: NativeNode[] = [];
-    for (const site of sites) {
-      const registered = syntax.isCallExpression(site) ? site.arguments[0] : syntax.isDecorator(site) ? site.parent : undefined;
-      if (registered === undefined || !(syntax.isFunctionExpression(registered) || syntax.isArrowFunction(registered) || syntax.isMethodDeclaration(registered))) continue;
-      if (registered.type !== undefined && !this.typesOfTypeNodes.has(asNative(registered.type))) annotations.push(asNative(registered.type));
-    }
+    const values = optionValues(syntax, sites).map(asNative).filter((node) => !this.typesAt.has(node));
+    this.fetchSymbols(siteNames(syntax, sites).map(asNative).filter((node) => !this.symbolsAt.has(node)), true);
+    // The type at a type node is the type it denotes, and only `getTypeAtLocation` takes arrays:
+    // the annotations come in one request with the values.
+    const annotations = returnAnnotations(syntax, sites).map(asNative).filter((node) => !this.typesOfTypeNodes.has(node));
     const unique = [...new Set(values)];
     if (annotations.length + unique.length === 0) return;
     const types = this.native.getTypeAtLocation([...annotations, ...unique]);
@@ -172,18 +119,9 @@ export class NativeCheckerPort {
     return this.native.getSymbolAtPosition(fileName, positions).map((symbol) => this.symbol(symbol));
   }
 
-  /** A file's module specifiers not asked yet: whether each import resolves is asked of every file, often before it is judged. */
+  /** A file's module specifiers not asked yet (prefetch.ts). */
   private moduleSpecifiersToFetch(sourceFile: ts.SourceFile): NativeNode[] {
-    const { syntax } = this;
-    const wanted: NativeNode[] = [];
-    const want = (node: ts.Node): void => {
-      if (!this.symbolsAt.has(asNative(node))) wanted.push(asNative(node));
-    };
-    for (const statement of sourceFile.statements) {
-      if ((syntax.isImportDeclaration(statement) || syntax.isExportDeclaration(statement)) && statement.moduleSpecifier !== undefined) want(statement.moduleSpecifier);
-      else if (syntax.isImportEqualsDeclaration(statement) && syntax.isExternalModuleReference(statement.moduleReference)) want(statement.moduleReference.expression);
-    }
-    return wanted;
+    return moduleSpecifiers(this.syntax, sourceFile).map(asNative).filter((node) => !this.symbolsAt.has(node));
   }
 
   /** Symbols of `nodes` in one batched request, and (`withTypes`) those symbols' types in another. */
@@ -413,68 +351,9 @@ export class NativeCheckerPort {
     return this.type(info?.valueType);
   }
 
-  /**
-   * What `await` of a value of `type` gives, as the classic `getAwaitedType` answers for the
-   * types the analysis asks about. TypeScript 7.1 has the method; on 7.0 it is emulated the way
-   * the classic checker defines it: a type with a callable `then` is awaited as the first
-   * parameter of `then`'s first parameter (`onfulfilled`), recursively; a union member by member;
-   * any other type is itself.
-   */
+  /** What `await` of a value of `type` gives (awaited.ts). */
   getAwaitedType(type: PortType): PortType | undefined {
-    const port = type;
-    if (this.awaitedTypes.has(port)) return this.awaitedTypes.get(port) ?? undefined;
-    this.awaitedTypes.set(port, null); // a thenable awaiting itself stops here
-    const awaited = this.computeAwaited(port, 0);
-    this.awaitedTypes.set(port, awaited ?? null);
-    return awaited;
-  }
-
-  private computeAwaited(type: PortType, depth: number): PortType | undefined {
-    if (typeof this.native.getAwaitedType === "function") return this.type(this.native.getAwaitedType(type[NATIVE]));
-    const { TypeFlags } = this.sync;
-    if (depth > 16) return undefined;
-    if (type.flags & (TypeFlags.Any! | TypeFlags.Unknown!)) return type;
-    if (type.flags & TypeFlags.Union!) {
-      const members = type.types.map((member) => this.awaitedOf(member as PortType, depth + 1));
-      if (members.some((member) => member === undefined)) return undefined;
-      if (members.every((member, index) => member === type.types[index])) return type;
-      return syntheticUnion(this, type, members as PortType[]);
-    }
-    const promised = this.promisedType(type);
-    if (promised === "not-thenable") return type;
-    if (promised === undefined) return undefined;
-    return this.awaitedOf(promised, depth + 1);
-  }
-
-  private awaitedOf(type: PortType, depth: number): PortType | undefined {
-    const known = this.awaitedTypes.get(type);
-    if (known !== undefined) return known ?? undefined;
-    return this.computeAwaited(type, depth);
-  }
-
-  /** The classic `getPromisedTypeOfPromise`: `T` of a `then(onfulfilled: (value: T) => …)`. */
-  private promisedType(type: PortType): PortType | undefined | "not-thenable" {
-    const { TypeFlags } = this.sync;
-    if (type.flags & (TypeFlags.Primitive ?? 0) && !(type.flags & TypeFlags.Object!)) return "not-thenable";
-    const then = this.native.getPropertyOfType(type[NATIVE], "then");
-    if (then === undefined) return "not-thenable";
-    const thenType = this.native.getTypeOfSymbol(then);
-    const thenSignatures = thenType === undefined ? [] : this.native.getSignaturesOfType(thenType, this.SignatureKindCall);
-    if (thenSignatures.length === 0) return "not-thenable";
-    const fulfilled: NativeType[] = [];
-    for (const signature of thenSignatures) {
-      const onfulfilled = this.native.getParameterType(signature, 0);
-      if (onfulfilled === undefined) continue;
-      const callable = this.native.getNonNullableType(onfulfilled) ?? onfulfilled;
-      if (callable.flags & TypeFlags.Any!) return undefined;
-      for (const callback of this.native.getSignaturesOfType(callable, this.SignatureKindCall)) {
-        const value = this.native.getParameterType(callback, 0);
-        if (value !== undefined && !fulfilled.includes(value)) fulfilled.push(value);
-      }
-    }
-    if (fulfilled.length === 0) return undefined;
-    const members = fulfilled.map((member) => this.type(member));
-    return members.length === 1 ? members[0] : syntheticUnion(this, undefined, members);
+    return this.awaited.of(type);
   }
 
   private anyType: PortType | undefined;
@@ -511,175 +390,4 @@ function asNative(node: ts.Node): NativeNode {
 /** The checker as the analysis sees it: wrappers stand in for classic types, symbols and signatures. */
 export function asCheckerPort(checker: NativeCheckerPort): CheckerPort {
   return checker as unknown as CheckerPort;
-}
-
-/** A native type with the classic members the analysis reads. */
-export class PortType implements Wrapped<NativeType> {
-  readonly [NATIVE]: NativeType;
-  readonly flags: number;
-  private membersCache: readonly PortType[] | undefined;
-  private propertiesCache: PortSymbol[] | undefined;
-  private callSignaturesCache: PortSignature[] | undefined;
-  private readonly propertyByName = new Map<string, PortSymbol | null>();
-
-  constructor(
-    private readonly checker: NativeCheckerPort,
-    native: NativeType,
-    /** For a union the API cannot build (the awaited members of a union of thenables). */
-    synthetic?: readonly PortType[],
-  ) {
-    this[NATIVE] = native;
-    this.flags = synthetic !== undefined ? checker.sync.TypeFlags.Union! : native.flags;
-    if (synthetic !== undefined) this.membersCache = synthetic;
-  }
-
-  get objectFlags(): number {
-    return this[NATIVE].objectFlags;
-  }
-
-  get value(): string | number | boolean | bigint {
-    return this[NATIVE].value;
-  }
-
-  get intrinsicName(): string {
-    return this[NATIVE].intrinsicName;
-  }
-
-  /** `UnionOrIntersectionType.types`. */
-  get types(): readonly PortType[] {
-    this.membersCache ??= (this[NATIVE].getTypes() ?? []).map((member) => this.checker.type(member));
-    return this.membersCache;
-  }
-
-  get aliasSymbol(): PortSymbol | undefined {
-    return this.checker.symbol(this[NATIVE].getAliasSymbol());
-  }
-
-  getSymbol(): PortSymbol | undefined {
-    return this.checker.symbol(this[NATIVE].getSymbol());
-  }
-
-  getCallSignatures(): readonly PortSignature[] {
-    this.callSignaturesCache ??= this.checker.native
-      .getSignaturesOfType(this[NATIVE], this.checker.SignatureKindCall)
-      .map((signature) => this.checker.signature(signature)!);
-    return this.callSignaturesCache;
-  }
-
-  getProperty(name: string): PortSymbol | undefined {
-    let property = this.propertyByName.get(name);
-    if (property === undefined) {
-      property = this.listedProperty(name) ?? this.checker.symbol(this.checker.native.getPropertyOfType(this[NATIVE], name)) ?? null;
-      this.propertyByName.set(name, property);
-    }
-    return property ?? undefined;
-  }
-
-  /*
-   * A property of an object type whose properties were already fetched, found in that list:
-   * `getPropertyOfType` of an object type answers a property of its own by name before anything
-   * else (the global `Object` and `Function` members come after, so a name not listed is still
-   * asked). The options check lists an options type's properties, then asks for each given key
-   * (554 requests on the mid-size tool-heavy project, docs/performance.md). Unions and
-   * intersections, whose properties the checker makes, are always asked.
-   */
-  private listedProperty(name: string): PortSymbol | undefined {
-    const { TypeFlags } = this.checker.sync;
-    if (this.propertiesCache === undefined || !(this.flags & TypeFlags.Object!) || this.flags & (TypeFlags.Union! | TypeFlags.Intersection!)) return undefined;
-    return this.propertiesCache.find((property) => property.escapedName === name && property.name === name);
-  }
-
-  /**
-   * `ConditionalBranches` (marked.ts) of a conditional type: TypeScript 7's API gives its true and
-   * false types but not its declaration, so whether it may distribute is told from its check type
-   * (below). So `registry.tool()`'s declared return type is read as on TypeScript 6, without
-   * resolving each call.
-   */
-  nonDistributiveBranches(): { readonly whenTrue: () => PortType; readonly whenFalse: () => PortType } | undefined {
-    const { TypeFlags } = this.checker.sync;
-    const native = this[NATIVE] as NativeType & { getCheckType?(): NativeType; getTrueType?(): NativeType; getFalseType?(): NativeType };
-    if (!(this.flags & TypeFlags.Conditional!) || native.getCheckType === undefined || native.getTrueType === undefined || native.getFalseType === undefined) return undefined;
-    // Distributing needs a check type that some instantiation can still make a union or `never`:
-    // one that is, or has at its top, a type variable. An object type (`[O]`) or a type without
-    // any (`0` in `0 extends 1 & O`) never becomes either.
-    const mayBecomeUnion =
-      TypeFlags.TypeParameter! | TypeFlags.IndexedAccess! | TypeFlags.Conditional! | TypeFlags.Substitution! | TypeFlags.Index! | TypeFlags.Union! | TypeFlags.Intersection! | TypeFlags.TemplateLiteral! | TypeFlags.StringMapping! | TypeFlags.Never!;
-    if (native.getCheckType().flags & mayBecomeUnion) return undefined;
-    return { whenTrue: () => this.checker.type(native.getTrueType!()), whenFalse: () => this.checker.type(native.getFalseType!()) };
-  }
-
-  properties(): PortSymbol[] {
-    if (this.propertiesCache === undefined) {
-      this.propertiesCache = this.checker.native.getPropertiesOfType(this[NATIVE]).map((property) => this.checker.symbol(property));
-      this.checker.prefetchSymbolKeyedTypes(this.propertiesCache);
-    }
-    return this.propertiesCache;
-  }
-}
-
-function syntheticUnion(checker: NativeCheckerPort, like: PortType | undefined, members: readonly PortType[]): PortType {
-  if (members.length === 1) return members[0]!;
-  // Never handed to the native checker: the analysis only reads a union's flags and members.
-  return new PortType(checker, (like ?? members[0]!)[NATIVE], members);
-}
-
-/** A native symbol whose declarations are nodes (TypeScript 7 hands out handles), resolved on first use. */
-export class PortSymbol implements Wrapped<NativeSymbol> {
-  readonly [NATIVE]: NativeSymbol;
-  readonly name: string;
-  readonly escapedName: string;
-  readonly flags: number;
-  private declarationsCache: ts.Declaration[] | undefined;
-  private valueDeclarationCache: ts.Declaration | null | undefined;
-
-  constructor(
-    private readonly checker: NativeCheckerPort,
-    native: NativeSymbol,
-  ) {
-    this[NATIVE] = native;
-    this.name = native.name;
-    this.escapedName = native.escapedName;
-    this.flags = native.flags;
-  }
-
-  get declarations(): ts.Declaration[] | undefined {
-    if (this.declarationsCache === undefined) {
-      const handles = this[NATIVE].declarations ?? [];
-      this.declarationsCache = handles.flatMap((handle) => {
-        const node = handle.resolve(this.checker.project);
-        return node === undefined ? [] : [node as unknown as ts.Declaration];
-      });
-    }
-    return this.declarationsCache;
-  }
-
-  get valueDeclaration(): ts.Declaration | undefined {
-    if (this.valueDeclarationCache === undefined) {
-      const handle = this[NATIVE].valueDeclaration;
-      this.valueDeclarationCache = (handle?.resolve(this.checker.project) as unknown as ts.Declaration | undefined) ?? null;
-    }
-    return this.valueDeclarationCache ?? undefined;
-  }
-}
-
-export class PortSignature implements Wrapped<NativeSignature> {
-  readonly [NATIVE]: NativeSignature;
-  private returned: PortType | undefined;
-
-  constructor(
-    private readonly checker: NativeCheckerPort,
-    native: NativeSignature,
-  ) {
-    this[NATIVE] = native;
-  }
-
-  getTypeParameters(): readonly PortType[] | undefined {
-    const parameters = this[NATIVE].getTypeParameters();
-    return parameters.length === 0 ? undefined : parameters.map((parameter) => this.checker.type(parameter));
-  }
-
-  returnType(): PortType {
-    this.returned ??= this.checker.type(this.checker.native.getReturnTypeOfSignature(this[NATIVE])) ?? this.checker.getAnyType();
-    return this.returned;
-  }
 }
