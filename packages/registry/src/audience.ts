@@ -25,6 +25,16 @@ interface Member {
   readonly modern: boolean;
 }
 
+/** What the audience asks of the resources served. */
+export interface ServedUris {
+  /** Whether a resource of the registry's (`registry.resource()`), enabled, has the URI `uri`, or a template of its has it as an instance. */
+  serves(uri: string): boolean;
+  /** Whether the registry withdrew (disabled or removed) a resource or template of `uri`, and none of the registry's serves it now. */
+  withdrew(uri: string): boolean;
+  /** Whether a resource registered on `server` itself, with the SDK's `registerResource`, serves `uri`, enabled. */
+  servesOwn(server: McpServer, uri: string): boolean;
+}
+
 /**
  * Who hears of a change while a registry serves: each server that stays connected to its client
  * (a stdio connection, a session of the sessionful HTTP mode), with the resources its client
@@ -35,8 +45,13 @@ export class Audience {
   private readonly members = new Map<McpServer, Member>();
   private readonly notifiers = new Set<ServerNotifier>();
 
-  /** `accepts`: whether the registry serves a resource of that URI (a subscription to any other is refused). */
-  constructor(private readonly accepts: (uri: string) => boolean) {}
+  /** `served`: what the registry, and each server of its own registrations, serves (a subscription to anything else is refused), and what the registry withdrew. */
+  constructor(private readonly served: ServedUris) {}
+
+  /** Whether `server` serves `uri`: a resource of the registry's, or one registered on that server itself. */
+  private serves(server: McpServer, uri: string): boolean {
+    return this.served.serves(uri) || this.served.servesOwn(server, uri);
+  }
 
   /**
    * Follows `server` until it closes, and answers its client's `resources/subscribe` and
@@ -55,7 +70,7 @@ export class Audience {
     if (modern) return;
     low.setRequestHandler("resources/subscribe", (request) => {
       const { uri } = request.params;
-      if (!this.accepts(uri)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource ${uri.slice(0, 200)} not found: this server serves no resource of that URI`);
+      if (!this.serves(server, uri)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource ${uri.slice(0, 200)} not found: this server serves no resource of that URI`);
       if (!member.subscriptions.has(uri) && member.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
         throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Too many subscriptions: a connection may hold ${MAX_SUBSCRIPTIONS_PER_CONNECTION}; unsubscribe from one first`);
       }
@@ -75,32 +90,42 @@ export class Audience {
   }
 
   /**
-   * Ends the 2025-era subscriptions to a URI the registry serves no longer (its resource or template
-   * disabled or removed): as a subscription to a URI never served is refused, one to a URI that
-   * stopped being served is held no more, so that a resource served again — enabled, or registered
-   * anew at that URI — is not announced to a subscription made to what was withdrawn. The SDK keeps
-   * no subscriptions of its own (the author's `resources/subscribe` handler does), and the
-   * specification says nothing of them outliving their resource; a client that wants its changes
-   * again subscribes again, as to a resource new to it.
+   * Ends the 2025-era subscriptions a withdrawn registration served (`covers`: its URI, its
+   * template's instances), where nothing serves their URI now — neither another of the registry's
+   * nor one registered on that server itself: as a subscription to a URI never served is refused,
+   * one to a URI the registry stopped serving is held no more, so that a resource served again —
+   * enabled, or registered anew at that URI — is not announced to a subscription made to what was
+   * withdrawn. The SDK keeps no subscriptions of its own (the author's `resources/subscribe`
+   * handler does), and the specification says nothing of them outliving their resource; a client
+   * that wants its changes again subscribes again, as to a resource new to it. A resource
+   * registered on a server itself is the author's, as on the SDK's own server: the registry ends
+   * no subscription when its SDK handle removes it.
    */
-  withdrawn(): void {
-    for (const member of this.members.values()) {
-      for (const uri of member.subscriptions) if (!this.accepts(uri)) member.subscriptions.delete(uri);
+  withdrawn(covers: (uri: string) => boolean): void {
+    for (const [server, member] of this.members) {
+      for (const uri of member.subscriptions) if (covers(uri) && !this.serves(server, uri)) member.subscriptions.delete(uri);
     }
   }
 
   /**
-   * `notifications/resources/updated` to every client subscribed to `uri`, while the registry serves
-   * it: a URI it does not serve (never, or no longer) has no contents a client could read again, so
-   * no one is told, whether a 2025-era subscription or a 2026-07-28 listen stream's filter names it.
+   * `notifications/resources/updated` to every client subscribed to `uri` (a 2025-era
+   * subscription, a 2026-07-28 listen stream's filter), as the SDK's `sendResourceUpdated` and its
+   * listen streams send it: for any URI the author names, one the registry never served included.
+   * Only a URI the registry withdrew (its resource or template disabled or removed) and no longer
+   * serves is told to no one — no client could read it again — but on a server whose own
+   * registration (the SDK's `registerResource` on it) still serves it: that one is the author's.
    * A listen stream's filter is the client's, fixed when the stream opened and matched by the SDK
    * against the URI alone: served again, the URI reaches the streams whose filter names it.
    */
   resourceUpdated(uri: string): void {
-    if (!this.accepts(uri)) return;
+    const withdrawn = this.served.withdrew(uri);
     for (const [server, member] of this.members) {
-      if (member.modern || member.subscriptions.has(uri)) send(server, () => server.server.sendResourceUpdated({ uri }));
+      if (!member.modern && !member.subscriptions.has(uri)) continue;
+      if (withdrawn && !this.served.servesOwn(server, uri)) continue;
+      send(server, () => server.server.sendResourceUpdated({ uri }));
     }
+    // The 2026-07-28 HTTP path's servers are built per request: none has registrations of its own.
+    if (withdrawn) return;
     for (const notifier of this.notifiers) notifier.resourceUpdated(uri);
   }
 

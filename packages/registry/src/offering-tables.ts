@@ -1,6 +1,6 @@
-import { McpServer } from "@modelcontextprotocol/server";
+import { McpServer, type ResourceTemplate } from "@modelcontextprotocol/server";
 import type { GatewayView } from "./gateway.js";
-import { TemplateIndex } from "./template-index.js";
+import { TemplateIndex, templateMatches } from "./template-index.js";
 
 /*
  * The resources and prompts a registry offers (`registry.resource()`, `registry.prompt()`), held in
@@ -62,6 +62,12 @@ export interface OfferedKinds {
   readonly resources: boolean;
   readonly prompts: boolean;
   readonly completions: boolean;
+}
+
+/** What the SDK's `McpServer` records of its resources: the static ones by URI, the templates by name. */
+interface ResourceRecords {
+  readonly _registeredResources: Record<string, unknown>;
+  readonly _registeredResourceTemplates: Record<string, unknown>;
 }
 
 /** A request handler as the SDK's `McpServer` installs it (`setRequestHandler(method, handler)`). */
@@ -196,6 +202,8 @@ export class OfferingTables {
   private readonly answering = new WeakMap<McpServer, OfferingTable>();
   /** The servers given a table of their own (a registration of the author's own on them). */
   private readonly owned = new WeakSet<McpServer>();
+  /** The SDK's handles of the resources registered on a server built, with its own `registerResource`, on that server's table. */
+  private readonly ownResources = new WeakSet<object>();
 
   constructor(private readonly identity: { readonly name: string; readonly version: string }) {}
 
@@ -268,8 +276,27 @@ export class OfferingTables {
       table.adopt(server, kind);
       return registered;
     };
-    server.registerResource = ((...args: unknown[]) => own("resources", (table) => (table.registerResource as (...given: unknown[]) => unknown)(...args))) as McpServer["registerResource"];
+    server.registerResource = ((...args: unknown[]) =>
+      own("resources", (table) => {
+        const registered = (table.registerResource as (...given: unknown[]) => unknown)(...args);
+        if (typeof registered === "object" && registered !== null) this.ownResources.add(registered);
+        return registered;
+      })) as McpServer["registerResource"];
     server.registerPrompt = ((...args: unknown[]) => own("prompts", (table) => (table.registerPrompt as (...given: unknown[]) => unknown)(...args))) as McpServer["registerPrompt"];
+  }
+
+  /**
+   * Whether a resource registered on `server` itself (the SDK's `registerResource` on a server the
+   * registry built, not `registry.resource()`) serves `uri`, enabled: its URI, or an instance of its
+   * template — as its table holds it now, after whatever its SDK handle changed.
+   */
+  servesOwn(server: McpServer, uri: string): boolean {
+    const table = this.owned.has(server) ? this.answering.get(server) : undefined;
+    if (table === undefined) return false;
+    const records = table.server as unknown as ResourceRecords;
+    const own = (registered: unknown): boolean => typeof registered === "object" && registered !== null && this.ownResources.has(registered) && (registered as { enabled?: unknown }).enabled === true;
+    if (Object.hasOwn(records._registeredResources, uri) && own(records._registeredResources[uri])) return true;
+    return Object.values(records._registeredResourceTemplates).some((registered) => own(registered) && templateMatches((registered as { resourceTemplate: ResourceTemplate }).resourceTemplate, uri));
   }
 
   /** The table `server` answers from once a resource or prompt is registered on it: one of its own, holding the registry's as the one it leaves does. */

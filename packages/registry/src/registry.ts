@@ -73,9 +73,12 @@ export interface Registry {
    * Tells every client subscribed to the resource `uri` that it changed
    * (`notifications/resources/updated`): 2025-era clients that sent `resources/subscribe` over stdio
    * or in a session of the sessionful HTTP mode, 2026-07-28 clients whose `subscriptions/listen`
-   * filter names it. The client reads it again when it wants the new contents. A URI the registry
-   * does not serve (its resource disabled or removed) is told to no one; the 2025-era
-   * subscriptions to it ended when it was withdrawn.
+   * filter names it. The client reads it again when it wants the new contents. Any URI is told as
+   * the SDK tells it — a resource registered on a `createServer()` server with the SDK's own
+   * `registerResource`, a URI the registry never served — but one whose resource or template the
+   * registry disabled or removed: that one is told to no one while none of the registry's resources
+   * serves it (but on a server whose own registration does), and the 2025-era subscriptions to it
+   * ended when it was withdrawn.
    */
   resourceUpdated(uri: string): void;
 }
@@ -129,7 +132,14 @@ export function createRegistry(options: RegistryOptions): Registry {
   const verdicts = new StartupVerdicts(registrations, policy, changed);
   const tables = new ServedTables(registrations, verdicts, view, callTimeoutMs);
   /** Who hears of changes while serving: the servers that stay connected, the 2026-07-28 HTTP handlers. */
-  const changes = { audience: new Audience((uri) => tables.resources.accepts(uri)), listChanged: options.listChanged === true };
+  const changes = {
+    audience: new Audience({
+      serves: (uri): boolean => tables.resources.serves(uri),
+      withdrew: (uri): boolean => tables.resources.withdrew(uri),
+      servesOwn: (server, uri): boolean => offerings.tables.servesOwn(server, uri),
+    }),
+    listChanged: options.listChanged === true,
+  };
   const announcer = new Announcer(name, logger, changes);
   const offerings = new Offerings(name, version, registrations, changes, announcer);
   // A tool registered, enabled, disabled or removed while serving: announced once the start-up
@@ -184,16 +194,16 @@ export function createRegistry(options: RegistryOptions): Registry {
           return (server.registerResource as (...given: unknown[]) => OfferingHandle)(resourceName, offered, metadata, checked, ...args.slice(4));
         },
         // Disabled or removed, it is read by no client: a source citing it is refused, and a
-        // subscription to it, as for a URI never served, and the subscriptions made before end with
-        // it; enabled again, it stands again. (Called only by the handle's methods, once `source`
-        // below is set.)
+        // subscription to it, as for a URI never served, the subscriptions made before end with it,
+        // and an update of it is told to no one; enabled again, it stands again. (Called only by
+        // the handle's methods, once `source` below is set.)
         (offered) => {
-          source?.offered(offered);
+          source.offered(offered);
           tables.changed();
-          if (!offered) changes.audience.withdrawn();
+          if (!offered) changes.audience.withdrawn((uri) => source.covers(uri));
         },
       );
-      // Registered (the SDK took it): its URI, or its template's instances, may stand as sources.
+      // Registered (the SDK took it): its URI, or its template's instances, are served, and may stand as sources.
       const source = tables.resources.add(args[1] as string | ResourceTemplate);
       tables.changed();
       return handle;

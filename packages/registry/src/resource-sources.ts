@@ -1,6 +1,6 @@
 import type { ResourceTemplate } from "@modelcontextprotocol/server";
 import { closestMatch, isResourceUriForm, localDataAdvice, SOURCE_URL_PATTERN, urlRuleProblem } from "@sourced/contract-rules";
-import { templatePrefix } from "./template-index.js";
+import { templateMatches, templatePrefix } from "./template-index.js";
 
 /*
  * The resources a registry serves, as sources: data a tool read from a local file, a database or
@@ -8,10 +8,21 @@ import { templatePrefix } from "./template-index.js";
  * resource's URI is an honest source — a client reads it with `resources/read`, the data view opens
  * it. The net accepts a source that is an accepted http(s) URL or the URI of one of these (a
  * template's instances too), and `tools/list` publishes the same in each tool's `outputSchema`.
+ *
+ * The same record answers the subscriptions (audience.ts): which URIs the registry serves, of any
+ * form (a resource at an http(s) URL is no source, yet a client reads it and subscribes to it), and
+ * which it withdrew — disabled or removed — and serves no more.
  */
 
 /** How many served URIs a refusal lists. */
 const LISTED = 5;
+
+/**
+ * How many withdrawn registrations the registry remembers, the last ones withdrawn: each is a URI
+ * or a template's text kept after its resource is gone, so a server that registers and removes
+ * resources while it runs would otherwise hold every one it ever removed.
+ */
+const MAX_WITHDRAWN = 10_000;
 
 /** How many schemes the published schema of a source names one by one (sourceJsonSchema); past that, any scheme. */
 const PUBLISHED_SCHEMES = 16;
@@ -26,13 +37,15 @@ function schemeOf(uri: string): string {
 }
 
 /**
- * One registration's URI or template as a source, while it is offered: `offered(false)` when its
- * handle disables or removes it, `offered(true)` when it enables it again. A resource no longer
- * offered is one a client can no longer read, so it says where data came from no better than a URI
- * never served, and is refused as one.
+ * One registration's URI or template, while it is offered: `offered(false)` when its handle
+ * disables or removes it, `offered(true)` when it enables it again. A resource no longer offered is
+ * one a client can no longer read, so it says where data came from no better than a URI never
+ * served, and is refused as one.
  */
 export interface ServedSource {
   offered(offered: boolean): void;
+  /** Whether `uri` is its URI, or an instance of its template. */
+  covers(uri: string): boolean;
 }
 
 /** A template served, one per registration: two registrations of the same template are two entries, and removing one leaves the other. */
@@ -42,59 +55,17 @@ interface TemplateEntry {
   readonly prefix: string;
 }
 
-export class ServedResources {
-  /** The URIs served, each with how many offered registrations hold it. */
-  private readonly uris = new Map<string, number>();
-  private readonly templates: TemplateEntry[] = [];
-  /**
-   * The templates by their literal prefix's length, then by prefix (template-index.ts): a template
-   * matches only a URI its prefix starts, so a source is matched against those alone, not against
-   * every template served — each match builds and runs the template's pattern.
-   */
+/**
+ * Templates by their literal prefix's length, then by prefix (template-index.ts): a template
+ * matches only a URI its prefix starts, so a URI is matched against those alone, not against every
+ * template held — each match builds and runs the template's pattern.
+ */
+class TemplatesByPrefix {
   private readonly byPrefix = new Map<number, Map<string, TemplateEntry[]>>();
   /** The prefixes' lengths present, ascending. */
   private lengths: number[] = [];
 
-  /**
-   * A resource's URI, or its template, registered: only one that may stand as a source
-   * (isResourceUriForm) is taken; the handle follows its registration's `enable()`, `disable()`
-   * and `remove()`.
-   */
-  add(uri: string | ResourceTemplate): ServedSource | undefined {
-    if (typeof uri === "string") {
-      if (!isResourceUriForm(uri)) return undefined;
-      return this.follow(
-        () => this.uris.set(uri, (this.uris.get(uri) ?? 0) + 1),
-        () => {
-          const held = (this.uris.get(uri) ?? 0) - 1;
-          if (held > 0) this.uris.set(uri, held);
-          else this.uris.delete(uri);
-        },
-      );
-    }
-    const entry: TemplateEntry = { text: uri.uriTemplate.toString(), template: uri, prefix: templatePrefix(uri) };
-    return this.follow(
-      () => this.place(entry),
-      () => this.unplace(entry),
-    );
-  }
-
-  /** Takes a registration in (`take`) now and whenever it is offered again; lets it go (`release`) whenever it is not. */
-  private follow(take: () => void, release: () => void): ServedSource {
-    let offered = true;
-    take();
-    return {
-      offered: (now) => {
-        if (now === offered) return;
-        offered = now;
-        if (now) take();
-        else release();
-      },
-    };
-  }
-
-  private place(entry: TemplateEntry): void {
-    this.templates.push(entry);
+  place(entry: TemplateEntry): void {
     const { prefix } = entry;
     let prefixes = this.byPrefix.get(prefix.length);
     if (prefixes === undefined) {
@@ -107,13 +78,13 @@ export class ServedResources {
     else entries.push(entry);
   }
 
-  private unplace(entry: TemplateEntry): void {
-    this.templates.splice(this.templates.indexOf(entry), 1);
+  unplace(entry: TemplateEntry): void {
     const { prefix } = entry;
     const prefixes = this.byPrefix.get(prefix.length);
     const entries = prefixes?.get(prefix);
-    if (prefixes === undefined || entries === undefined) return;
-    entries.splice(entries.indexOf(entry), 1);
+    const at = entries?.indexOf(entry) ?? -1;
+    if (prefixes === undefined || entries === undefined || at < 0) return;
+    entries.splice(at, 1);
     if (entries.length > 0) return;
     prefixes.delete(prefix);
     if (prefixes.size > 0) return;
@@ -121,20 +92,139 @@ export class ServedResources {
     this.lengths = [...this.byPrefix.keys()].sort((a, b) => a - b);
   }
 
+  /** Whether `value` is an instance of a template held. */
+  matches(value: string): boolean {
+    for (const length of this.lengths) {
+      if (length > value.length) break;
+      const entries = this.byPrefix.get(length)?.get(value.slice(0, length));
+      if (entries?.some(({ template }) => templateMatches(template, value)) === true) return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * The registrations the registry withdrew (disabled or removed), by URI or template text: what
+ * `registry.resourceUpdated()` tells no one of while nothing of the registry's serves it. One
+ * served again (enabled, or registered anew at that URI or with that template) is forgotten; past
+ * `MAX_WITHDRAWN`, the one withdrawn longest ago is, and its URI is then told of as one the
+ * registry never knew.
+ */
+class Withdrawn {
+  /** Oldest first: a key is moved to the end when withdrawn again. */
+  private readonly record = new Map<string, TemplateEntry | undefined>();
+  private readonly templates = new TemplatesByPrefix();
+
+  remember(key: string, template?: TemplateEntry): void {
+    this.forget(key);
+    this.record.set(key, template);
+    if (template !== undefined) this.templates.place(template);
+    if (this.record.size > MAX_WITHDRAWN) this.forget(this.record.keys().next().value!);
+  }
+
+  forget(key: string): void {
+    if (!this.record.has(key)) return;
+    const template = this.record.get(key);
+    this.record.delete(key);
+    if (template !== undefined) this.templates.unplace(template);
+  }
+
+  /** Whether `value` is a URI withdrawn, or an instance of a template withdrawn. */
+  holds(value: string): boolean {
+    return this.record.has(uriKey(value)) || this.templates.matches(value);
+  }
+}
+
+/** The key of a URI in the record of what was withdrawn; a template's is its text's (the two never meet). */
+const uriKey = (uri: string): string => `uri ${uri}`;
+const templateKey = (text: string): string => `template ${text}`;
+
+export class ServedResources {
+  /** The URIs served that may stand as sources (isResourceUriForm), each with how many offered registrations hold it. */
+  private readonly uris = new Map<string, number>();
+  /**
+   * The URIs served that may not (an http(s) URL, one of a browser's schemes), counted likewise:
+   * no source, but a resource all the same, which a client reads and subscribes to.
+   */
+  private readonly others = new Map<string, number>();
+  private readonly templates: TemplateEntry[] = [];
+  private readonly byPrefix = new TemplatesByPrefix();
+  private readonly withdrawn = new Withdrawn();
+
+  /**
+   * A resource's URI, or its template, registered; the handle follows its registration's
+   * `enable()`, `disable()` and `remove()`. Only a URI that may stand as a source (isResourceUriForm)
+   * is accepted as one; every URI and template is served.
+   */
+  add(uri: string | ResourceTemplate): ServedSource {
+    if (typeof uri === "string") {
+      const held = isResourceUriForm(uri) ? this.uris : this.others;
+      const key = uriKey(uri);
+      return this.follow(
+        () => {
+          held.set(uri, (held.get(uri) ?? 0) + 1);
+          this.withdrawn.forget(key);
+        },
+        () => {
+          const count = (held.get(uri) ?? 0) - 1;
+          if (count > 0) held.set(uri, count);
+          else held.delete(uri);
+          this.withdrawn.remember(key);
+        },
+        (value) => value === uri,
+      );
+    }
+    const entry: TemplateEntry = { text: uri.uriTemplate.toString(), template: uri, prefix: templatePrefix(uri) };
+    const key = templateKey(entry.text);
+    return this.follow(
+      () => {
+        this.templates.push(entry);
+        this.byPrefix.place(entry);
+        this.withdrawn.forget(key);
+      },
+      () => {
+        this.templates.splice(this.templates.indexOf(entry), 1);
+        this.byPrefix.unplace(entry);
+        this.withdrawn.remember(key, entry);
+      },
+      (value) => templateMatches(uri, value),
+    );
+  }
+
+  /** Takes a registration in (`take`) now and whenever it is offered again; lets it go (`release`) whenever it is not. */
+  private follow(take: () => void, release: () => void, covers: (uri: string) => boolean): ServedSource {
+    let offered = true;
+    take();
+    return {
+      offered: (now) => {
+        if (now === offered) return;
+        offered = now;
+        if (now) take();
+        else release();
+      },
+      covers,
+    };
+  }
+
   get empty(): boolean {
     return this.uris.size === 0 && this.templates.length === 0;
   }
 
-  /** Whether `value` is the URI of a resource served here, or an instance of a template served here. */
+  /** Whether `value` may stand as a source: the URI of a resource served here, or an instance of a template served here. */
   accepts(value: string): boolean {
     if (this.uris.has(value)) return true;
     if (!isResourceUriForm(value) || this.templates.length === 0) return false;
-    for (const length of this.lengths) {
-      if (length > value.length) break;
-      const entries = this.byPrefix.get(length)?.get(value.slice(0, length));
-      if (entries?.some(({ template }) => matches(template, value)) === true) return true;
-    }
-    return false;
+    return this.byPrefix.matches(value);
+  }
+
+  /** Whether a resource served here has the URI `value`, whatever its form, or a template served here has it as an instance. */
+  serves(value: string): boolean {
+    return this.uris.has(value) || this.others.has(value) || this.byPrefix.matches(value);
+  }
+
+  /** Whether a registration of `value` was withdrawn (disabled or removed), and none served here serves it now. */
+  withdrew(value: string): boolean {
+    return !this.serves(value) && this.withdrawn.holds(value);
   }
 
   /**
@@ -169,14 +259,5 @@ export class ServedResources {
     const nearest = typeof value === "string" && value.length <= 200 ? closestMatch(value, [...this.uris.keys()]) : undefined;
     const served = `it is no URI of a resource this server serves (${shown})${nearest === undefined ? "" : `: did you mean ${JSON.stringify(nearest)}?`}`;
     return `${urlRuleProblem(value)}; ${served}${typeof value === "string" ? localDataAdvice(value) : ""}`;
-  }
-}
-
-/** Whether `value` is an instance of `template`. */
-function matches(template: ResourceTemplate, value: string): boolean {
-  try {
-    return template.uriTemplate.match(value) !== null;
-  } catch {
-    return false; // a URI too long for the SDK's matcher is no instance
   }
 }

@@ -279,6 +279,15 @@ export function templatePrefix(template: unknown): string {
   return typeof first === "string" ? first : "";
 }
 
+/** Whether `value` is an instance of `template`, as the SDK matches a read of it. */
+export function templateMatches(template: ResourceTemplate, value: string): boolean {
+  try {
+    return template.uriTemplate.match(value) !== null;
+  } catch {
+    return false; // a URI too long for the SDK's matcher is no instance
+  }
+}
+
 /** Whether `value` is an instance of exactly the SDK's class of `prototype`, its `member` not replaced. */
 function isPlain(value: unknown, prototype: object, member: string): boolean {
   return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === prototype && !Object.hasOwn(value, member);
