@@ -3,7 +3,7 @@ import { compileInput, InputRefusal, type CompiledInput } from "./input.js";
 import { stderrLogger, type Logger } from "./logger.js";
 import { enclosingClassName, formatSite, LazySite, lowerStackTraceLimit, type Site } from "./site.js";
 import { hintAtDecoratorSyntaxErrors, isCheckableFile, type StartupCheckMode } from "./startup.js";
-import { assertToolName } from "./tool-name.js";
+import { toolNameRefusal } from "./tool-name.js";
 import type { RegisteredTool, ToolDecorator, ToolFunction, ToolOptions } from "./types.js";
 import { verifiedBy } from "./verified.js";
 
@@ -168,7 +168,11 @@ export interface RegistrationPolicy {
 export interface Undecided {
   readonly name: string;
   readonly lazySite: LazySite;
-  readonly error: Error;
+  /**
+   * Why the registry cannot take it, worded when said: the sites it names (`LazySite.where`) are
+   * where the code ran until the check traces them to their sources.
+   */
+  readonly why: () => string;
   readonly entry?: Entry;
 }
 
@@ -275,19 +279,20 @@ export class Registrations {
       }
       const methodName = typeof context.name === "string" ? context.name : "";
       if (context.kind !== "method") {
-        const error = new TypeError(`registry.tool() at ${formatSite(site.get())} decorates a ${context.kind}: it registers functions and static methods only.`);
-        this.cannotRegister(error, toolOptions.name ?? methodName, site);
+        const kind = context.kind;
+        this.cannotRegister(TypeError, () => `registry.tool() at ${site.where()} decorates a ${kind}: it registers functions and static methods only.`, toolOptions.name ?? methodName, site);
         return fn;
       }
       if (!context.static) {
         const className = enclosingClassName(site.get());
-        const error = new TypeError(
-          `registry.tool() cannot register the instance method "${methodName}" of ${
-            className === undefined ? "an anonymous class" : `class ${className}`
-          } (${formatSite(site.get())}): a tool is called without an instance. ` +
+        this.cannotRegister(
+          TypeError,
+          () =>
+            `registry.tool() cannot register the instance method "${methodName}" of ${className === undefined ? "an anonymous class" : `class ${className}`} (${site.where()}): a tool is called without an instance. ` +
             `Make it static (@registry.tool() static ${methodName}(…)) or register a plain function.`,
+          toolOptions.name ?? methodName,
+          site,
         );
-        this.cannotRegister(error, toolOptions.name ?? methodName, site);
         return fn;
       }
       // Static initializers run with `this` = the class once it exists: calls get it as `this`.
@@ -301,40 +306,43 @@ export class Registrations {
     return decorator as ToolDecorator<never>;
   }
 
-  /** Throws `error`, or, for a registration the start-up check will judge, keeps it for the check's verdict (see `undecided`). */
-  private cannotRegister(error: Error, name: string, lazySite: LazySite, entry?: Entry): void {
-    if (this.policy.checkMode === false || !isCheckableFile(lazySite.get()?.file)) throw error;
-    this.undecided.push({ name, lazySite, error, ...(entry === undefined ? {} : { entry }) });
+  /**
+   * Throws an `Error` (or `TypeError`) saying `why`, or, for a registration the start-up check will
+   * judge, keeps it for the check's verdict (see `undecided`), worded only then: the places it
+   * names are the sources' once the check traced them (plain tsc's output), as a run from them says.
+   */
+  private cannotRegister(kind: ErrorConstructor | TypeErrorConstructor, why: () => string, name: string, lazySite: LazySite, entry?: Entry): void {
+    if (this.policy.checkMode === false || !isCheckableFile(lazySite.get()?.file)) throw new kind(why());
+    this.undecided.push({ name, lazySite, why, ...(entry === undefined ? {} : { entry }) });
   }
 
   private register(fn: unknown, toolOptions: ToolOptions, schemas: CompiledSchemas, lazySite: LazySite, method?: StaticMethod): void {
     if (typeof fn !== "function") {
-      const error = new TypeError(
-        `registry.tool() at ${formatSite(lazySite.get())} expects a function, got ${fn === null ? "null" : typeof fn}. ` +
-          "Write registry.tool()(function my_tool() {…}).",
-      );
-      this.cannotRegister(error, toolOptions.name ?? "(not a function)", lazySite);
+      const got = fn === null ? "null" : typeof fn;
+      this.cannotRegister(TypeError, () => `registry.tool() at ${lazySite.where()} expects a function, got ${got}. Write registry.tool()(function my_tool() {…}).`, toolOptions.name ?? "(not a function)", lazySite);
       return;
     }
     const tool = fn as ToolFunction;
     const name = toolOptions.name ?? method?.name ?? tool.name;
     if (name === "") {
-      const error = new TypeError(
-        `registry.tool() at ${formatSite(lazySite.get())} cannot name the tool: the function is anonymous. ` +
+      this.cannotRegister(
+        TypeError,
+        () =>
+          `registry.tool() at ${lazySite.where()} cannot name the tool: the function is anonymous. ` +
           'Name the function (function list_cities() {…}) or pass { name: "list_cities" }. ' +
           "If the source names it, a minifier probably removed the name: build with @sourced/unplugin or @sourced/transformer, " +
           "which state each tool's name in the emitted code, or pass { name }.",
+        "(anonymous)",
+        lazySite,
       );
-      this.cannotRegister(error, "(anonymous)", lazySite);
       return;
     }
     const stamp = verifiedBy(tool);
-    try {
-      assertToolName(name, () => formatSite(lazySite.get()));
-    } catch (error) {
+    const badName = toolNameRefusal(name);
+    if (badName !== undefined) {
       // The build strips a name the MCP rule forbids (invalid-tool-name): from source, the check's verdict decides.
-      if (stamp !== undefined || !(error instanceof TypeError)) throw error;
-      this.cannotRegister(error, name, lazySite);
+      if (stamp !== undefined) throw new TypeError(badName(formatSite(lazySite.get())));
+      this.cannotRegister(TypeError, () => badName(lazySite.where()), name, lazySite);
       return;
     }
     // Unstamped: the start-up check may still verify it when serving starts. With requireVerified,
@@ -350,13 +358,12 @@ export class Registrations {
     const entry = new Entry(name, { ...toolOptions }, schemas.input, schemas.output, tool, stamp, lazySite, method);
     const previous = this.entries.get(name);
     if (previous) {
-      const error = new Error(
-        `tool "${name}" is registered twice: first by ${previous.label} at ${previous.site}, ` +
-          `then by ${entry.label} at ${entry.site}. Give one of them another name with { name: "…" }.`,
-      );
+      const why = (): string =>
+        `tool "${name}" is registered twice: first by ${previous.label} at ${previous.lazySite.where()}, ` +
+        `then by ${entry.label} at ${entry.lazySite.where()}. Give one of them another name with { name: "…" }.`;
       // The first may be one the check refuses (and the build strips): then the name is free.
-      if (stamp !== undefined || !previous.awaitingVerdict) throw error;
-      this.cannotRegister(error, name, lazySite, entry);
+      if (stamp !== undefined || !previous.awaitingVerdict) throw new Error(why());
+      this.cannotRegister(Error, why, name, lazySite, entry);
       return;
     }
     this.entries.set(name, entry);

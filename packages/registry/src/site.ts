@@ -9,7 +9,14 @@ export interface Site {
   readonly functionName: string | undefined;
 }
 
-export function formatSite(site: Site | undefined): string {
+/** A place in a source file: the file absolute, line and column 1-based. */
+export interface SourcePlace {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+export function formatSite(site: SourcePlace | undefined): string {
   return site ? `${site.file}:${site.line}:${site.column}` : "an unknown place";
 }
 
@@ -29,11 +36,32 @@ const DECORATOR_HELPER = /^(?:__esDecorate|__runInitializers|__decorate|__decora
  */
 export class LazySite {
   private parsed: ParsedStack | undefined;
+  /** The site's place in the sources, once the start-up check traced it there (see `traceTo`). */
+  private source: SourcePlace | undefined;
 
   constructor(private capture: { readonly stack?: string } | undefined) {}
 
   get(): Site | undefined {
     return this.parse().site;
+  }
+
+  /**
+   * Where the registry's own messages name the registration: its place in the sources once the
+   * start-up check traced the site there (plain tsc's output, JavaScript through its source map),
+   * the place to edit, as a run from the sources names it; else the site that ran.
+   */
+  where(): string {
+    return formatSite(this.source ?? this.get());
+  }
+
+  /**
+   * Takes the start-up check's places for `frames()`, one per frame (`null` where it traced none):
+   * the site's, when it traced the site. Malformed entries (another version's layer) are ignored.
+   */
+  traceTo(places: unknown): void {
+    const site = this.get();
+    const place = site === undefined || !Array.isArray(places) ? undefined : (places as unknown[])[this.frames().indexOf(site)];
+    if (isPlace(place)) this.source = { file: place.file, line: place.line, column: place.column };
   }
 
   /**
@@ -52,6 +80,12 @@ export class LazySite {
     }
     return this.parsed ?? { site: undefined, frames: [] };
   }
+}
+
+function isPlace(value: unknown): value is SourcePlace {
+  if (typeof value !== "object" || value === null) return false;
+  const { file, line, column } = value as Partial<Record<keyof SourcePlace, unknown>>;
+  return typeof file === "string" && Number.isInteger(line) && Number.isInteger(column);
 }
 
 interface ParsedStack {

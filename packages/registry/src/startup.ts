@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join } from "node:path";
-import { formatSite, type Site } from "./site.js";
+import type { Site, SourcePlace } from "./site.js";
 
 /*
  * The seed's start-up check where no build ran (node src/server.ts, tsx, vitest): when serving
@@ -35,13 +35,8 @@ const LAYER_GRACE_MS = 1_000;
 interface LayerOutcome {
   readonly verifier: string;
   readonly verdicts: readonly Verdict[];
-}
-
-/** A place in a source file: the file absolute, line and column 1-based. */
-export interface SourcePlace {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
+  /** Per registration, per frame: the place in the sources the check traced the frame to, or `null`. Absent from an earlier layer. */
+  readonly traced?: unknown;
 }
 
 /**
@@ -107,10 +102,15 @@ export interface Judged {
   readonly frames: readonly Site[];
 }
 
-/** The verdicts, in the order asked, with the name of what verified the verified ones. */
+/**
+ * The verdicts, in the order asked, with the name of what verified the verified ones; `traced`,
+ * when the layer gives it, in the order asked too: for each frame asked, its place in the sources
+ * (see `LazySite.traceTo`).
+ */
 export interface Verdicts {
   readonly verifier: string;
   readonly verdicts: readonly Verdict[];
+  readonly traced?: readonly unknown[];
 }
 
 /**
@@ -153,7 +153,10 @@ export async function judge(registrations: readonly Judged[], timeoutMs: number 
         "a file it reads may block (a FIFO, a network mount that does not answer), or the project takes longer to judge";
       return { verifier: LAYER, verdicts: registrations.map(() => ({ kind: "unjudged", reason })) };
     }
-    return outcome.verdicts.length === registrations.length ? outcome : unjudged(`${LAYER} answered ${outcome.verdicts.length} verdicts for ${registrations.length} registrations. Please report it`);
+    if (outcome.verdicts.length !== registrations.length) return unjudged(`${LAYER} answered ${outcome.verdicts.length} verdicts for ${registrations.length} registrations. Please report it`);
+    const { verifier, verdicts, traced } = outcome;
+    // Places the registry only names: a layer that gives none, or not one per registration, leaves the sites as they ran.
+    return Array.isArray(traced) && traced.length === registrations.length ? { verifier, verdicts, traced } : { verifier, verdicts };
   } catch (error) {
     return unjudged(`${LAYER} failed (${messageOf(error)}). Please report it`);
   }
@@ -190,9 +193,9 @@ const OTHER_WAYS =
   "build with @sourced/transformer (tspc) or `sourced build` (plain tsc), or bundle with @sourced/unplugin, which check at build time and stamp what they verified; " +
   "or turn the start-up check off with createRegistry({ startupCheck: false }).";
 
-/** One warning for every registration left unjudged for one reason: which tools, where, why, and what to do. */
-export function unjudgedWarning(tools: readonly { readonly name: string; readonly site: Site | undefined }[], reason: string, served: boolean): string {
-  const named = tools.slice(0, 5).map((tool) => `"${tool.name}" (${formatSite(tool.site)})`);
+/** One warning for every registration left unjudged for one reason: which tools, where (`LazySite.where`), why, and what to do. */
+export function unjudgedWarning(tools: readonly { readonly name: string; readonly where: string }[], reason: string, served: boolean): string {
+  const named = tools.slice(0, 5).map((tool) => `"${tool.name}" (${tool.where})`);
   const list = tools.length > 5 ? `${named.join(", ")} and ${tools.length - 5} more` : named.join(", ");
   const what = tools.length === 1 ? `tool ${list}` : `${tools.length} tools: ${list}`;
   const outcome = served ? "Served unchecked (the net still checks every result)." : "Not registered: the check is required.";

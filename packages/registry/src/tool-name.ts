@@ -2,11 +2,15 @@ import { toolNameProblem } from "@sourced/contract-rules";
 
 /*
  * The tool-name rule (@sourced/contract-rules), as registry.tool() enforces it: a name it breaks
- * throws where the tool is registered, naming the site.
+ * is refused where the tool is registered, naming the site.
  */
 
-/** Throws a TypeError naming the tool, the rule it breaks and a valid alternative. */
-export function assertToolName(name: unknown, site: () => string): asserts name is string {
+/**
+ * For a name the rule refuses, its refusal at a site: the rule it breaks and a valid alternative
+ * (a place given when said, so the start-up check can trace it to the sources first); `undefined`
+ * for a valid name.
+ */
+export function toolNameRefusal(name: unknown): ((site: string) => string) | undefined {
   const problem = toolNameProblem(name);
-  if (problem !== undefined) throw new TypeError(`registry.tool() at ${site()}: ${problem}.`);
+  return problem === undefined ? undefined : (site) => `registry.tool() at ${site}: ${problem}.`;
 }

@@ -1,5 +1,6 @@
 import type { Entry, RegistrationPolicy, Registrations } from "./registration.js";
-import { isCheckableFile, judge, unjudgedWarning, type SourcePlace, type Verdict } from "./startup.js";
+import { formatSite, type SourcePlace } from "./site.js";
+import { isCheckableFile, judge, unjudgedWarning, type Verdict } from "./startup.js";
 
 /*
  * The start-up check's verdicts, applied to one registry's registrations (registration.ts): the
@@ -44,9 +45,11 @@ export class StartupVerdicts {
       });
       if (batch.length === 0 && pending.length === 0) return;
       const asked = [...batch.map((entry) => ({ tool: entry.name, frames: entry.lazySite.frames() })), ...pending.map(({ name, lazySite }) => ({ tool: name, frames: lazySite.frames() }))];
-      const { verifier, verdicts } = await judge(asked, this.policy.startupCheckTimeoutMs);
+      const { verifier, verdicts, traced } = await judge(asked, this.policy.startupCheckTimeoutMs);
+      // Before any warning: the registry's own words name each site where the check traced it in the sources.
+      [...batch.map((entry) => entry.lazySite), ...pending.map(({ lazySite }) => lazySite)].forEach((site, index) => site.traceTo(traced?.[index]));
       applyVerdicts(entries, this.policy, batch, verdicts.slice(0, batch.length), verifier);
-      pending.forEach(({ name, error, entry }, index) => {
+      pending.forEach(({ name, why, entry }, index) => {
         const verdict = verdicts[batch.length + index]!;
         // The analysis' finding, as the build that strips it prints it.
         if (verdict.kind === "refused") {
@@ -56,7 +59,7 @@ export class StartupVerdicts {
           entry.verifiedBy = verdict.kind === "verified" ? verifier : undefined;
           entries.set(name, entry);
         } else {
-          logger.warn(`tool "${name}" was not registered: ${error.message}`);
+          logger.warn(`tool "${name}" was not registered: ${why()}`);
         }
       });
     };
@@ -86,7 +89,7 @@ function applyVerdicts(entries: Map<string, Entry>, policy: RegistrationPolicy, 
   const required = checkMode === "require" || requireVerified;
   const refuse = (entry: Entry, why: string, source?: SourcePlace): void => {
     if (entries.get(entry.name) === entry) entries.delete(entry.name);
-    logger.warn(`tool "${entry.name}" (${source === undefined ? entry.site : placeText(source)}) was not registered: ${why}`);
+    logger.warn(`tool "${entry.name}" (${source === undefined ? entry.lazySite.where() : formatSite(source)}) was not registered: ${why}`);
   };
   const cannotJudge = new Map<string, Entry[]>();
   batch.forEach((entry, index) => {
@@ -104,9 +107,9 @@ function applyVerdicts(entries: Map<string, Entry>, policy: RegistrationPolicy, 
         return;
       }
       case "unverified":
-        // Named where the check traced it in the sources (plain tsc's output): the place to edit, not the JavaScript that ran.
+        // Named where the check traced the frame it judged in the sources (plain tsc's output): the place to edit, not the JavaScript that ran.
         if (required) refuse(entry, `the start-up check cannot verify it: ${verdict.reason}, and ${requireVerified ? "requireVerified is on." : 'startupCheck is "require".'}`, verdict.source);
-        else logger.warn(`tool "${entry.name}" (${verdict.source === undefined ? entry.site : placeText(verdict.source)}) is served unchecked: the start-up check cannot verify it: ${verdict.reason}.`);
+        else logger.warn(`tool "${entry.name}" (${verdict.source === undefined ? entry.lazySite.where() : formatSite(verdict.source)}) is served unchecked: the start-up check cannot verify it: ${verdict.reason}.`);
         return;
       case "unjudged":
         cannotJudge.set(verdict.reason, [...(cannotJudge.get(verdict.reason) ?? []), entry]);
@@ -119,10 +122,6 @@ function applyVerdicts(entries: Map<string, Entry>, policy: RegistrationPolicy, 
   });
   for (const [reason, unjudgedEntries] of cannotJudge) {
     if (required) for (const entry of unjudgedEntries) if (entries.get(entry.name) === entry) entries.delete(entry.name);
-    logger.warn(unjudgedWarning(unjudgedEntries.map((entry) => ({ name: entry.name, site: entry.lazySite.get() })), reason, !required));
+    logger.warn(unjudgedWarning(unjudgedEntries.map((entry) => ({ name: entry.name, where: entry.lazySite.where() })), reason, !required));
   }
-}
-
-function placeText(place: SourcePlace): string {
-  return `${place.file}:${place.line}:${place.column}`;
 }

@@ -440,6 +440,123 @@ describe("plain tsc's output, traced back to its sources through the tsconfig th
     }, 120_000);
   }
 
+  // A registration the registry refuses in its own words (the analysis finds nothing wrong with
+  // it) is named where the check traced its site in the sources, as the analysis' refusals are;
+  // where the check cannot trace it (the sources changed after the build), at the JavaScript that ran.
+  for (const [typescript, version, tsc] of [["typescript 6", "6.0.3", TSC], ["typescript 7", "7.0.2", TSC7]] as const) {
+    test(`TypeScript ${version}'s tsc without source maps: an anonymous function and a name registered twice are named at their sources, as node src/… names them; at dist/… once the sources changed`, async () => {
+      const project = serverProject(typescript);
+      const source = join(project, "src", "unnamed.ts");
+      writeFileSync(
+        source,
+        [
+          'import type { DataToolOutput } from "@sourced/registry";',
+          'import { answer } from "./answer.ts";',
+          'import { registry } from "./registry.ts";',
+          "",
+          "// Registrations the analysis finds nothing wrong with, which the registry refuses in its own words.",
+          "export const unnamed = registry.tool()(function (): DataToolOutput {",
+          '  return answer("anonymous");',
+          "});",
+          'export const first = registry.tool({ name: "twice" })(function first(): DataToolOutput {',
+          '  return answer("first");',
+          "});",
+          'export const second = registry.tool({ name: "twice" })(function second(): DataToolOutput {',
+          '  return answer("second");',
+          "});",
+          "",
+        ].join("\n"),
+      );
+      writeFileSync(join(project, "src", "unnamed-server.ts"), 'import { registry } from "./registry.ts";\nimport "./unnamed.ts";\n\nvoid registry.serveStdio();\n');
+      execFileSync(process.execPath, [tsc, "-p", ".", "--sourceMap", "false"], { cwd: project });
+      const fromSource = await serve(project, process.execPath, ["src/unnamed-server.ts"]);
+      const run = await serve(project, process.execPath, ["dist/unnamed-server.js"]);
+      expect(run.tools).toEqual(["twice"]);
+      expect(run.warnings, run.stderr).toEqual(fromSource.warnings);
+      expect(run.warnings).toEqual([
+        expect.stringMatching(new RegExp(`^tool "\\(anonymous\\)" was not registered: registry\\.tool\\(\\) at ${source}:6:39 cannot name the tool: the function is anonymous\\. `)),
+        `tool "twice" was not registered: tool "twice" is registered twice: first by function first at ${source}:9:54, then by function second at ${source}:12:55. Give one of them another name with { name: "…" }.`,
+      ]);
+
+      // Edited after the build: the check does not trace the running code to sources it did not come from.
+      edit(source, "// Registrations", "// Edited after the build.\n// Registrations");
+      const stale = await serve(project, process.execPath, ["dist/unnamed-server.js"]);
+      const output = join(project, "dist", "unnamed.js");
+      const refusals = stale.warnings.filter((warning) => warning.startsWith('tool "'));
+      expect(refusals, stale.stderr).toEqual([
+        expect.stringMatching(new RegExp(`^tool "\\(anonymous\\)" was not registered: registry\\.tool\\(\\) at ${output}:\\d+:\\d+ cannot name the tool`)),
+        expect.stringMatching(new RegExp(`^tool "twice" was not registered: tool "twice" is registered twice: first by function first at ${output}:\\d+:\\d+, then by function second at ${output}:\\d+:\\d+\\. `)),
+      ]);
+      expect(stale.stderr).not.toContain(source);
+    }, 120_000);
+  }
+
+  // A registration the analysis does not find at the frame judged is said to be missing there, and
+  // where the frame that ran was, in the words of what led from it to the source: a source map only
+  // when the running file names one, not plain tsc's output traced through the check's own emit,
+  // nor a loader's position traced through the map it gave Node (each is a real frame here, asked
+  // of the layer directly: no registration the analysis misses is known to make one).
+  for (const [typescript, version, tsc] of [["typescript 6", "6.0.3", TSC], ["typescript 7", "7.0.2", TSC7]] as const) {
+    test(`TypeScript ${version}'s tsc: "finds no registration at" names the emit the check made again for output without source maps, the source map for output with one that holds its sources`, async () => {
+      const project = serverProject(typescript);
+      const { checkRegistrations } = require(join(ROOT, "packages", "project", "dist", "startup", "index.js")) as typeof import("@sourced/project/startup");
+      const output = join(project, "dist", "answer.js");
+      /** The verdict on a frame at `return {` of answer(), which registers nothing. */
+      const verdictInAnswer = async (): Promise<{ readonly verdict: unknown; readonly at: string }> => {
+        const lines = readFileSync(output, "utf8").split("\n");
+        const line = lines.findIndex((text) => text.includes("return {"));
+        const frame = { file: output, line: line + 1, column: lines[line]!.indexOf("return {") + 1 };
+        const [verdict] = (await checkRegistrations([{ tool: "answer", frames: [frame] }], { cwd: project, cache: false })).verdicts;
+        return { verdict, at: `dist/answer.js:${frame.line}:${frame.column}` };
+      };
+      const traced = { file: join(project, "src", "answer.ts"), line: 7, column: 3 };
+
+      execFileSync(process.execPath, [tsc, "-p", ".", "--sourceMap", "false"], { cwd: project });
+      const emitted = await verdictInAnswer();
+      expect(emitted.verdict).toEqual({ kind: "unverified", reason: `the analysis of tsconfig.json finds no registration at src/answer.ts:7:3 (${emitted.at} through the check's own emit of it)`, source: traced });
+
+      // A map that holds its sources' text is read, not the emit made again.
+      execFileSync(process.execPath, [tsc, "-p", ".", "--sourceMap", "true", "--inlineSources", "true"], { cwd: project });
+      const mapped = await verdictInAnswer();
+      expect(mapped.verdict).toEqual({ kind: "unverified", reason: `the analysis of tsconfig.json finds no registration at src/answer.ts:7:3 (${mapped.at} through its source map)`, source: traced });
+    }, 120_000);
+  }
+
+  test('tsx, a position a library\'s own stack formatting leaves unmapped: "finds no registration at" names the loader\'s transpile, not a source map', () => {
+    const project = serverProject();
+    writeFileSync(
+      join(project, "src", "probe.ts"),
+      [
+        'import { fileURLToPath } from "node:url";',
+        'import { checkRegistrations } from "@sourced/project/startup";',
+        "",
+        "// This call's frame as V8 holds it, in tsx's transpile, as a library's own Error.prepareStackTrace sees it.",
+        "function rawFrame(): { file: string; line: number; column: number } {",
+        "  const saved = Error.prepareStackTrace;",
+        "  Error.prepareStackTrace = (_error, sites) => sites;",
+        "  const [site] = new Error().stack as unknown as NodeJS.CallSite[];",
+        "  Error.prepareStackTrace = saved;",
+        "  return { file: fileURLToPath(site!.getFileName()!), line: site!.getLineNumber()!, column: site!.getColumnNumber()! };",
+        "}",
+        "",
+        "const frame = rawFrame();",
+        'const outcome = await checkRegistrations([{ tool: "probe", frames: [frame] }], { cache: false });',
+        "process.stdout.write(JSON.stringify({ frame, verdicts: outcome.verdicts }));",
+        "",
+      ].join("\n"),
+    );
+    const { frame, verdicts } = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", "src/probe.ts"], { cwd: project, encoding: "utf8", env: cleanEnv() })) as { frame: { line: number; column: number }; verdicts: unknown[] };
+    // tsx's transpile is one line: the position is not one of the source's.
+    expect(frame.line).toBe(1);
+    expect(verdicts).toEqual([
+      {
+        kind: "unverified",
+        reason: `the analysis of tsconfig.json finds no registration at src/probe.ts:8:18 (src/probe.ts:1:${frame.column} in the loader's transpile of it)`,
+        source: { file: join(project, "src", "probe.ts"), line: 8, column: 18 },
+      },
+    ]);
+  });
+
   test("one emit traces every file the build wrote: a registry in another output file answers from the record, as a fresh check does", async () => {
     const project = serverProject();
     execFileSync(process.execPath, [TSC, "-p", ".", "--sourceMap", "false"], { cwd: project });

@@ -3,7 +3,7 @@ import { Worker } from "node:worker_threads";
 import type { FilePlace, JudgeRequest, JudgeResult } from "./judge";
 import type { Frame, StartupCheckOptions, StartupOutcome, StartupRegistration, StartupVerdict } from "./protocol";
 import { Fingerprints, isCurrent, readRecord, verifierName, type EscapeRecord, type OutputRecord, type ProjectRecord, type RegistrationRecord, type Span } from "./records";
-import { configsAbove, emittingConfig, isTypeScriptFile, throughOutput, sourcePositionOf, tracedByOwnMap, type LostPosition, type OutputPosition, type SourceMaps, type SourcePosition } from "./sources";
+import { configsAbove, emittingConfig, isTypeScriptFile, throughOutput, sourcePositionOf, tracedByOwnMap, type LostPosition, type MappedFrame, type OutputPosition, type SourceMaps, type SourcePosition } from "./sources";
 
 export { STARTUP_PROTOCOL } from "./protocol";
 export type { Frame, ReportedFinding, StartupCheckOptions, StartupOutcome, StartupRegistration, StartupVerdict } from "./protocol";
@@ -30,13 +30,13 @@ export async function checkRegistrations(registrations: readonly StartupRegistra
   const maps: SourceMaps = new Map();
   const emitters = new Map<string, string | undefined>();
   // Plain tsc's output is traced through the config that emitted it (once its record says how);
-  // other JavaScript through the source map it names; TypeScript is its own source.
+  // other JavaScript through the source map it names; TypeScript is its own source. One entry per
+  // frame, `undefined` for a frame that is no source: the outcome's `traced` is given by frame.
   const located = registrations.map((registration) =>
-    registration.frames.flatMap((frame): (Located | OutputPosition)[] => {
+    registration.frames.map((frame): Located | OutputPosition | undefined => {
       const config = emittingConfig(frame.file, emitters);
-      if (config !== undefined && !tracedByOwnMap(frame.file, display, maps)) return [{ output: frame.file, config, frame }];
-      const position = sourcePositionOf(frame, display, maps);
-      return position === undefined ? [] : [position];
+      if (config !== undefined && !tracedByOwnMap(frame.file, display, maps)) return { output: frame.file, config, frame };
+      return sourcePositionOf(frame, display, maps);
     }),
   );
 
@@ -62,7 +62,7 @@ export async function checkRegistrations(registrations: readonly StartupRegistra
       if ("source" in known) places.set(known.source, { file: known.source, config });
     }
   }
-  const files = [...new Set(located.flat().flatMap((position) => ("lost" in position || "output" in position ? [] : [position.file])))];
+  const files = [...new Set(located.flat().flatMap((position) => (position === undefined || "lost" in position || "output" in position ? [] : [position.file])))];
   for (const file of files) {
     if (places.has(file)) continue;
     const place = placeFromRecords(file, current, display);
@@ -83,9 +83,19 @@ export async function checkRegistrations(registrations: readonly StartupRegistra
       for (const output of judged.outputs) outputs.set(output.file, output);
     }
   }
-  const positions = located.map((list) => list.map((position) => ("output" in position ? throughOutput(position, outputs.get(position.output), display) : position)));
+  const positions = located.map((list) => list.map((position) => (position !== undefined && "output" in position ? throughOutput(position, outputs.get(position.output), display) : position)));
   const byFile = new SitesByFile(records);
-  return { verifier: verifierName(), verdicts: positions.map((list) => verdictOf(list, places, byFile, display)), source };
+  return {
+    verifier: verifierName(),
+    verdicts: positions.map((list) => verdictOf(list.filter((position) => position !== undefined), places, byFile, display)),
+    source,
+    traced: positions.map((list) => list.map((position) => (position === undefined || "lost" in position || position.mapped === undefined ? null : placeOf(position)))),
+  };
+}
+
+/** A traced position as the protocol gives it: the place alone. */
+function placeOf(position: SourcePosition): Frame {
+  return { file: position.file, line: position.line, column: position.column };
 }
 
 /** Each project's registrations and escapes by file, indexed once: a server registers thousands of tools. */
@@ -153,9 +163,9 @@ function holder(config: string, file: string, current: (config: string) => Proje
 
 type Located = SourcePosition | LostPosition;
 
-function uniqueOutputs(located: readonly (readonly (Located | OutputPosition)[])[]): OutputPosition[] {
+function uniqueOutputs(located: readonly (readonly (Located | OutputPosition | undefined)[])[]): OutputPosition[] {
   const seen = new Map<string, OutputPosition>();
-  for (const list of located) for (const position of list) if ("output" in position && !seen.has(position.output)) seen.set(position.output, position);
+  for (const list of located) for (const position of list) if (position !== undefined && "output" in position && !seen.has(position.output)) seen.set(position.output, position);
   return [...seen.values()];
 }
 
@@ -209,13 +219,31 @@ function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, Fi
   }
   if (failed !== undefined) return { kind: "unjudged", reason: failed };
   const at = `${display(first.judged.file)}:${first.judged.line}:${first.judged.column}`;
-  const via = first.judged.mapped === undefined ? "" : ` (${display(first.judged.mapped.file)}:${first.judged.mapped.line}:${first.judged.mapped.column} through its source map)`;
-  return { kind: "unverified", reason: `the analysis of ${display(first.config)} finds no registration at ${at}${via}`, ...tracedSource(first.judged) };
+  return { kind: "unverified", reason: `the analysis of ${display(first.config)} finds no registration at ${at}${tracedFrom(first.judged.mapped, display)}`, ...tracedSource(first.judged) };
+}
+
+/**
+ * Where the frame that ran was, and what led from it to the source, in words: only JavaScript
+ * whose file names a source map was traced through a source map. Plain tsc's output is traced
+ * through the check's own emit of the source (the build may have written no map, and its maps
+ * are not read); a loader's position through the map it gave Node for its transpile.
+ */
+function tracedFrom(mapped: MappedFrame | undefined, display: (file: string) => string): string {
+  if (mapped === undefined) return "";
+  const ran = `${display(mapped.file)}:${mapped.line}:${mapped.column}`;
+  switch (mapped.through) {
+    case "source map":
+      return ` (${ran} through its source map)`;
+    case "emit":
+      return ` (${ran} through the check's own emit of it)`;
+    case "loader":
+      return ` (${ran} in the loader's transpile of it)`;
+  }
 }
 
 /** An `unverified` verdict's `source` (protocol.ts): the judged position, when a map led to it from the frame that ran. */
 function tracedSource(position: SourcePosition): { readonly source?: Frame } {
-  return position.mapped === undefined ? {} : { source: { file: position.file, line: position.line, column: position.column } };
+  return position.mapped === undefined ? {} : { source: placeOf(position) };
 }
 
 function contains(span: Span, position: SourcePosition): boolean {

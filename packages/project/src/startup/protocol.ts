@@ -62,6 +62,15 @@ export interface StartupOutcome {
   readonly verifier: string;
   /** One per registration, in the order given. */
   readonly verdicts: readonly StartupVerdict[];
+  /**
+   * One per registration, in the order given, and in it one per frame: where in the sources the
+   * frame lies when it is not in a source itself but was traced there exactly (as `source` of an
+   * `unverified` verdict is), else `null`. The registry names a registration it refuses in its
+   * own words (a name registered twice, an anonymous function) at its site's place here, as a
+   * run from the sources names it, not at the JavaScript that ran. Absent from a layer of an
+   * earlier version.
+   */
+  readonly traced?: readonly (readonly (Frame | null)[])[];
   /** How the verdicts were reached, for the curious (and the tests): from the cache, or by the analysis in a worker. */
   readonly source: "cache" | "analysis" | "none";
 }

@@ -26,9 +26,19 @@ export function isTypeScriptFile(file: string): boolean {
   return TYPESCRIPT.test(file);
 }
 
-/** A frame in the sources: where the analysis will look for it. `mapped` when a source map led there. */
+/** A frame in the sources: where the analysis will look for it. `mapped` when it was traced there from the frame that ran. */
 export interface SourcePosition extends Frame {
-  readonly mapped?: Frame;
+  readonly mapped?: MappedFrame;
+}
+
+/**
+ * The frame that ran, traced to a source, and what traced it: the source map its file names, the
+ * check's own emit of the source (plain tsc's output: the build's maps are not read), or the map a
+ * loader (tsx) gave Node for its transpile of a TypeScript file. Messages say which: only the
+ * first is a source map of the build's.
+ */
+export interface MappedFrame extends Frame {
+  readonly through: "source map" | "emit" | "loader";
 }
 
 /** A frame that should lead to a source and cannot: why. */
@@ -110,7 +120,7 @@ export function sourcePositionOf(frame: Frame, display: (file: string) => string
   if (typeof content === "string" && !sameSourceText(source, content, loaded)) {
     return { lost: `${display(frame.file)} was built from an earlier ${display(source)} (its source map holds the text it was built from): the sources changed after the build, so they are not what runs; rebuild and restart` };
   }
-  return { file: source, line: entry.originalLine + 1, column: entry.originalColumn + 1, mapped: frame };
+  return { file: source, line: entry.originalLine + 1, column: entry.originalColumn + 1, mapped: { ...frame, through: "source map" } };
 }
 
 /**
@@ -134,7 +144,7 @@ function throughLoaderMap(frame: Frame): SourcePosition | undefined {
   if (entry.originalSource === undefined || entry.originalLine === undefined || entry.originalColumn === undefined) return undefined;
   const source = entry.originalSource.startsWith("file:") ? fileURLToPath(entry.originalSource) : path.resolve(path.dirname(frame.file), entry.originalSource);
   if (source !== frame.file) return undefined;
-  return { file: source, line: entry.originalLine + 1, column: entry.originalColumn + 1, mapped: frame };
+  return { file: source, line: entry.originalLine + 1, column: entry.originalColumn + 1, mapped: { ...frame, through: "loader" } };
 }
 
 /** The line lengths of TypeScript files read for `isInText`, by file (a check reads each once). */
@@ -294,5 +304,5 @@ export function throughOutput(position: OutputPosition, record: OutputRecord | u
   if (entry.originalLine === undefined || entry.originalColumn === undefined) {
     return { lost: `${display(frame.file)}:${frame.line}:${frame.column} leads to no place in ${display(record.source)}, which it was emitted from` };
   }
-  return { file: record.source, line: entry.originalLine + 1, column: entry.originalColumn + 1, mapped: frame };
+  return { file: record.source, line: entry.originalLine + 1, column: entry.originalColumn + 1, mapped: { ...frame, through: "emit" } };
 }
