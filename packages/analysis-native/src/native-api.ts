@@ -48,6 +48,8 @@ export interface NativeType {
   getSymbol(): NativeSymbol | undefined;
   getAliasSymbol(): NativeSymbol | undefined;
   getTypes(): readonly NativeType[] | undefined;
+  /** A type reference's generic type (a request the first time a generic type is met). */
+  getTarget(): NativeType | undefined;
 }
 
 export interface NativeSignature {

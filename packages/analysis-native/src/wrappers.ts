@@ -67,6 +67,12 @@ export class PortType implements Wrapped<NativeType> {
     return this[NATIVE].intrinsicName;
   }
 
+  /** `TypeReference.target`: the generic class or interface a reference instantiates; `undefined` for any other type. */
+  get target(): PortType | undefined {
+    if (!(this[NATIVE].objectFlags & this.checker.sync.ObjectFlags.Reference!)) return undefined;
+    return this.checker.type(this[NATIVE].getTarget());
+  }
+
   /** `UnionOrIntersectionType.types`. */
   get types(): readonly PortType[] {
     this.membersCache ??= (this[NATIVE].getTypes() ?? []).map((member) => this.checker.type(member));

@@ -96,6 +96,17 @@ export function isRegistryType(context: Context, type: ts.Type): boolean {
   return members.length > 0 && members.every((member) => toolReturns(context, member) === "marked");
 }
 
+/**
+ * The generic class or interface `type` instantiates (`ReadonlyArray<T>` for `readonly Row[]`);
+ * `undefined` for any other type, the generic type itself included.
+ */
+function referenceTarget(context: Context, type: ts.Type): ts.Type | undefined {
+  const { ts } = context;
+  if (!(type.flags & ts.TypeFlags.Object) || !((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference)) return undefined;
+  const target = (type as ts.TypeReference).target as ts.Type | undefined;
+  return target === undefined || target === type ? undefined : target;
+}
+
 /** Whether some member of `type` has a callable `tool` that returns an unmarked value. */
 function losesMark(context: Context, type: ts.Type): boolean {
   const { ts } = context;
@@ -111,6 +122,15 @@ function toolReturns(context: Context, type: ts.Type): "marked" | "unmarked" | "
   if (!(type.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection | ts.TypeFlags.TypeVariable))) return "none";
   let known = context.registryTypes.get(type);
   if (known === undefined) {
+    // An instantiation of a generic class or interface (`ReadonlyArray<M0009Record>`, a module's
+    // records) has the members its declaration names, typed anew: when the generic type has no
+    // `tool`, no instantiation of it has one. Asked once per generic type, where each
+    // instantiation's members would be resolved (on TypeScript 7, a request per distinct type).
+    const target = referenceTarget(context, type);
+    if (target !== undefined && toolReturns(context, target) === "none") {
+      context.registryTypes.set(type, "none");
+      return "none";
+    }
     const tool = type.getProperty("tool");
     const signatures = tool === undefined ? [] : typeOfProperty(context, tool).getCallSignatures();
     known =
