@@ -69,6 +69,30 @@ function project(files: number): string {
   return directory;
 }
 
+/**
+ * `project(files)`, each module also holding what a module of records does: its records (an
+ * array of an interface of its own), a helper that reads them, called by the next module's tools
+ * (`m0Rows(1)`, each call a candidate registration) and handing its records to a shared generic
+ * helper (`pick(m0Records, limit)`, an argument a decorator could escape through).
+ */
+function projectWithRecords(files: number): string {
+  const directory = project(files);
+  fs.writeFileSync(path.join(directory, "shared.ts"), `export function pick<T>(records: readonly T[], limit: number): T[] {\n  return records.slice(0, limit);\n}\n`);
+  for (let file = 0; file < files; file++) {
+    const module = path.join(directory, `m${file}.ts`);
+    const previous = (file + files - 1) % files;
+    const tools = fs.readFileSync(module, "utf8").replaceAll(`text: "${file}.`, `text: String([...m${previous}Rows(1)].length) + "${file}.`);
+    fs.writeFileSync(
+      module,
+      `import { pick } from "./shared.js";\n${previous === file ? "" : `import { m${previous}Rows } from "./m${previous}.js";\n`}${tools}\n` +
+        `interface Record${file} {\n  readonly id: string;\n  readonly value: number;\n}\n\n` +
+        `export const m${file}Records: readonly Record${file}[] = [{ id: "m${file}-0", value: ${file} }];\n\n` +
+        `export function m${file}Rows(limit: number) {\n  return pick(m${file}Records, limit);\n}\n`,
+    );
+  }
+  return directory;
+}
+
 /** Requests made reading and judging every module of `directory`'s project (opening it not counted). */
 async function judged(directory: string): Promise<{ requests: Map<string, number>; registrations: number; findings: number }> {
   const config = path.join(directory, "tsconfig.json");
@@ -107,6 +131,18 @@ describe("round trips to TypeScript 7 per registering file", () => {
     }
     // The program's list of files, every name in it, is asked once (the files and the module graph read it).
     expect(large.requests.get("getSourceFileNames")).toBe(1);
+  }, 60_000);
+
+  it("asks nothing per module of records about its records' array type, nor about the properties of its helper's function type", async () => {
+    // Each once did: `ReadonlyArray<Record0>`'s `tool` member (is the array handed to `pick` a
+    // registry?), and the symbol and properties of `m0Rows`' type (is the helper called a decorator?).
+    const small = await judged(projectWithRecords(2));
+    const large = await judged(projectWithRecords(6));
+    expect([small.registrations, small.findings]).toEqual([6, 0]);
+    expect([large.registrations, large.findings]).toEqual([18, 0]);
+    for (const single of ["getPropertyOfType", "getPropertiesOfType", "getSymbolOfType"]) {
+      expect(`${single}: ${large.requests.get(single) ?? 0}`).toBe(`${single}: ${small.requests.get(single) ?? 0}`);
+    }
   }, 60_000);
 });
 

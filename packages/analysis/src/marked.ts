@@ -1,6 +1,6 @@
 import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
-import { type Context, isProjectSource, type LiteralCall, markOf, resolveAlias } from "./context.js";
+import { type Context, isExternalFileName, isProjectSource, type LiteralCall, markOf, resolveAlias } from "./context.js";
 import { mayRegister } from "./reach.js";
 import { referenceFactsOf } from "./reference-scan.js";
 import { cachedVerdict, typeOfSymbol, unguardedSymbolOf } from "./symbols.js";
@@ -44,7 +44,7 @@ export function markedTypeAt(context: Context, node: ts.Node): ts.Type | undefin
   } else {
     const symbol = unguardedSymbolOf(context, node);
     if (symbol !== undefined) {
-      if (cachedVerdict(context.unmarkedSymbols, symbol, () => !mayNarrowToMarked(context, typeOfSymbol(context, symbol)))) return undefined;
+      if (cachedVerdict(context.unmarkedSymbols, symbol, () => isMemberlessFunction(context, symbol) || !mayNarrowToMarked(context, typeOfSymbol(context, symbol)))) return undefined;
       // A name its file only ever calls (or declares): nothing narrows it, so the type at the
       // reference is its symbol's, asked once per symbol rather than once per reference (a helper
       // such as `defineTool(…)` called for every tool: on TypeScript 7, a round trip each). Unless
@@ -85,7 +85,7 @@ function computeDeclaredReturn(context: Context, symbol: ts.Symbol): ts.Type | t
   const { checker } = context;
   if (isPlainFunctionOutOfReach(context, symbol)) return UNMARKED;
   const declared = typeOfSymbol(context, symbol);
-  if (mayNarrowToMarked(context, declared)) return undefined;
+  if (!isMemberlessFunction(context, symbol) && mayNarrowToMarked(context, declared)) return undefined;
   const members = unionMembers(context.ts, declared);
   const signatures = members.flatMap((member) => member.getCallSignatures());
   const returns = signatures.map((signature) => checker.getReturnTypeOfSignature(signature));
@@ -213,6 +213,32 @@ function isPlainFunctionOutOfReach(context: Context, symbol: ts.Symbol): boolean
     // JSDoc can declare type parameters (`@template`) in JavaScript: those files are left out.
     if (!ts.isSourceFile(sourceFile) || declaration.flags & ts.NodeFlags.JavaScriptFile || !isProjectSource(program, sourceFile)) return false;
     return !mayRegister(ts, program, sourceFile);
+  });
+}
+
+/**
+ * Whether `symbol` (or the export an import of it names) is a function of the project's own
+ * TypeScript sources, declared by `function` declarations alone, merged with no other value (a
+ * namespace, a class), whose files never write its name but to call or declare it. Its type is
+ * then a function type without a property of its own: TypeScript gives a function properties only
+ * for an assignment to it in its own file (`f.x = …`, `f[key] = …`, which writes its name
+ * otherwise) or a merged namespace. So it carries no mark, and no narrowing of it adds one: the same
+ * verdict as listing its type's properties (`markOf`), told from the syntax. A module calls its
+ * neighbours' helpers (`m0007Rows(1)`), each call a candidate registration: on TypeScript 7 the
+ * listing was two requests per function called.
+ */
+function isMemberlessFunction(context: Context, symbol: ts.Symbol): boolean {
+  const { ts, checker, program } = context;
+  const target = resolveAlias(context, symbol);
+  if ((target.flags & (ts.SymbolFlags.Value | ts.SymbolFlags.Namespace)) !== ts.SymbolFlags.Function) return false;
+  // A library's function is left before its declarations' syntax is read, where the program can tell their files without it.
+  if (checker.declarationPathsOf?.(target)?.some((path) => isExternalFileName(path)) === true) return false;
+  const declarations = target.declarations;
+  if (declarations === undefined || declarations.length === 0) return false;
+  return declarations.every((declaration) => {
+    if (!ts.isFunctionDeclaration(declaration) || declaration.name === undefined || declaration.flags & ts.NodeFlags.JavaScriptFile) return false;
+    const sourceFile = declaration.getSourceFile();
+    return isProjectSource(program, sourceFile) && !referenceFactsOf(ts, sourceFile).mentioned.has(declaration.name.text);
   });
 }
 

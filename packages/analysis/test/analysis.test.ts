@@ -1504,3 +1504,43 @@ describe.skipIf(process.env["SOURCED_MUTATION_RUN"] === "1")("the built package"
     expect(output.registrations).toBeGreaterThan(output.findings);
   });
 });
+
+describe("a function declaration's own properties", () => {
+  /** `analyzeSourceFile` over `text`, and the types whose properties the analysis listed. */
+  const listing = (text: string): { result: AnalysisResult; listed: string[] } => {
+    const { program, sourceFile } = programWith(text);
+    const checker = program.getTypeChecker();
+    const listed: string[] = [];
+    const recording = new Proxy(checker, {
+      get: (target, key, receiver) => {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (key !== "getPropertiesOfType") return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        return (type: ts.Type) => {
+          listed.push(checker.typeToString(type));
+          return checker.getPropertiesOfType(type);
+        };
+      },
+    });
+    const proxied = new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => recording : (Reflect.get(target, key) as unknown)) });
+    return { result: analyzeSourceFile(ts, proxied, sourceFile), listed };
+  };
+
+  it("are listed only for a function its file writes to or a namespace merges with, never for one its file only calls", () => {
+    // Each call is a candidate registration, its callee's type read for the mark. A function its
+    // file only calls has no property of its own (TypeScript adds one only for an assignment to
+    // the function in its file, `noted.note = …`, or a merged namespace), so its type is not listed.
+    const text = `${HEADER}export function rows(limit: number) { return [limit]; }
+export function noted(limit: number) { return [limit]; }
+noted.note = "a property";
+export function spaced(limit: number) { return [limit]; }
+export namespace spaced { export const unit = "rows"; }
+rows(1);
+noted(2);
+spaced(3);
+`;
+    const { result, listed } = listing(text);
+    expect(result.findings).toEqual([]);
+    // `rows`' type, printed `(limit: number) => number[]`, is not among them.
+    expect(listed).toEqual(["typeof noted", "typeof spaced"]);
+  });
+});
