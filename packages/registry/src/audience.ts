@@ -1,4 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerNotifier } from "@modelcontextprotocol/server";
+import { resourceUri, type ResourceUri } from "./resource-uri.js";
 
 /** The lists a client may be told have changed. */
 export type ListKind = "tools" | "resources" | "prompts";
@@ -16,8 +17,11 @@ export function statelessRefusal(what: string): string {
 }
 
 interface Member {
-  /** Resources the client subscribed to (2025-era `resources/subscribe`). */
-  readonly subscriptions: Set<string>;
+  /**
+   * Resources the client subscribed to (2025-era `resources/subscribe`): by the URI the SDK reads
+   * (resource-uri.ts), each with the URI as the client last wrote it, which its notifications carry.
+   */
+  readonly subscriptions: Map<string, ResourceUri>;
   /**
    * A 2026-07-28 connection: its entry (the SDK's stdio `serveStdio`) routes each notification to
    * the `subscriptions/listen` streams whose filter asks for it, so every one is sent to it.
@@ -28,11 +32,11 @@ interface Member {
 /** What the audience asks of the resources served. */
 export interface ServedUris {
   /** Whether a resource of the registry's (`registry.resource()`), enabled, has the URI `uri`, or a template of its has it as an instance. */
-  serves(uri: string): boolean;
+  serves(uri: ResourceUri): boolean;
   /** Whether the registry withdrew (disabled or removed) a resource or template of `uri`, and none of the registry's serves it now. */
-  withdrew(uri: string): boolean;
+  withdrew(uri: ResourceUri): boolean;
   /** Whether a resource registered on `server` itself, with the SDK's `registerResource`, serves `uri`, enabled. */
-  servesOwn(server: McpServer, uri: string): boolean;
+  servesOwn(server: McpServer, uri: ResourceUri): boolean;
 }
 
 /**
@@ -49,7 +53,7 @@ export class Audience {
   constructor(private readonly served: ServedUris) {}
 
   /** Whether `server` serves `uri`: a resource of the registry's, or one registered on that server itself. */
-  private serves(server: McpServer, uri: string): boolean {
+  private serves(server: McpServer, uri: ResourceUri): boolean {
     return this.served.serves(uri) || this.served.servesOwn(server, uri);
   }
 
@@ -59,7 +63,7 @@ export class Audience {
    * filter, which its entry holds).
    */
   join(server: McpServer, modern: boolean): void {
-    const member: Member = { subscriptions: new Set(), modern };
+    const member: Member = { subscriptions: new Map(), modern };
     this.members.set(server, member);
     const low = server.server;
     const closed = low.onclose;
@@ -68,17 +72,19 @@ export class Audience {
       closed?.();
     };
     if (modern) return;
+    // A resource is subscribed to once, whichever way the client writes it (as the SDK reads it):
+    // subscribed again in another spelling, its notifications carry the new one; unsubscribed in any.
     low.setRequestHandler("resources/subscribe", (request) => {
-      const { uri } = request.params;
-      if (!this.serves(server, uri)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource ${uri.slice(0, 200)} not found: this server serves no resource of that URI`);
-      if (!member.subscriptions.has(uri) && member.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+      const uri = resourceUri(request.params.uri);
+      if (!this.serves(server, uri)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource ${uri.written.slice(0, 200)} not found: this server serves no resource of that URI`);
+      if (!member.subscriptions.has(uri.read) && member.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
         throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Too many subscriptions: a connection may hold ${MAX_SUBSCRIPTIONS_PER_CONNECTION}; unsubscribe from one first`);
       }
-      member.subscriptions.add(uri);
+      member.subscriptions.set(uri.read, uri);
       return {};
     });
     low.setRequestHandler("resources/unsubscribe", (request) => {
-      member.subscriptions.delete(request.params.uri);
+      member.subscriptions.delete(resourceUri(request.params.uri).read);
       return {};
     });
   }
@@ -101,9 +107,9 @@ export class Audience {
    * registered on a server itself is the author's, as on the SDK's own server: the registry ends
    * no subscription when its SDK handle removes it.
    */
-  withdrawn(covers: (uri: string) => boolean): void {
+  withdrawn(covers: (uri: ResourceUri) => boolean): void {
     for (const [server, member] of this.members) {
-      for (const uri of member.subscriptions) if (covers(uri) && !this.serves(server, uri)) member.subscriptions.delete(uri);
+      for (const [read, uri] of member.subscriptions) if (covers(uri) && !this.serves(server, uri)) member.subscriptions.delete(read);
     }
   }
 
@@ -116,17 +122,25 @@ export class Audience {
    * registration (the SDK's `registerResource` on it) still serves it: that one is the author's.
    * A listen stream's filter is the client's, fixed when the stream opened and matched by the SDK
    * against the URI alone: served again, the URI reaches the streams whose filter names it.
+   *
+   * A 2025-era subscription is matched as the SDK matches a read (resource-uri.ts), and told the
+   * URI as its client wrote it: a client finds the subscription a notification is for by that
+   * URI, and the specification's `uri` is the resource's, which the client named — the SDK's
+   * `sendResourceUpdated` sends whatever it is given, knowing no subscription. A listen stream's
+   * filter is the SDK's to match, as written.
    */
-  resourceUpdated(uri: string): void {
+  resourceUpdated(written: string): void {
+    const uri = resourceUri(written);
     const withdrawn = this.served.withdrew(uri);
     for (const [server, member] of this.members) {
-      if (!member.modern && !member.subscriptions.has(uri)) continue;
+      const subscribed = member.modern ? uri : member.subscriptions.get(uri.read);
+      if (subscribed === undefined) continue;
       if (withdrawn && !this.served.servesOwn(server, uri)) continue;
-      send(server, () => server.server.sendResourceUpdated({ uri }));
+      send(server, () => server.server.sendResourceUpdated({ uri: subscribed.written }));
     }
     // The 2026-07-28 HTTP path's servers are built per request: none has registrations of its own.
     if (withdrawn) return;
-    for (const notifier of this.notifiers) notifier.resourceUpdated(uri);
+    for (const notifier of this.notifiers) notifier.resourceUpdated(written);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { McpServer, type ResourceTemplate } from "@modelcontextprotocol/server";
 import type { GatewayView } from "./gateway.js";
+import type { ResourceUri } from "./resource-uri.js";
 import { TemplateIndex, templateMatches } from "./template-index.js";
 
 /*
@@ -288,15 +289,23 @@ export class OfferingTables {
   /**
    * Whether a resource registered on `server` itself (the SDK's `registerResource` on a server the
    * registry built, not `registry.resource()`) serves `uri`, enabled: its URI, or an instance of its
-   * template — as its table holds it now, after whatever its SDK handle changed.
+   * template — as its table holds it now, after whatever its SDK handle changed; `uri` as written,
+   * or as the SDK reads it (resource-uri.ts).
    */
-  servesOwn(server: McpServer, uri: string): boolean {
+  servesOwn(server: McpServer, uri: ResourceUri): boolean {
     const table = this.owned.has(server) ? this.answering.get(server) : undefined;
     if (table === undefined) return false;
     const records = table.server as unknown as ResourceRecords;
     const own = (registered: unknown): boolean => typeof registered === "object" && registered !== null && this.ownResources.has(registered) && (registered as { enabled?: unknown }).enabled === true;
-    if (Object.hasOwn(records._registeredResources, uri) && own(records._registeredResources[uri])) return true;
-    return Object.values(records._registeredResourceTemplates).some((registered) => own(registered) && templateMatches((registered as { resourceTemplate: ResourceTemplate }).resourceTemplate, uri));
+    const { written, read } = uri;
+    const ownStatic = (value: string): boolean => Object.hasOwn(records._registeredResources, value) && own(records._registeredResources[value]);
+    if (ownStatic(written) || (read !== written && ownStatic(read))) return true;
+    // One pass over the templates, each tried with both spellings.
+    return Object.values(records._registeredResourceTemplates).some((registered) => {
+      if (!own(registered)) return false;
+      const { resourceTemplate } = registered as { resourceTemplate: ResourceTemplate };
+      return templateMatches(resourceTemplate, written) || (read !== written && templateMatches(resourceTemplate, read));
+    });
   }
 
   /** The table `server` answers from once a resource or prompt is registered on it: one of its own, holding the registry's as the one it leaves does. */

@@ -1,5 +1,6 @@
 import type { ResourceTemplate } from "@modelcontextprotocol/server";
 import { closestMatch, isResourceUriForm, localDataAdvice, SOURCE_URL_PATTERN, urlRuleProblem } from "@sourced/contract-rules";
+import { servedAs, type ResourceUri } from "./resource-uri.js";
 import { templateMatches, templatePrefix } from "./template-index.js";
 
 /*
@@ -44,8 +45,8 @@ function schemeOf(uri: string): string {
  */
 export interface ServedSource {
   offered(offered: boolean): void;
-  /** Whether `uri` is its URI, or an instance of its template. */
-  covers(uri: string): boolean;
+  /** Whether `uri` is its URI, or an instance of its template, written or as the SDK reads it (resource-uri.ts). */
+  covers(uri: ResourceUri): boolean;
 }
 
 /** A template served, one per registration: two registrations of the same template are two entries, and removing one leaves the other. */
@@ -171,7 +172,7 @@ export class ServedResources {
           else held.delete(uri);
           this.withdrawn.remember(key);
         },
-        (value) => value === uri,
+        (value) => servedAs(value, (written) => written === uri),
       );
     }
     const entry: TemplateEntry = { text: uri.uriTemplate.toString(), template: uri, prefix: templatePrefix(uri) };
@@ -187,12 +188,12 @@ export class ServedResources {
         this.byPrefix.unplace(entry);
         this.withdrawn.remember(key, entry);
       },
-      (value) => templateMatches(uri, value),
+      (value) => servedAs(value, (written) => templateMatches(uri, written)),
     );
   }
 
   /** Takes a registration in (`take`) now and whenever it is offered again; lets it go (`release`) whenever it is not. */
-  private follow(take: () => void, release: () => void, covers: (uri: string) => boolean): ServedSource {
+  private follow(take: () => void, release: () => void, covers: (uri: ResourceUri) => boolean): ServedSource {
     let offered = true;
     take();
     return {
@@ -217,14 +218,17 @@ export class ServedResources {
     return this.byPrefix.matches(value);
   }
 
-  /** Whether a resource served here has the URI `value`, whatever its form, or a template served here has it as an instance. */
-  serves(value: string): boolean {
-    return this.uris.has(value) || this.others.has(value) || this.byPrefix.matches(value);
+  /**
+   * Whether a resource served here has the URI `uri`, whatever its form, or a template served here
+   * has it as an instance: as written, or as the SDK reads it (resource-uri.ts).
+   */
+  serves(uri: ResourceUri): boolean {
+    return servedAs(uri, (value) => this.uris.has(value) || this.others.has(value) || this.byPrefix.matches(value));
   }
 
-  /** Whether a registration of `value` was withdrawn (disabled or removed), and none served here serves it now. */
-  withdrew(value: string): boolean {
-    return !this.serves(value) && this.withdrawn.holds(value);
+  /** Whether a registration of `uri` (written, or as the SDK reads it) was withdrawn (disabled or removed), and none served here serves it now. */
+  withdrew(uri: ResourceUri): boolean {
+    return !this.serves(uri) && servedAs(uri, (value) => this.withdrawn.holds(value));
   }
 
   /**
