@@ -305,6 +305,50 @@ describe("run from source, a server serves exactly its compliant tools and warns
     expect(required.tools).toEqual([]);
     expect(required.warnings).toEqual([expect.stringMatching(/^the start-up check could not judge tool "extra" .*: no tsconfig includes scripts\/extra\.ts .*\. Not registered: the check is required\./)]);
   });
+
+  // A registration the analysis cannot see is blamed on the last place before it where a registry
+  // escapes; a finding of another kind between the two (a name registered twice) is no such place.
+  test("a registration the analysis cannot see is blamed on the registry that escaped before it, not on a name registered twice in between, which keeps its own refusal", async () => {
+    const project = serverProject();
+    const source = join(project, "src", "applied.ts");
+    writeFileSync(
+      source,
+      [
+        'import type { DataToolOutput } from "@sourced/registry";',
+        'import { answer } from "./answer.ts";',
+        'import { registry } from "./registry.ts";',
+        "",
+        "// The registry's type is lost here: what is registered after it may go through it.",
+        "export const untyped: any = registry;",
+        'export const first = registry.tool({ name: "twice" })(function first(): DataToolOutput {',
+        '  return answer("first");',
+        "});",
+        'export const second = registry.tool({ name: "twice" })(function second(): DataToolOutput {',
+        '  return answer("second");',
+        "});",
+        "// Applied through Reflect.apply: the analysis sees no registration here.",
+        "export const applied = Reflect.apply(registry.tool(), undefined, [",
+        "  function applied(): DataToolOutput {",
+        '    return answer("applied");',
+        "  },",
+        "]);",
+        "",
+      ].join("\n"),
+    );
+    writeFileSync(join(project, "src", "applied-server.ts"), 'import { registry } from "./registry.ts";\nimport "./applied.ts";\n\nvoid registry.serveStdio();\n');
+    const twice = `tool "twice" was not registered: tool "twice" is registered twice: first by function first at ${source}:7:54, then by function second at ${source}:10:55. Give one of them another name with { name: "…" }.`;
+    const cause = "it is registered through a registry value the analysis cannot follow, probably the one at src/applied.ts:6:29 (A registry (of type 'Registry') becomes 'any' here: ";
+    for (const [env, tools, outcome] of [
+      [{}, ["applied", "twice"], "is served unchecked"],
+      [{ SERVER_REQUIRE_VERIFIED: "1" }, ["twice"], "was not registered"],
+    ] as const) {
+      const run = await serve(project, process.execPath, ["src/applied-server.ts"], env);
+      expect(run.tools, run.stderr).toEqual(tools);
+      expect(run.warnings, run.stderr).toHaveLength(2);
+      expect(run.warnings[0]!.startsWith(`tool "applied" (${source}:14:32) ${outcome}: the start-up check cannot verify it: ${cause}`), run.warnings[0]).toBe(true);
+      expect(run.warnings[1]).toBe(twice);
+    }
+  }, 120_000);
 });
 
 describe("the verdicts are cached in node_modules/.cache/sourced/", () => {

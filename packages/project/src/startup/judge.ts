@@ -329,8 +329,12 @@ function analysisRecord(analysed: Analysed, fingerprints: Fingerprints): NonNull
     if (registration.finding !== undefined) owned.add(registration.finding);
     registrations.push({ file: path.resolve(sourceFile.fileName), span: headOf(syntax, sourceFile, registration.site), ...(finding === undefined ? {} : { finding }) });
   }
+  // Only the escapes family's findings (an `unverifiable-registration` at a value, owned by no
+  // registration) say where a registry or decorator escapes: an unseen registration further on is
+  // blamed on the last of them. Any other finding no registration owns (a name registered twice,
+  // an invalid name, a file-wide one) is about something else: naming it as that cause misleads.
   const escapes: EscapeRecord[] = result.findings
-    .filter((finding) => !owned.has(finding))
+    .filter((finding) => finding.id === "unverifiable-registration" && !owned.has(finding))
     .map((finding) => ({ file: path.resolve(finding.sourceFile.fileName), span: spanOf(finding.sourceFile, finding.site), finding: findingRecord(finding) }));
   const files: Record<string, string> = {};
   for (const file of analysed.programFiles) files[file] = fingerprints.file(file);

@@ -38,7 +38,7 @@ export interface RegistrationRecord {
   readonly finding?: RecordedFinding;
 }
 
-/** A finding that belongs to no registration (an escaped registry): where it is, and what it says. */
+/** Where a registry or tool decorator escapes the analysis (an `unverifiable-registration` no registration owns), and what it says. */
 export interface EscapeRecord {
   readonly file: string;
   readonly span: Span;
@@ -91,7 +91,8 @@ export interface ProjectRecord {
   readonly outputs?: readonly OutputRecord[];
 }
 
-export const RECORD_FORMAT = 4;
+// 5: `escapes` holds only escaped registry and decorator values (format 4 held every finding no registration owned).
+export const RECORD_FORMAT = 5;
 
 let versions: string | undefined;
 
