@@ -484,9 +484,10 @@ describe("plain tsc's output, traced back to its sources through the tsconfig th
     }, 120_000);
   }
 
-  // A registration the registry refuses in its own words (the analysis finds nothing wrong with
-  // it) is named where the check traced its site in the sources, as the analysis' refusals are;
-  // where the check cannot trace it (the sources changed after the build), at the JavaScript that ran.
+  // A registration the registry refuses in its own words (the analysis refuses neither: it only
+  // warns of the name registered twice) is named where the check traced its site in the sources,
+  // as the analysis' refusals are; where the check cannot trace it (the sources changed after the
+  // build), at the JavaScript that ran.
   for (const [typescript, version, tsc] of [["typescript 6", "6.0.3", TSC], ["typescript 7", "7.0.2", TSC7]] as const) {
     test(`TypeScript ${version}'s tsc without source maps: an anonymous function and a name registered twice are named at their sources, as node src/… names them; at dist/… once the sources changed`, async () => {
       const project = serverProject(typescript);
@@ -498,7 +499,7 @@ describe("plain tsc's output, traced back to its sources through the tsconfig th
           'import { answer } from "./answer.ts";',
           'import { registry } from "./registry.ts";',
           "",
-          "// Registrations the analysis finds nothing wrong with, which the registry refuses in its own words.",
+          "// Registrations the analysis does not refuse, which the registry refuses in its own words.",
           "export const unnamed = registry.tool()(function (): DataToolOutput {",
           '  return answer("anonymous");',
           "});",
