@@ -326,12 +326,10 @@ describe("run from source, a server serves exactly its compliant tools and warns
         'export const second = registry.tool({ name: "twice" })(function second(): DataToolOutput {',
         '  return answer("second");',
         "});",
-        "// Applied through Reflect.apply: the analysis sees no registration here.",
-        "export const applied = Reflect.apply(registry.tool(), undefined, [",
-        "  function applied(): DataToolOutput {",
-        '    return answer("applied");',
-        "  },",
-        "]);",
+        "// Through the untyped registry: the analysis sees no registration here.",
+        "export const applied = untyped.tool()(function applied(): DataToolOutput {",
+        '  return answer("applied");',
+        "});",
         "",
       ].join("\n"),
     );
@@ -345,8 +343,43 @@ describe("run from source, a server serves exactly its compliant tools and warns
       const run = await serve(project, process.execPath, ["src/applied-server.ts"], env);
       expect(run.tools, run.stderr).toEqual(tools);
       expect(run.warnings, run.stderr).toHaveLength(2);
-      expect(run.warnings[0]!.startsWith(`tool "applied" (${source}:14:32) ${outcome}: the start-up check cannot verify it: ${cause}`), run.warnings[0]).toBe(true);
+      expect(run.warnings[0]!.startsWith(`tool "applied" (${source}:14:38) ${outcome}: the start-up check cannot verify it: ${cause}`), run.warnings[0]).toBe(true);
       expect(run.warnings[1]).toBe(twice);
+    }
+  }, 120_000);
+
+  // V8 places the frame of a decorator applied by Reflect.apply at `apply`, before the decorator
+  // passed to it: the reason names that escape, which the analysis reports, not "no registration".
+  test("a decorator applied through Reflect.apply is blamed on its own escape, though its frame lies before it: served unchecked, or refused under requireVerified", async () => {
+    const project = serverProject();
+    const source = join(project, "src", "applied.ts");
+    writeFileSync(
+      source,
+      [
+        'import type { DataToolOutput } from "@sourced/registry";',
+        'import { answer } from "./answer.ts";',
+        'import { registry } from "./registry.ts";',
+        "",
+        "// The decorator is passed as an argument: the analysis cannot see which function it registers.",
+        "export const applied = Reflect.apply(registry.tool(), undefined, [",
+        "  function applied(): DataToolOutput {",
+        '    return answer("applied");',
+        "  },",
+        "]);",
+        "",
+      ].join("\n"),
+    );
+    writeFileSync(join(project, "src", "applied-server.ts"), 'import { registry } from "./registry.ts";\nimport "./applied.ts";\n\nvoid registry.serveStdio();\n');
+    const cause = "it is registered through a registry value the analysis cannot follow (src/applied.ts:6:38: A tool decorator (of type ";
+    for (const [env, tools, outcome] of [
+      [{}, ["applied"], "is served unchecked"],
+      [{ SERVER_REQUIRE_VERIFIED: "1" }, [], "was not registered"],
+    ] as const) {
+      const run = await serve(project, process.execPath, ["src/applied-server.ts"], env);
+      expect(run.tools, run.stderr).toEqual(tools);
+      expect(run.warnings, run.stderr).toHaveLength(1);
+      expect(run.warnings[0]!.startsWith(`tool "applied" (${source}:6:32) ${outcome}: the start-up check cannot verify it: ${cause}`), run.warnings[0]).toBe(true);
+      expect(run.warnings[0]).toContain(") is passed as an argument here, so the analysis cannot see which function it registers.");
     }
   }, 120_000);
 });

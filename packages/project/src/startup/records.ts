@@ -41,6 +41,12 @@ export interface RegistrationRecord {
 /** Where a registry or tool decorator escapes the analysis (an `unverifiable-registration` no registration owns), and what it says. */
 export interface EscapeRecord {
   readonly file: string;
+  /**
+   * The statement the escaping value is part of (a parameter's default, an arrow's expression
+   * body, a class field or a decorator where the value is in one): a frame there runs a
+   * registration the value makes, wherever V8 places it in the statement (`Reflect.apply(…)` at
+   * `apply`). The finding names the value itself.
+   */
   readonly span: Span;
   readonly finding: RecordedFinding;
 }
@@ -92,7 +98,8 @@ export interface ProjectRecord {
 }
 
 // 5: `escapes` holds only escaped registry and decorator values (format 4 held every finding no registration owned).
-export const RECORD_FORMAT = 5;
+// 6: an escape's span is the statement its value is part of (format 5 held the value's own).
+export const RECORD_FORMAT = 6;
 
 let versions: string | undefined;
 
