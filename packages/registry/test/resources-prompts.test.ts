@@ -82,6 +82,49 @@ describe("resources and prompts on every serve path", () => {
   });
 });
 
+/** A registry whose prompts answer well and badly, each bad answer in one way. */
+function promptsRegistry(logger = recordingLogger()): Registry {
+  const registry = createRegistry({ name: "prompts", version: "1.0.0", startupCheck: false, ui: false, logger });
+  const answers: Record<string, unknown> = {
+    dialogue: {
+      description: "A question and its answer",
+      messages: [
+        { role: "user", content: { type: "text", text: "How big is the graph?" } },
+        { role: "assistant", content: { type: "text", text: "2 entities." } },
+      ],
+    },
+    "message-key": { messages: [{ role: "user", content: { type: "text", text: "x" }, name: "alice" }] },
+    "no-messages": {},
+    "result-key": { messages: [], next: 2 },
+  };
+  for (const [name, answer] of Object.entries(answers)) registry.prompt(name, {}, () => answer as never);
+  return registry;
+}
+
+async function expectCheckedPrompts(client: AnyClient): Promise<void> {
+  const dialogue = await client.getPrompt({ name: "dialogue" });
+  expect(dialogue.description).toBe("A question and its answer");
+  expect(dialogue.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+  const refused = (name: string) => `Prompt "${name}" answered with a result that breaks the GetPromptResult contract, so it was not sent:\n- `;
+  const refusals: Record<string, string> = {
+    "message-key": `${refused("message-key")}messages[0]: "name" is not a key of a prompt message, which has role and content only`,
+    "no-messages": `${refused("no-messages")}messages: is missing: a prompt answers with its messages, [{ role: "user", content: { type: "text", text } }]`,
+    "result-key": `${refused("result-key")}the result: "next" is not a key of a prompt result, which has description, messages and _meta only`,
+  };
+  for (const [name, message] of Object.entries(refusals)) {
+    await expect(client.getPrompt({ name }), name).rejects.toThrow(message);
+  }
+}
+
+describe("a prompt's answers through the net", () => {
+  test("with the v2 and the v1 Client: a message of either role leaves; a result that breaks GetPromptResult is an error in the contract's words", async () => {
+    const logger = recordingLogger();
+    await checkInMemory(() => promptsRegistry(logger), expectCheckedPrompts);
+    // One warning per refused answer, per client.
+    expect(logger.warnings).toHaveLength(6);
+  });
+});
+
 describe("registering them", () => {
   test("what the SDK refuses throws at the registration, naming its place", () => {
     const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false });

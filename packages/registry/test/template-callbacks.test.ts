@@ -18,7 +18,12 @@ type Callbacks = ConstructorParameters<typeof ResourceTemplate>[1];
 const read = (uri: URL) => ({ contents: [{ uri: uri.href, text: uri.href }] });
 const NAMES = ["Tokyo", "Delhi", "Shanghai"];
 const startingWith = (value: string) => NAMES.filter((name) => name.startsWith(value));
-const GOOD: Callbacks = { list: () => ({ resources: NAMES.map((name) => ({ uri: `cities://${name}`, name, mimeType: "application/json" })) }), complete: { name: startingWith } };
+// Icons of both themes, with every key MCP gives an icon: the net must let them all through, as the SDK sends them.
+const ICONS = [
+  { src: "https://example.org/city-light.png", mimeType: "image/png", sizes: ["48x48"], theme: "light" as const },
+  { src: "https://example.org/city-dark.png", theme: "dark" as const },
+];
+const GOOD: Callbacks = { list: () => ({ resources: NAMES.map((name) => ({ uri: `cities://${name}`, name, mimeType: "application/json", icons: ICONS })) }), complete: { name: startingWith } };
 
 function registryWith(callbacks: Callbacks, logger = recordingLogger(), callTimeoutMs?: number): Registry {
   const registry = createRegistry({ name: "cities", version: "1.0.0", startupCheck: false, ui: false, logger, ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }) });
@@ -76,13 +81,37 @@ describe("a template's list and complete callbacks pass the net", () => {
     [
       "a listed URI a browser runs",
       { ...GOOD, list: () => ({ resources: [{ uri: "javascript:alert(1)", name: "Tokyo" }] }) },
-      `-32603 ${LISTED} answered with a result that breaks the ListResourcesResult contract, so it was not sent:\n- resources[0].uri: `,
+      `-32603 ${LISTED} answered with a result that breaks the ListResourcesResult contract, so it was not sent:\n- resources[0].uri: is a URI a browser runs or renders itself (javascript:), which no contents may name: name what was read, e.g. "memory://graph"`,
       `${LISTED} answered with a result that breaks the ListResourcesResult contract`,
     ],
     [
       "a listed resource with a key MCP does not define",
       { ...GOOD, list: () => ({ resources: [{ uri: "cities://Tokyo", name: "Tokyo", secret: "x" }] }) },
-      `-32603 ${LISTED} answered with a result that breaks the ListResourcesResult contract, so it was not sent:\n- resources[0]`,
+      `-32603 ${LISTED} answered with a result that breaks the ListResourcesResult contract, so it was not sent:\n- resources[0]: "secret" is not a key of a listed resource, which has uri, name, title, description, mimeType, size, annotations, icons and _meta only`,
+      "ListResourcesResult",
+    ],
+    [
+      "a listed URI that is no string",
+      { ...GOOD, list: () => ({ resources: [{ uri: 42, name: "Tokyo" }] }) as never },
+      `-32603 ${LISTED} answered with a result that breaks the ListResourcesResult contract, so it was not sent:\n- resources[0].uri: must be a string, not number`,
+      "ListResourcesResult",
+    ],
+    [
+      "an icon with a key MCP does not define",
+      { ...GOOD, list: () => ({ resources: [{ uri: "cities://Tokyo", name: "Tokyo", icons: [{ src: "https://example.org/tokyo.png", alt: "Tokyo" }] }] }) },
+      `-32603 ${LISTED} answered with a result that breaks the ListResourcesResult contract, so it was not sent:\n- resources[0].icons[0]: "alt" is not a key of an icon, which has src, mimeType, sizes and theme only`,
+      "ListResourcesResult",
+    ],
+    [
+      "a list without its resources",
+      { ...GOOD, list: () => ({}) as never },
+      `-32603 ${LISTED} answered with a result that breaks the ListResourcesResult contract, so it was not sent:\n- resources: is missing: a template's list answers with its resources, { resources: [{ uri, name }] }`,
+      "ListResourcesResult",
+    ],
+    [
+      "a list with a key MCP does not define",
+      { ...GOOD, list: () => ({ resources: [], next: 2 }) },
+      `-32603 ${LISTED} answered with a result that breaks the ListResourcesResult contract, so it was not sent:\n- the result: "next" is not a key of a resource list result, which has resources, nextCursor and _meta only`,
       "ListResourcesResult",
     ],
     [
@@ -106,7 +135,7 @@ describe("a template's list and complete callbacks pass the net", () => {
     [
       "a completion that is no list",
       { ...GOOD, complete: { name: (() => "Shanghai") as unknown as (value: string) => string[] } },
-      `-32603 ${COMPLETED} answered with a result that breaks the CompleteResult contract, so it was not sent:\n- `,
+      `-32603 ${COMPLETED} answered with a result that breaks the CompleteResult contract, so it was not sent:\n- the result: must be a list of strings, the values completed`,
       "CompleteResult",
     ],
     [
