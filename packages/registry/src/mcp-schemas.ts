@@ -62,9 +62,11 @@ const mediaBlock = (type: "image" | "audio") =>
  * A content block, as MCP defines them; strict, so what passes is a block every client reads. `uri`:
  * what a resource link's or an embedded resource's URI may be — in a tool's result an accepted
  * http(s) URL, or on a registry that serves resources the URI of one of them (a link to the stock
- * the tool read); in a prompt's message any absolute URI but a browser's own.
+ * the tool read); in a prompt's message any absolute URI but a browser's own. `absent`: the words
+ * for a block left out, where one block is a key's whole value (a prompt message's content); zod
+ * asks the block's own schema, not the object holding it, for them.
  */
-export function contentBlockFor(uri: z.ZodType<string>) {
+export function contentBlockFor(uri: z.ZodType<string>, absent?: string) {
   const resourceLinkBlock = z.strictObject(
     {
       type: z.literal("resource_link"),
@@ -93,6 +95,6 @@ export function contentBlockFor(uri: z.ZodType<string>) {
   return z.discriminatedUnion(
     "type",
     [textBlock, mediaBlock("image"), mediaBlock("audio"), resourceLinkBlock, embeddedResourceBlock],
-    { error: (issue) => (issue.code === "invalid_union" ? 'needs "type": one of "text", "image", "audio", "resource_link", "resource"' : undefined) },
+    { error: (issue) => (issue.code === "invalid_union" ? 'needs "type": one of "text", "image", "audio", "resource_link", "resource"' : issue.input === undefined ? absent : undefined) },
   );
 }

@@ -33,6 +33,9 @@ export const readResourceResultSchema = z.strictObject(
   { error: onlyKeys("a resource read result", "contents and _meta") },
 );
 
+// On the role and the content themselves: a key left out is an issue of its own schema, never of the message's.
+const MESSAGE_KEY_MISSING = 'is missing: a message has a role ("user" or "assistant") and one content block';
+
 /**
  * What a prompt of the registry's (`registry.prompt()`) may answer a `prompts/get` with: its
  * messages, each a role (`user` or `assistant`) and one content block as MCP defines them (a
@@ -44,8 +47,8 @@ export const getPromptResultSchema = z.strictObject(
     description: z.string().optional(),
     messages: z.array(
       z.strictObject(
-        { role: z.enum(["user", "assistant"]), content: contentBlockFor(contentsUri) },
-        { error: (issue) => missing('is missing: a message has a role ("user" or "assistant") and one content block')(issue) ?? onlyKeys("a prompt message", "role and content")(issue) },
+        { role: z.enum(["user", "assistant"], { error: missing(MESSAGE_KEY_MISSING) }), content: contentBlockFor(contentsUri, MESSAGE_KEY_MISSING) },
+        { error: onlyKeys("a prompt message", "role and content") },
       ),
       { error: missing('is missing: a prompt answers with its messages, [{ role: "user", content: { type: "text", text } }]') },
     ),

@@ -125,6 +125,51 @@ describe("a prompt's answers through the net", () => {
   });
 });
 
+/** Prompts whose one message is malformed in one way each: a key left out, or a value of the wrong kind. */
+function malformedMessages(): Registry {
+  const registry = createRegistry({ name: "messages", version: "1.0.0", startupCheck: false, ui: false, logger: recordingLogger() });
+  const text = { type: "text", text: "x" };
+  const messages: Record<string, unknown> = {
+    "no-role": { content: text },
+    "no-content": { role: "user" },
+    "system-role": { role: "system", content: text },
+    "string-content": { role: "user", content: "x" },
+    "listed-content": { role: "user", content: [text] },
+  };
+  for (const [name, message] of Object.entries(messages)) registry.prompt(name, {}, () => ({ messages: [message] }) as never);
+  return registry;
+}
+
+async function expectMessageRefusals(client: AnyClient): Promise<void> {
+  const refused = (name: string, problem: string) => `Prompt "${name}" answered with a result that breaks the GetPromptResult contract, so it was not sent:\n- messages[0].${problem}`;
+  const refusals: Record<string, string> = {
+    "no-role": refused("no-role", 'role: is missing: a message has a role ("user" or "assistant") and one content block'),
+    "no-content": refused("no-content", 'content: is missing: a message has a role ("user" or "assistant") and one content block'),
+    "system-role": refused("system-role", 'role: must be "user" or "assistant"'),
+    "string-content": refused("string-content", "content: must be an object, not a string"),
+    "listed-content": refused("listed-content", "content: must be an object, not a list"),
+  };
+  const received: Record<string, string> = {};
+  for (const name of Object.keys(refusals)) {
+    const error = await client.getPrompt({ name }).then(
+      () => new Error("answered"),
+      (thrown: unknown) => thrown as Error,
+    );
+    // The v1 Client prefixes the server's message with its code.
+    received[name] = error.message.replace(/^MCP error -?\d+: /u, "");
+  }
+  expect(received).toEqual(refusals);
+}
+
+describe("a prompt message refused in the message's words", () => {
+  test("without its role or its content: what a message has; a wrong role or content: what to write instead; the v2 and the v1 Client, in memory", async () => {
+    await checkInMemory(() => malformedMessages(), expectMessageRefusals);
+  });
+  test("the same over Streamable HTTP, the v2 Client (2026-07-28) and the v1 Client", async () => {
+    await checkOverHttp(() => malformedMessages(), expectMessageRefusals);
+  });
+});
+
 describe("registering them", () => {
   test("what the SDK refuses throws at the registration, naming its place", () => {
     const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false });
