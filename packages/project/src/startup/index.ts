@@ -174,6 +174,12 @@ function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, Fi
   let first: { readonly failure: string } | { readonly judged: SourcePosition; readonly config: string } | undefined;
   /** A frame further out that could not be judged: the registration may be there (plain tsc's output of an edited source). */
   let failed: string | undefined;
+  /**
+   * Escapes with a frame further in inside a function written in their statement (`excluded`): a
+   * frame further out in that statement only called the function (`install(registry.tool(), cb)`
+   * calling `cb`), so it is not the escape's either.
+   */
+  const calledInto = new Set<EscapeRecord>();
   // Innermost first: the first frame at a registration's head is the registration (a platform's
   // wrapper is a frame or more inside it). Frames further out are not read: their positions are
   // where the enclosing code was called from, and a loader's wrapper can map anywhere.
@@ -198,17 +204,23 @@ function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, Fi
       // The build strips a rejected registration: what it would have registered never is.
       return registration.finding === undefined ? { kind: "verified" } : { kind: "refused", finding: { ...registration.finding, file: display(registration.finding.file) } };
     }
-    const escape = innermost(inFile.escapes.filter((candidate) => contains(candidate.span, position)));
+    const escape = innermost(inFile.escapes.filter((candidate) => !calledInto.has(candidate) && inEscape(candidate, position)));
     if (escape !== undefined) {
       const { finding } = escape;
       return { kind: "unverified", reason: `it is registered through a registry value the analysis cannot follow (${display(finding.file)}:${finding.line}:${finding.column}: ${finding.message})`, ...tracedSource(position) };
     }
+    for (const candidate of inFile.escapes) if (candidate.excluded?.some((body) => contains(body, position)) === true) calledInto.add(candidate);
   }
   if (first === undefined) return { kind: "unchecked" };
   if ("failure" in first) return { kind: "unjudged", reason: first.failure };
   // No registration here, but the registry lost its type earlier in this file (`registry as any`,
   // `const untyped: any = registry`): what it registers from there on is never judged.
-  const lost = lastBefore(sites.of(first.config, first.judged.file)?.escapes ?? [], first.judged);
+  const escapes = sites.of(first.config, first.judged.file)?.escapes ?? [];
+  // Here no escape holds the frame, but one whose statement holds the function it ran in (a
+  // callback passed beside the value) comes after an earlier one in text only: the function runs
+  // when called and reaches whatever registry it reaches, most probably one lost earlier in the
+  // file. Named only when no other escape is before the frame.
+  const lost = lastBefore(escapes.filter((candidate) => !contains(candidate.span, first.judged)), first.judged) ?? lastBefore(escapes, first.judged);
   if (lost !== undefined) {
     const { finding } = lost;
     return {
@@ -249,6 +261,11 @@ function tracedSource(position: SourcePosition): { readonly source?: Frame } {
 function contains(span: Span, position: SourcePosition): boolean {
   const at = [position.line, position.column] as const;
   return compare(span.start, at) <= 0 && compare(at, span.end) < 0;
+}
+
+/** Whether a frame at `position` runs with the escape's value: in its statement, not in a function written there (`EscapeRecord.excluded`). */
+function inEscape(escape: EscapeRecord, position: SourcePosition): boolean {
+  return contains(escape.span, position) && !(escape.excluded ?? []).some((body) => contains(body, position));
 }
 
 function compare(a: readonly [number, number], b: readonly [number, number]): number {

@@ -9,8 +9,9 @@ import { resolutionInputsOf, type ResolutionInputs } from "../resolution-watch";
 import { loadTypeScript, type TypeScript } from "../typescript";
 import { configCoverage } from "../config-files";
 import { emitClassic, emitNative, tracingOptions, traceOutputs, type Emission } from "./outputs";
-import { coverageOf, Fingerprints, RECORD_FORMAT, writeRecord, type EscapeRecord, type OutputRecord, type ProjectRecord, type RecordedFinding, type RegistrationRecord, type Span } from "./records";
+import { coverageOf, Fingerprints, RECORD_FORMAT, writeRecord, type EscapeRecord, type OutputRecord, type ProjectRecord, type RecordedFinding, type RegistrationRecord } from "./records";
 import { configsAbove, isTypeScriptFile } from "./sources";
+import { escapeSpansOf, headOf } from "./statements";
 
 /*
  * The start-up check's heavy half, run in a worker thread (or TypeScript 7's own process): finds
@@ -335,7 +336,7 @@ function analysisRecord(analysed: Analysed, fingerprints: Fingerprints): NonNull
   // an invalid name, a file-wide one) is about something else: naming it as that cause misleads.
   const escapes: EscapeRecord[] = result.findings
     .filter((finding) => finding.id === "unverifiable-registration" && !owned.has(finding))
-    .map((finding) => ({ file: path.resolve(finding.sourceFile.fileName), span: spanOf(finding.sourceFile, statementOf(syntax, finding.site)), finding: findingRecord(finding) }));
+    .map((finding) => ({ file: path.resolve(finding.sourceFile.fileName), ...escapeSpansOf(syntax, finding.sourceFile, finding.site), finding: findingRecord(finding) }));
   const files: Record<string, string> = {};
   for (const file of analysed.programFiles) files[file] = fingerprints.file(file);
   const judged = analysed.judged.map((sourceFile) => path.resolve(sourceFile.fileName));
@@ -343,43 +344,6 @@ function analysisRecord(analysed: Analysed, fingerprints: Fingerprints): NonNull
   const packageJsons: Record<string, string> = {};
   for (const file of analysed.resolution.packageJsons) packageJsons[file] = fingerprints.file(file);
   return { files, judged, registrations, escapes, resolution: { missing: analysed.resolution.missing, packageJsons } };
-}
-
-function spanOf(sourceFile: ts.SourceFile, node: ts.Node, endPosition = node.getEnd()): Span {
-  const start = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
-  const end = sourceFile.getLineAndCharacterOfPosition(endPosition);
-  return { start: [start.line + 1, start.character + 1], end: [end.line + 1, end.character + 1] };
-}
-
-/**
- * The statement an escaping value (an escape finding's site) is part of: what runs it where the
- * analysis lost it. A registration it makes runs from there, but V8 places the frame at the call
- * that applies it (`Reflect.apply(registry.tool(), …)` at `apply`, before the value), so the
- * value's own span would not hold the frame. Never wider than the code run with the value: a
- * parameter's default, an arrow's expression body, a class field or a decorator stops there, not
- * at the function or class around it.
- */
-function statementOf(syntax: SyntaxPort, site: ts.Node): ts.Node {
-  let node = site;
-  for (let parent = node.parent; parent !== undefined && !endsStatement(syntax, node, parent); parent = node.parent) node = parent;
-  return node;
-}
-
-function endsStatement(syntax: SyntaxPort, node: ts.Node, parent: ts.Node): boolean {
-  const { SyntaxKind } = syntax;
-  if (syntax.isSourceFile(parent) || syntax.isBlock(parent) || parent.kind === SyntaxKind.ModuleBlock || parent.kind === SyntaxKind.CaseClause || parent.kind === SyntaxKind.DefaultClause) return true;
-  return syntax.isFunctionLike(parent) || syntax.isPropertyDeclaration(node) || syntax.isDecorator(node);
-}
-
-/** A registration's head (see `RegistrationRecord.span`): the call up to its first argument, or the decorated declaration up to its body. */
-function headOf(syntax: SyntaxPort, sourceFile: ts.SourceFile, site: ts.CallExpression | ts.Decorator): Span {
-  if (syntax.isDecorator(site)) {
-    const declaration = site.parent;
-    const body = syntax.isMethodDeclaration(declaration) ? declaration.body : undefined;
-    return spanOf(sourceFile, declaration, body === undefined ? declaration.getEnd() : body.getStart(sourceFile));
-  }
-  const first = site.arguments[0];
-  return spanOf(sourceFile, site, first === undefined ? site.getEnd() : first.getStart(sourceFile));
 }
 
 function findingRecord(finding: Finding): RecordedFinding {

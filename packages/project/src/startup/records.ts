@@ -48,6 +48,12 @@ export interface EscapeRecord {
    * `apply`). The finding names the value itself.
    */
   readonly span: Span;
+  /**
+   * The code in `span` that does not run with the value, absent when none: the bodies of the
+   * functions written in the statement (a callback passed beside the value runs when called, and
+   * registers through whatever it reaches). A frame in one is not in the escape.
+   */
+  readonly excluded?: readonly Span[];
   readonly finding: RecordedFinding;
 }
 
@@ -99,7 +105,8 @@ export interface ProjectRecord {
 
 // 5: `escapes` holds only escaped registry and decorator values (format 4 held every finding no registration owned).
 // 6: an escape's span is the statement its value is part of (format 5 held the value's own).
-export const RECORD_FORMAT = 6;
+// 7: an escape's `excluded` holds the bodies of the functions in its statement (format 6 spans held them).
+export const RECORD_FORMAT = 7;
 
 let versions: string | undefined;
 
