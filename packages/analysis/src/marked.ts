@@ -75,6 +75,9 @@ function declaredReturnOf(context: Context, callee: ts.Expression): ts.Type | ty
   if (symbol === undefined) return undefined;
   let known = context.declaredReturns.get(symbol);
   if (known === undefined) {
+    // A function that returns what it calls may call itself (or a caller of it, through
+    // `returnsUnmarkedValues`): meanwhile it answers "resolve the call", which asks the checker.
+    context.declaredReturns.set(symbol, null);
     known = computeDeclaredReturn(context, symbol) ?? null;
     context.declaredReturns.set(symbol, known);
   }
@@ -83,7 +86,7 @@ function declaredReturnOf(context: Context, callee: ts.Expression): ts.Type | ty
 
 function computeDeclaredReturn(context: Context, symbol: ts.Symbol): ts.Type | typeof UNMARKED | undefined {
   const { checker } = context;
-  if (isPlainFunctionOutOfReach(context, symbol)) return UNMARKED;
+  if (isPlainFunctionOutOfReach(context, symbol) || returnsUnmarkedValues(context, symbol)) return UNMARKED;
   const declared = typeOfSymbol(context, symbol);
   if (!isMemberlessFunction(context, symbol) && mayNarrowToMarked(context, declared)) return undefined;
   const members = unionMembers(context.ts, declared);
@@ -214,6 +217,42 @@ function isPlainFunctionOutOfReach(context: Context, symbol: ts.Symbol): boolean
     if (!ts.isSourceFile(sourceFile) || declaration.flags & ts.NodeFlags.JavaScriptFile || !isProjectSource(program, sourceFile)) return false;
     return !mayRegister(ts, program, sourceFile);
   });
+}
+
+/**
+ * Whether `symbol` is a function of the kind `isMemberlessFunction` tells, declared once, at the top
+ * level, with a body, no type parameters and no return annotation, whose every `return` gives a
+ * value `markedTypeAt` finds unmarked. Its return type is inferred from its body: the union of what
+ * its `return`s give (void without one), which a body of unmarked values leaves unmarked, as a
+ * `Promise` or a generator of them is. Asking for that type checks the body, every call in it
+ * resolved; a module's helper (`function m0007Rows(limit: number) { return rowsOf(m0007Records,
+ * limit); }`), called by the tools of the modules that import it, had its body checked to tell
+ * that a call of it returns rows (on TypeScript 7, two requests per helper). Told here from what
+ * the calls in it return, already known for the analysis' own questions.
+ */
+function returnsUnmarkedValues(context: Context, symbol: ts.Symbol): boolean {
+  const { ts } = context;
+  if (!isMemberlessFunction(context, symbol)) return false;
+  const declarations = resolveAlias(context, symbol).declarations;
+  if (declarations?.length !== 1) return false;
+  const declaration = declarations[0] as ts.FunctionDeclaration;
+  if (declaration.body === undefined || declaration.type !== undefined || declaration.typeParameters !== undefined || !ts.isSourceFile(declaration.parent)) return false;
+  const returned: ts.Expression[] = [];
+  let readable = true;
+  const visit = (node: ts.Node): void => {
+    // A nested function's `return`s are its own (a class's are all in its methods).
+    if (!readable || ts.isFunctionLike(node)) return;
+    if (ts.isReturnStatement(node)) {
+      if (node.expression === undefined) return;
+      // Only values whose type `markedTypeAt` reads without typing what surrounds them.
+      if (!ts.isCallExpression(node.expression) && !ts.isIdentifier(node.expression) && !ts.isPropertyAccessExpression(node.expression)) readable = false;
+      else returned.push(node.expression);
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(declaration.body, visit);
+  return readable && returned.every((value) => markedTypeAt(context, value) === undefined);
 }
 
 /**

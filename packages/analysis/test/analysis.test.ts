@@ -1544,3 +1544,63 @@ spaced(3);
     expect(listed).toEqual(["typeof noted", "typeof spaced"]);
   });
 });
+
+describe("what a function declaration returns", () => {
+  /** `analyzeSourceFile` over `text`, and the functions whose inferred return type the analysis asked for. */
+  const asking = (text: string): { result: AnalysisResult; asked: string[] } => {
+    const { program, sourceFile } = programWith(text);
+    const checker = program.getTypeChecker();
+    const asked: string[] = [];
+    const recording = new Proxy(checker, {
+      get: (target, key, receiver) => {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (key !== "getReturnTypeOfSignature") return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        return (signature: ts.Signature) => {
+          const declaration = signature.getDeclaration() as ts.SignatureDeclaration | undefined;
+          if (declaration !== undefined && ts.isFunctionDeclaration(declaration) && declaration.type === undefined && declaration.name !== undefined) asked.push(declaration.name.text);
+          return checker.getReturnTypeOfSignature(signature);
+        };
+      },
+    });
+    const proxied = new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => recording : (Reflect.get(target, key) as unknown)) });
+    return { result: analyzeSourceFile(ts, proxied, sourceFile), asked };
+  };
+
+  it("is told from the calls it returns when none returns a marked value, its body never typed; a helper returning a decorator is still followed", () => {
+    // A module's helper, called by its tools: `rows` returns what a generic helper declares
+    // (`T[]`), `count` what `rows` returns, `named` a parameter; none is asked. `decorate` returns a
+    // marked decorator, which only its return type tells: its registration is judged as before.
+    const text = `${HEADER}function pick<T>(records: readonly T[], limit: number): T[] { return records.slice(0, limit); }
+const records: readonly string[] = ["a", "b"];
+export function rows(limit: number) { return pick(records, limit); }
+export function count() { if (records.length > 1) return rows(1); return rows(2); }
+export function named(name: string) { return name; }
+export function decorate() { return registry.tool({ description: "Decorated." }); }
+// Each call handed on, where a decorator could escape: what the call returns is asked.
+String(rows(1));
+String(count());
+String(named("x"));
+export const decorated = decorate()(function decorated(): string {
+  return String(rows(1).length);
+});
+`;
+    const { result, asked } = asking(text);
+    expect(result.registrations.length).toBe(1);
+    expect(result.findings.map(({ id }) => id)).toEqual(["not-data-tool-output"]);
+    expect([...new Set(asked)].sort()).toEqual(["decorate"]);
+  });
+
+  it("of a function returning a call of itself is asked of the checker, without looping", () => {
+    const text = `${HEADER}export function again(n: number): number { return n; }
+export function loop(n: number) { return n > 0 ? again(n) : 0; }
+export function self() { return self(); }
+String(self());
+String(loop(1));
+`;
+    const { result, asked } = asking(text);
+    expect(result.registrations).toEqual([]);
+    expect(result.findings).toEqual([]);
+    // `loop` returns what it does not read (a conditional); `self` calls itself: both are asked.
+    expect([...new Set(asked)].sort()).toEqual(["loop", "self"]);
+  });
+});
