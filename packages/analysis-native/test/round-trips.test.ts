@@ -73,15 +73,17 @@ function project(files: number): string {
  * `project(files)`, each module also holding what a module of records does: its records (an
  * array of an interface of its own), a helper that reads them, called by the next module's tools
  * (`m0Rows(1)`, each call a candidate registration) and handing its records to a shared generic
- * helper (`pick(m0Records, limit)`, an argument a decorator could escape through).
+ * helper (`pick(m0Records, limit)`, an argument a decorator could escape through). Each tool reads
+ * the neighbour's rows `calls` times.
  */
-function projectWithRecords(files: number): string {
+function projectWithRecords(files: number, calls = 1): string {
   const directory = project(files);
   fs.writeFileSync(path.join(directory, "shared.ts"), `export function pick<T>(records: readonly T[], limit: number): T[] {\n  return records.slice(0, limit);\n}\n`);
   for (let file = 0; file < files; file++) {
     const module = path.join(directory, `m${file}.ts`);
     const previous = (file + files - 1) % files;
-    const tools = fs.readFileSync(module, "utf8").replaceAll(`text: "${file}.`, `text: String([...m${previous}Rows(1)].length) + "${file}.`);
+    const read = `String(m${previous}Rows(1)) + `.repeat(calls);
+    const tools = fs.readFileSync(module, "utf8").replaceAll(`text: "${file}.`, `text: ${read}"${file}.`);
     fs.writeFileSync(
       module,
       `import { pick } from "./shared.js";\n${previous === file ? "" : `import { m${previous}Rows } from "./m${previous}.js";\n`}${tools}\n` +
@@ -94,16 +96,19 @@ function projectWithRecords(files: number): string {
 }
 
 /** Requests made reading and judging every module of `directory`'s project (opening it not counted). */
-async function judged(directory: string): Promise<{ requests: Map<string, number>; registrations: number; findings: number }> {
+async function judged(directory: string): Promise<{ requests: Map<string, number>; locations: number; registrations: number; findings: number }> {
   const config = path.join(directory, "tsconfig.json");
   const session = loadNativeTypeScript(TS7).openSession([config], directory);
   try {
     const ports = session.project(config)!;
     let result: ReturnType<typeof analyzeProgram> | undefined;
+    const sent = new Map<string, string[]>();
     const requests = await requestsDuring(() => {
       result = analyzeProgram(ports.syntax, ports.program, { sourceFiles: ports.candidateSources() });
-    });
-    return { requests, registrations: result!.registrations.length, findings: result!.findings.length };
+    }, sent);
+    // The nodes whose symbols the batches asked for, every file's.
+    const locations = (sent.get("getSymbolsAtLocations") ?? []).reduce((sum, payload) => sum + (JSON.parse(payload) as { locations: unknown[] }).locations.length, 0);
+    return { requests, locations, registrations: result!.registrations.length, findings: result!.findings.length };
   } finally {
     session.close();
   }
@@ -143,6 +148,26 @@ describe("round trips to TypeScript 7 per registering file", () => {
     for (const single of ["getPropertyOfType", "getPropertiesOfType", "getSymbolOfType"]) {
       expect(`${single}: ${large.requests.get(single) ?? 0}`).toBe(`${single}: ${small.requests.get(single) ?? 0}`);
     }
+  }, 60_000);
+
+  it("asks nothing per module about what its helper returns when the helper returns what it calls", async () => {
+    // `m0Rows(limit)` returns `pick(m0Records, limit)`, without an annotation: its return type,
+    // inferred from its body, was asked once per helper (its signatures, then their return type).
+    const small = await judged(projectWithRecords(2));
+    const large = await judged(projectWithRecords(6));
+    for (const single of ["getSignaturesOfType", "getReturnTypeOfSignature"]) {
+      expect(`${single}: ${large.requests.get(single) ?? 0}`).toBe(`${single}: ${small.requests.get(single) ?? 0}`);
+    }
+  }, 60_000);
+
+  it("fetches a name's symbol once per file, however many times the file reads it", async () => {
+    // Each tool reads its neighbour's rows once, or three times: the same names (`String`,
+    // `m0Rows`), more references. Neither the batches nor any single request grow with them.
+    const once = await judged(projectWithRecords(3, 1));
+    const thrice = await judged(projectWithRecords(3, 3));
+    expect([thrice.registrations, thrice.findings]).toEqual([once.registrations, once.findings]);
+    expect(thrice.locations).toBe(once.locations);
+    expect(Object.fromEntries(thrice.requests)).toEqual(Object.fromEntries(once.requests));
   }, 60_000);
 });
 

@@ -228,8 +228,8 @@ function sitesOf(context: Context, sourceFile: ts.SourceFile, prefetch: boolean)
     ts.forEachChild(node, collect);
     while (children.length > 0) pending.push(children.pop()!);
   }
-  references.finish(sourceFile);
+  const { shadowed } = references.finish(sourceFile);
   // A batching checker (the native one) fetches the file's symbols in one request; classic has no prefetch.
-  if (prefetch && context.checker.prefetch !== undefined) context.checker.prefetch(sourceFile, sites.map(({ node }) => node));
+  if (prefetch && context.checker.prefetch !== undefined) context.checker.prefetch(sourceFile, sites.map(({ node }) => node), shadowed);
   return sites;
 }

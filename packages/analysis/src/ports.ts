@@ -145,9 +145,11 @@ export type CheckerPort = Pick<
    * Optional: told, before `sourceFile` is judged, its site candidates (see `SITE_NODE_KINDS`),
    * whose symbols (and those symbols' types) the analysis is about to ask for, as it asks for its
    * module specifiers' symbols: a checker whose every request is a round trip fetches them in one
-   * batch. The answers must be those the single calls would give.
+   * batch. The answers must be those the single calls would give. `shadowed` holds the names the
+   * file declares again in an inner scope: a reference of any other name reads one symbol wherever
+   * it is in the file (symbols.ts asks it once per name), so one answer serves them all.
    */
-  prefetch?(sourceFile: ts.SourceFile, sites: readonly ts.Node[]): void;
+  prefetch?(sourceFile: ts.SourceFile, sites: readonly ts.Node[], shadowed: ReadonlySet<string>): void;
   /**
    * Optional: told the nodes (of any files) whose symbols the analysis is about to ask for one by
    * one — every module name of the program, when it reads the module graph (reach.ts) — so a
