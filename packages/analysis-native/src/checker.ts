@@ -135,13 +135,15 @@ export class NativeCheckerPort implements WrappingChecker {
     for (const name of names) {
       const node = asNative(name);
       if (this.symbolsAt.has(node) || this.sameSymbolAs.has(node) || toFetch.has(node)) continue;
-      if (syntax.isIdentifier(name) && !shadowed.has(name.text)) {
-        const first = firstByName.get(name.text);
+      // Each read of a name decodes it anew from the file's bytes: read once.
+      const text = syntax.isIdentifier(name) ? name.text : undefined;
+      if (text !== undefined && !shadowed.has(text)) {
+        const first = firstByName.get(text);
         if (first !== undefined) {
           this.sameSymbolAs.set(node, first);
           continue;
         }
-        firstByName.set(name.text, node);
+        firstByName.set(text, node);
       }
       toFetch.add(node);
     }

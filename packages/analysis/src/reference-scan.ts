@@ -112,12 +112,14 @@ export class ReferenceScan {
       }
       case ts.SyntaxKind.Identifier: {
         const identifier = node as ts.Identifier;
-        if (isNestedDeclarationName(ts, identifier)) this.shadowed.add(identifier.text);
-        if (!isCalledOrDeclared(ts, identifier)) this.mentioned.add(identifier.text);
+        // Read once: on TypeScript 7 every read of a name decodes it anew from the file's bytes.
+        const { text } = identifier;
+        if (isNestedDeclarationName(ts, identifier)) this.shadowed.add(text);
+        if (!isCalledOrDeclared(ts, identifier)) this.mentioned.add(text);
         if (!mayBeCondition(ts, identifier)) return;
         const use = conditionUseOf(ts, identifier);
-        if (use === CONDITION) this.conditions.add(identifier.text);
-        else if (use !== undefined) listIn(this.aliasConditions, use).push(identifier.text);
+        if (use === CONDITION) this.conditions.add(text);
+        else if (use !== undefined) listIn(this.aliasConditions, use).push(text);
         return;
       }
       default:

@@ -56,17 +56,20 @@ export function referencedSymbol(
     ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node
       ? checker.getShorthandAssignmentValueSymbol(node.parent)
       : checker.getSymbolAtLocation(node);
-  if (!ts.isIdentifier(node) || facts.shadowed.has(node.text)) return lookUp();
+  if (!ts.isIdentifier(node)) return lookUp();
+  // Read once: on TypeScript 7 every read of a name decodes it anew from the file's bytes.
+  const { text } = node;
+  if (facts.shadowed.has(text)) return lookUp();
   const sourceFile = node.getSourceFile();
   let byName = context.symbolsByName.get(sourceFile);
   if (byName === undefined) {
     byName = new Map();
     context.symbolsByName.set(sourceFile, byName);
   }
-  let symbol = byName.get(node.text);
+  let symbol = byName.get(text);
   if (symbol === undefined) {
     symbol = lookUp() ?? null;
-    byName.set(node.text, symbol);
+    byName.set(text, symbol);
   }
   return symbol ?? undefined;
 }
