@@ -181,8 +181,9 @@ function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, Fi
    */
   const calledInto = new Set<EscapeRecord>();
   // Innermost first: the first frame at a registration's head is the registration (a platform's
-  // wrapper is a frame or more inside it). Frames further out are not read: their positions are
-  // where the enclosing code was called from, and a loader's wrapper can map anywhere.
+  // wrapper is a frame or more inside it), the first in an escape's statement that escape's, and
+  // the frames after it are not read. A frame further out is where the enclosing code was called
+  // from, and a loader's wrapper can map anywhere: it decides only when no frame further in does.
   for (const position of positions) {
     if ("lost" in position) {
       first ??= { failure: position.lost };
