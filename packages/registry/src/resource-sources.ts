@@ -1,6 +1,6 @@
 import type { ResourceTemplate } from "@modelcontextprotocol/server";
 import { closestMatch, isResourceUriForm, localDataAdvice, SOURCE_URL_PATTERN, urlRuleProblem } from "@sourced/contract-rules";
-import { servedAs, type ResourceUri } from "./resource-uri.js";
+import { resourceUri, servedAs, type ResourceUri } from "./resource-uri.js";
 import { templateMatches, templatePrefix } from "./template-index.js";
 
 /*
@@ -35,6 +35,11 @@ const SCHEME = new RegExp(`^${SCHEME_PATTERN}(?=:)`, "u");
 /** The scheme of a URI or a template, as written (`memory`); `""` when it starts with none. */
 function schemeOf(uri: string): string {
   return SCHEME.exec(uri)?.[0] ?? "";
+}
+
+/** A scheme (lowercase) as a pattern of either case: `memory` as `[mM][eE][mM][oO][rR][yY]`, `+` and `.` escaped. */
+function eitherCase(scheme: string): string {
+  return scheme.replace(/[a-z]/gu, (letter) => `[${letter}${letter.toUpperCase()}]`).replace(/[.+]/gu, "\\$&");
 }
 
 /**
@@ -211,11 +216,19 @@ export class ServedResources {
     return this.uris.size === 0 && this.templates.length === 0;
   }
 
-  /** Whether `value` may stand as a source: the URI of a resource served here, or an instance of a template served here. */
+  /**
+   * Whether `value` may stand as a source: the URI of a resource served here, or an instance of a
+   * template served here, as written or as the SDK reads it (resource-uri.ts) — a client reads
+   * `MEMORY://graph` or `file://localhost/srv/a.json` back as `memory://graph` or `file:///srv/a.json`,
+   * so a tool citing either spelling cites what it can read, as a subscription matches it. What is
+   * sent stays as the tool wrote it. The form is the written value's (isResourceUriForm): the
+   * analysis judges sources as written, and a spelling it refuses is refused here too.
+   */
   accepts(value: string): boolean {
+    // As written first: the URI registered, with no URL parsed.
     if (this.uris.has(value)) return true;
-    if (!isResourceUriForm(value) || this.templates.length === 0) return false;
-    return this.byPrefix.matches(value);
+    if (!isResourceUriForm(value)) return false;
+    return servedAs(resourceUri(value), (spelling) => this.uris.has(spelling) || this.byPrefix.matches(spelling));
   }
 
   /**
@@ -236,22 +249,26 @@ export class ServedResources {
    * schemes of the served URIs and templates (`^(?:memory|urn):`). A client's check may accept more
    * than the server sends, never less: so the published schema does not grow with the number of
    * resources (10,000 served URIs are one pattern, not a list every tool repeats), while the net
-   * accepts exactly the served URIs. Past `PUBLISHED_SCHEMES` schemes, any scheme's.
+   * accepts exactly the served URIs. Past `PUBLISHED_SCHEMES` schemes, any scheme's. Each scheme in
+   * either case (`^(?:[mM][eE][mM][oO][rR][yY]):`): the net takes `MEMORY://graph` for
+   * `memory://graph`, as the SDK reads it (accepts), so a client's check must too — and a JSON
+   * Schema pattern carries no `i` flag. The scheme is all the pattern says of a served URI, and the
+   * only part of one that reading it changes the case of, so the pattern stays a superset.
    */
   sourceJsonSchema(description: string): Record<string, unknown> {
     const schemes = new Set<string>();
     // A template whose scheme is a variable (`{scheme}://…`) may have an instance of any scheme.
     let anyScheme = false;
-    for (const uri of this.uris.keys()) schemes.add(schemeOf(uri));
+    for (const uri of this.uris.keys()) schemes.add(schemeOf(uri).toLowerCase());
     for (const { text } of this.templates) {
       const scheme = schemeOf(text);
       if (scheme === "") anyScheme = true;
       // A template of an http(s) URL has no instance the net takes for a resource (isResourceUriForm).
-      else if (!/^https?$/iu.test(scheme)) schemes.add(scheme);
+      else if (!/^https?$/iu.test(scheme)) schemes.add(scheme.toLowerCase());
     }
     const anyOf: Record<string, unknown>[] = [{ pattern: SOURCE_URL_PATTERN, format: "uri" }];
     if (anyScheme || schemes.size > PUBLISHED_SCHEMES) anyOf.push({ pattern: `^${SCHEME_PATTERN}:` });
-    else if (schemes.size > 0) anyOf.push({ pattern: `^(?:${[...schemes].sort().map((scheme) => scheme.replace(/[.+]/gu, "\\$&")).join("|")}):` });
+    else if (schemes.size > 0) anyOf.push({ pattern: `^(?:${[...schemes].sort().map(eitherCase).join("|")}):` });
     return { type: "string", description, anyOf };
   }
 

@@ -612,7 +612,7 @@ describe("the smaller holes", () => {
       // tools-list-growth.test.ts measures it; here, that what every transport and client lists does not grow with the resources either.
       const { tools } = await client.listTools();
       const published = JSON.stringify(tools.find((tool) => tool.name === "fine")?.outputSchema);
-      expect(published, label).toContain('"pattern":"^(?:memory):"');
+      expect(published, label).toContain('"pattern":"^(?:[mM][eE][mM][oO][rR][yY]):"');
       expect(published, label).not.toContain("memory://");
       expect((await client.readResource({ uri: "memory://graph" })).contents, label).toEqual([{ uri: "memory://graph", mimeType: "application/json", text: "{}" }]);
       for (const uri of ["memory://script", "memory://data-uri"]) {

@@ -90,7 +90,7 @@ describe("a served resource's URI as a source", () => {
     const { client, close } = await connectInMemory(memoryRegistry());
     const { tools } = await client.listTools();
     const items = (tools[0]!.outputSchema as { properties: { sources: { items: { anyOf: object[] } } } }).properties.sources.items;
-    expect(items.anyOf.slice(1)).toEqual([{ pattern: "^(?:memory):" }]);
+    expect(items.anyOf.slice(1)).toEqual([{ pattern: "^(?:[mM][eE][mM][oO][rR][yY]):" }]);
     await close();
   });
 
@@ -205,5 +205,67 @@ describe("a served resource's URI in content (a resource link, an embedded resou
     const result = await callOnce(registry, "link_graph");
     expect(result.isError).toBe(true);
     expect(firstText(result)).toContain('content[1].uri: must be an absolute http: or https: URL (its scheme is "memory")');
+  });
+});
+
+/*
+ * The SDK reads a resource at `new URL(uri).toString()` (resource-uri.ts): the scheme lowercased,
+ * `.` and `..` segments dropped, for `file:` an empty or `localhost` host. A tool citing a served
+ * resource in such a spelling cites what a client reads back, so the net takes it, as
+ * resources/subscribe does; a spelling that reads as no served URI is refused in the same words.
+ */
+function spellingsRegistry(): Registry {
+  const registry = memoryRegistry();
+  registry.resource("graph file", "file:///srv/graph.json", { mimeType: "application/json" }, (uri) => ({ contents: [{ uri: uri.href, text: GRAPH }] }));
+  registry.tool()(function upper_scheme(): DataToolOutput {
+    return cite("MEMORY://graph");
+  });
+  registry.tool()(function dotted_instance(): DataToolOutput {
+    return cite("Memory://entities/./alice");
+  });
+  registry.tool()(function localhost_file(): DataToolOutput {
+    return cite("file://localhost/srv/graph.json");
+  });
+  registry.tool()(function upper_misspelt(): DataToolOutput {
+    return cite("MEMORY://grahp");
+  });
+  return registry;
+}
+
+async function expectOtherSpellings(client: AnyClient): Promise<void> {
+  // The published outputSchema takes each spelling too: a client validating with it never refuses what the net sends.
+  const { tools } = await client.listTools();
+  const published = (tools.find((tool) => tool.name === "upper_scheme")!.outputSchema as { properties: { sources: { items: { anyOf: { pattern: string }[] } } } }).properties.sources.items.anyOf;
+  for (const source of ["MEMORY://graph", "Memory://entities/./alice", "file://localhost/srv/graph.json"]) {
+    expect(published.some(({ pattern }) => new RegExp(pattern, "u").test(source)), source).toBe(true);
+  }
+  for (const [name, source] of [
+    ["upper_scheme", "MEMORY://graph"],
+    ["dotted_instance", "Memory://entities/./alice"],
+    ["localhost_file", "file://localhost/srv/graph.json"],
+  ] as const) {
+    const result = await client.callTool({ name, arguments: {} });
+    expect(result.isError, name).toBeFalsy();
+    // Sent as the tool wrote it: the net checks, it does not rewrite.
+    expect(result.structuredContent, name).toEqual({ sources: [source] });
+    // And a client reads it back in that spelling.
+    const read = await client.readResource({ uri: source });
+    expect(read.contents.length, name).toBe(1);
+  }
+
+  const misspelt = await client.callTool({ name: "upper_misspelt", arguments: {} });
+  expect(misspelt.isError).toBe(true);
+  expect(firstText(misspelt)).toContain(
+    'structuredContent.sources[0]: must be an absolute http: or https: URL (its scheme is "MEMORY"); it is no URI of a resource this server serves (memory://graph, file:///srv/graph.json, memory://entities/{name}): did you mean "memory://graph"?',
+  );
+}
+
+describe("a served resource cited in another spelling the SDK reads", () => {
+  test("createServer(), with the v2 and the v1 Client (which checks every result against the published outputSchema)", async () => {
+    await checkInMemory(spellingsRegistry, expectOtherSpellings);
+  });
+
+  test("serveHttp(), with the v2 Client (2026-07-28) and the v1 Client", async () => {
+    await checkOverHttp(spellingsRegistry, expectOtherSpellings);
   });
 });

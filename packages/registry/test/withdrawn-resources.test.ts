@@ -109,7 +109,7 @@ function expectWithdrawn(seen: string[], subscribes: boolean): void {
   for (const uri of ["memory://renamed", "memory://rows/1", "memory://kept"]) expect(result(uri), uri).not.toContain('"isError":true');
   expect(seen.find((line) => line.startsWith("link_graph: "))).toContain("content[1].uri: must be an absolute http: or https: URL (its scheme is \\\"memory\\\"); it is no URI of a resource this server serves (memory://kept");
   // Only the schemes still served are published.
-  expect(seen[0]).toContain('"pattern":"^(?:memory):"');
+  expect(seen[0]).toContain('"pattern":"^(?:[mM][eE][mM][oO][rR][yY]):"');
   if (!subscribes) return;
   expect(seen).toContain("memory://graph: -32602 Resource memory://graph not found: this server serves no resource of that URI");
   expect(seen).toContain("memory://people/bob: -32602 Resource memory://people/bob not found: this server serves no resource of that URI");
