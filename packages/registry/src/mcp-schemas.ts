@@ -62,11 +62,13 @@ const mediaBlock = (type: "image" | "audio") =>
  * A content block, as MCP defines them; strict, so what passes is a block every client reads. `uri`:
  * what a resource link's or an embedded resource's URI may be — in a tool's result an accepted
  * http(s) URL, or on a registry that serves resources the URI of one of them (a link to the stock
- * the tool read); in a prompt's message any absolute URI but a browser's own. `absent`: the words
- * for a block left out, where one block is a key's whole value (a prompt message's content); zod
- * asks the block's own schema, not the object holding it, for them.
+ * the tool read); in a prompt's message any absolute URI but a browser's own. `absent` and `listed`:
+ * the words for a block left out, and for a list of blocks given, where one block is a key's whole
+ * value (a prompt message's content, which an author used to a tool result's list writes as one);
+ * zod asks the block's own schema, not the object holding it, for them. Without them (a tool
+ * result's blocks, items of a list) zod's words stand.
  */
-export function contentBlockFor(uri: z.ZodType<string>, absent?: string) {
+export function contentBlockFor(uri: z.ZodType<string>, absent?: string, listed?: string) {
   const resourceLinkBlock = z.strictObject(
     {
       type: z.literal("resource_link"),
@@ -95,6 +97,6 @@ export function contentBlockFor(uri: z.ZodType<string>, absent?: string) {
   return z.discriminatedUnion(
     "type",
     [textBlock, mediaBlock("image"), mediaBlock("audio"), resourceLinkBlock, embeddedResourceBlock],
-    { error: (issue) => (issue.code === "invalid_union" ? 'needs "type": one of "text", "image", "audio", "resource_link", "resource"' : issue.input === undefined ? absent : undefined) },
+    { error: (issue) => (issue.code === "invalid_union" ? 'needs "type": one of "text", "image", "audio", "resource_link", "resource"' : issue.input === undefined ? absent : Array.isArray(issue.input) ? listed : undefined) },
   );
 }

@@ -35,6 +35,8 @@ export const readResourceResultSchema = z.strictObject(
 
 // On the role and the content themselves: a key left out is an issue of its own schema, never of the message's.
 const MESSAGE_KEY_MISSING = 'is missing: a message has a role ("user" or "assistant") and one content block';
+// A tool result's `content` is a list, a message's one block: the list is the habit, so the words say what to write.
+const MESSAGE_CONTENT_LISTED = 'must be one content block, not a list: { type: "text", text }';
 
 /**
  * What a prompt of the registry's (`registry.prompt()`) may answer a `prompts/get` with: its
@@ -47,7 +49,7 @@ export const getPromptResultSchema = z.strictObject(
     description: z.string().optional(),
     messages: z.array(
       z.strictObject(
-        { role: z.enum(["user", "assistant"], { error: missing(MESSAGE_KEY_MISSING) }), content: contentBlockFor(contentsUri, MESSAGE_KEY_MISSING) },
+        { role: z.enum(["user", "assistant"], { error: missing(MESSAGE_KEY_MISSING) }), content: contentBlockFor(contentsUri, MESSAGE_KEY_MISSING, MESSAGE_CONTENT_LISTED) },
         { error: onlyKeys("a prompt message", "role and content") },
       ),
       { error: missing('is missing: a prompt answers with its messages, [{ role: "user", content: { type: "text", text } }]') },

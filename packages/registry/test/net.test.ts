@@ -390,6 +390,8 @@ describe("the net's messages, rule by rule", () => {
   test.each([
     [{ content: "Tokyo" }, "content: must be a list, not a string"],
     [{ ...seedResult(), content: ["Tokyo"] }, "content[0]: must be an object, not a string"],
+    // A tool result's content is a list: a block given as one keeps these words, not a prompt message's "one content block".
+    [{ ...seedResult(), content: [[{ type: "text", text: "x" }]] }, "content[0]: must be an object, not a list"],
     [{ ...seedResult(), content: {} }, "content: must be a list, not an object"],
     [{ ...seedResult(), content: "Tokyo", isError: "no" }, "content: must be a list, not a string\n- isError: must be true or false, not a string"],
     [{ ...seedResult(), structuredContent: [] }, "structuredContent: must be an object, not a list"],

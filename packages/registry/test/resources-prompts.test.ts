@@ -147,7 +147,8 @@ async function expectMessageRefusals(client: AnyClient): Promise<void> {
     "no-content": refused("no-content", 'content: is missing: a message has a role ("user" or "assistant") and one content block'),
     "system-role": refused("system-role", 'role: must be "user" or "assistant"'),
     "string-content": refused("string-content", "content: must be an object, not a string"),
-    "listed-content": refused("listed-content", "content: must be an object, not a list"),
+    // The tool-result habit (`content: [{ type: "text", text }]`): a message holds one block, said with what to write.
+    "listed-content": refused("listed-content", 'content: must be one content block, not a list: { type: "text", text }'),
   };
   const received: Record<string, string> = {};
   for (const name of Object.keys(refusals)) {
