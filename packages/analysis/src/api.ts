@@ -99,6 +99,16 @@ export interface Finding {
   /** The registration (call or decorator), or the escape site, the finding belongs to. */
   readonly site: ts.Node;
   readonly fix?: AnnotationFix;
+  /**
+   * Set only on the findings of the escapes family (an `unverifiable-registration` at a value, no
+   * registration's own): what escaped the analysis there. `"decorator"`: a tool decorator (a
+   * marked value) flows where the analysis cannot follow it (an argument, a `let`, a value typed
+   * away), so the function it registers is never seen. `"registry"`: a registry's type is lost
+   * (cast to `any`, or to a type whose `tool` is not marked), so every registration made through
+   * it from there on is never judged. A front-end that blames a registration it cannot see on an
+   * escape words it by this, and tells escapes from every other finding by it.
+   */
+  readonly escaped?: "registry" | "decorator";
 }
 
 export interface Registration {

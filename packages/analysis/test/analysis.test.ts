@@ -326,6 +326,46 @@ export const held: any = registry;
     expect(findings[1]!.message).toContain("A registry (of type 'Registry') becomes 'any' here: 'any' lets anything be called on it, 'tool' included");
   });
 
+  // A front-end blaming a registration it cannot see on an escape (the start-up check) words it
+  // by what escaped, and tells escapes from other findings by it, without reading messages or ids.
+  it("an escape says what escaped, a registry or a tool decorator; no other finding says anything", () => {
+    const { findings, sourceFile } = analyze(`${HEADER}
+declare function keep(value: unknown): void;
+keep(registry.tool());
+export const typedAway: unknown = registry.tool();
+export const wrapped = registry.tool() as unknown;
+export function made(): unknown { return registry.tool(); }
+export const held: any = registry;
+interface Host { tool(): (fn: () => unknown) => unknown }
+export const cast = registry as Host;
+registry.tool()();
+registry.tool()(function loose() { return "x"; });
+registry.tool({ name: "twice" })(function one(): DataToolOutput { return sample(); });
+registry.tool({ name: "twice" })(function two(): DataToolOutput { return sample(); });
+`);
+    expect(findings.map((finding) => [finding.id, sourceFile.text.slice(finding.start, finding.end), finding.escaped])).toEqual([
+      ["unverifiable-registration", "registry.tool()", "decorator"],
+      ["unverifiable-registration", "registry.tool()", "decorator"],
+      ["unverifiable-registration", "registry.tool()", "decorator"],
+      ["unverifiable-registration", "registry.tool()", "decorator"],
+      ["unverifiable-registration", "registry", "registry"],
+      ["unverifiable-registration", "registry", "registry"],
+      ["unverifiable-registration", "registry.tool()()", undefined],
+      ["missing-annotation", "loose", undefined],
+      ["duplicate-tool-name", expect.any(String), undefined],
+    ]);
+    // Absent, not `undefined`: a finding serialised whole is as it was before the field.
+    for (const finding of findings) if (finding.escaped === undefined) expect(Object.keys(finding)).not.toContain("escaped");
+    expect(findings.slice(0, 6).map((finding) => finding.message.slice(0, finding.message.indexOf(" here")))).toEqual([
+      "A tool decorator (of type 'ToolDecorator<NoArguments, NoOutputKeys>') is passed as an argument",
+      "A tool decorator (of type 'ToolDecorator<NoArguments, NoOutputKeys>') becomes 'unknown'",
+      "A tool decorator (of type 'ToolDecorator<NoArguments, NoOutputKeys>') becomes 'unknown'",
+      "A tool decorator (of type 'ToolDecorator<NoArguments, NoOutputKeys>') is returned as 'unknown'",
+      "A registry (of type 'Registry') becomes 'any'",
+      "A registry (of type 'Registry') becomes 'Host'",
+    ]);
+  });
+
   it("advises JavaScript's own spelling of 'as const' in a JavaScript file", () => {
     const { program, sourceFile } = programWith(
       `import { registry } from "./lib/registry.js";\nimport { sample } from "./lib/sample.js";\nconst tools = { towns: /** @returns {import("@sourced/registry").DataToolOutput} */ () => sample() };\nregistry.tool()(tools.towns);\n`,

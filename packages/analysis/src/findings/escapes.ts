@@ -35,7 +35,7 @@ function escapeAt(context: Context, node: ts.Expression, known?: Placement): Fin
     const lost = registryEscapeAt(context, node, placement);
     if (lost === undefined) return undefined;
     const message = lost.toAny ? registryCastToAnyMessage(lost.type, lost.becomes) : registryTypedAwayMessage(lost.type, lost.becomes);
-    return findingOf(UNVERIFIABLE_REGISTRATION, node, node, undefined, message);
+    return escapeOf(node, "registry", message);
   }
   // A decorator read without flowing anywhere (`(asTool as T).name`) registers nothing there.
   if (placement.slot.kind === "inert") return undefined;
@@ -44,29 +44,34 @@ function escapeAt(context: Context, node: ts.Expression, known?: Placement): Fin
   for (const wrapper of placement.typed) {
     const wrapperType = checker.getTypeAtLocation(wrapper);
     if (!isMarked(context, wrapperType)) {
-      return findingOf(UNVERIFIABLE_REGISTRATION, node, node, undefined, typedAwayMessage(printed(), printType(context, wrapperType)));
+      return escapeOf(node, "decorator", typedAwayMessage(printed(), printType(context, wrapperType)));
     }
   }
   const { slot } = placement;
   if (slot.kind === "escape") {
-    return findingOf(UNVERIFIABLE_REGISTRATION, node, node, undefined, escapesMessage(slot.how, printed()));
+    return escapeOf(node, "decorator", escapesMessage(slot.how, printed()));
   }
   if (slot.kind === "return") {
     const signature = checker.getSignatureFromDeclaration(slot.fn);
     const returned = signature === undefined ? undefined : checker.getReturnTypeOfSignature(signature);
     if (returned === undefined || !isMarked(context, returned)) {
       const how = returned === undefined ? "is returned" : `is returned as '${printType(context, returned)}'`;
-      return findingOf(UNVERIFIABLE_REGISTRATION, node, node, undefined, escapesMessage(how, printed()));
+      return escapeOf(node, "decorator", escapesMessage(how, printed()));
     }
     return undefined;
   }
   if (slot.kind === "const" && slot.declaredType !== undefined) {
     const declared = checker.getTypeAtLocation(slot.declaration.name);
     if (!isMarked(context, declared)) {
-      return findingOf(UNVERIFIABLE_REGISTRATION, node, node, undefined, typedAwayMessage(printed(), printType(context, declared)));
+      return escapeOf(node, "decorator", typedAwayMessage(printed(), printType(context, declared)));
     }
   }
   return undefined;
+}
+
+/** The finding at the escaping value, saying what escaped (`Finding.escaped`): the one place that knows. */
+function escapeOf(node: ts.Expression, escaped: NonNullable<Finding["escaped"]>, message: string): Finding {
+  return { ...findingOf(UNVERIFIABLE_REGISTRATION, node, node, undefined, message), escaped };
 }
 
 export function escapesMessage(how: string, type: string): string {
