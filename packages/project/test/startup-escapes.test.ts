@@ -89,15 +89,16 @@ describe("a registration inside a function passed in an escape's statement is no
       ),
     );
     expect(outer, run.stderr).toMatch(
-      new RegExp(`^tool "outer" \\(${escaped(path.join(directory, "src", "install.js"))}:2:3\\) is served unchecked: the start-up check cannot verify it: it is registered through a registry value the analysis cannot follow \\(src/applied\\.ts:8:9: A tool decorator \\(of type `),
+      new RegExp(`^tool "outer" \\(${escaped(path.join(directory, "src", "install.js"))}:2:3\\) is served unchecked: the start-up check cannot verify it: it is registered through a tool decorator the analysis cannot follow \\(src/applied\\.ts:8:9: A tool decorator \\(of type `),
     );
 
-    // A restart answers from the record, which keeps the callback's body out of the escape.
+    // A restart answers from the record, which keeps the callback's body out of the escape and what escaped.
     const cache = path.join(directory, "node_modules", ".cache", "sourced");
-    const [record] = fs.readdirSync(cache).map((name) => JSON.parse(fs.readFileSync(path.join(cache, name), "utf8")) as { analysis: { escapes: { span: unknown; excluded?: unknown }[] } });
-    expect(record!.analysis.escapes.map((escape) => [escape.span, escape.excluded])).toEqual([
-      [{ start: [6, 1], end: [6, 38] }, undefined],
+    const [record] = fs.readdirSync(cache).map((name) => JSON.parse(fs.readFileSync(path.join(cache, name), "utf8")) as { analysis: { escapes: { escaped: string; span: unknown; excluded?: unknown }[] } });
+    expect(record!.analysis.escapes.map((escape) => [escape.escaped, escape.span, escape.excluded])).toEqual([
+      ["registry", { start: [6, 1], end: [6, 38] }, undefined],
       [
+        "decorator",
         { start: [8, 1], end: [12, 4] },
         [
           { start: [8, 59], end: [8, 86] },
@@ -136,7 +137,7 @@ describe("a registration inside a function passed in an escape's statement is no
     expect(run.warnings, run.stderr).toHaveLength(1);
     expect(run.warnings[0], run.stderr).toMatch(
       new RegExp(
-        `^tool "inner" \\(${escaped(source)}:7:3\\) is served unchecked: the start-up check cannot verify it: it is registered through a registry value the analysis cannot follow, probably the one at src/applied\\.ts:6:9 \\(A tool decorator \\(of type `,
+        `^tool "inner" \\(${escaped(source)}:7:3\\) is served unchecked: the start-up check cannot verify it: it is registered through a tool decorator the analysis cannot follow, probably the one at src/applied\\.ts:6:9 \\(A tool decorator \\(of type `,
       ),
     );
   }, 120_000);

@@ -370,7 +370,7 @@ describe("run from source, a server serves exactly its compliant tools and warns
       ].join("\n"),
     );
     writeFileSync(join(project, "src", "applied-server.ts"), 'import { registry } from "./registry.ts";\nimport "./applied.ts";\n\nvoid registry.serveStdio();\n');
-    const cause = "it is registered through a registry value the analysis cannot follow (src/applied.ts:6:38: A tool decorator (of type ";
+    const cause = "it is registered through a tool decorator the analysis cannot follow (src/applied.ts:6:38: A tool decorator (of type ";
     for (const [env, tools, outcome] of [
       [{}, ["applied"], "is served unchecked"],
       [{ SERVER_REQUIRE_VERIFIED: "1" }, [], "was not registered"],

@@ -208,14 +208,15 @@ function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, Fi
     const escape = innermost(inFile.escapes.filter((candidate) => !calledInto.has(candidate) && inEscape(candidate, position)));
     if (escape !== undefined) {
       const { finding } = escape;
-      return { kind: "unverified", reason: `it is registered through a registry value the analysis cannot follow (${display(finding.file)}:${finding.line}:${finding.column}: ${finding.message})`, ...tracedSource(position) };
+      return { kind: "unverified", reason: `it is registered through ${escapedValue(escape)} the analysis cannot follow (${display(finding.file)}:${finding.line}:${finding.column}: ${finding.message})`, ...tracedSource(position) };
     }
     for (const candidate of inFile.escapes) if (candidate.excluded?.some((body) => contains(body, position)) === true) calledInto.add(candidate);
   }
   if (first === undefined) return { kind: "unchecked" };
   if ("failure" in first) return { kind: "unjudged", reason: first.failure };
   // No registration here, but the registry lost its type earlier in this file (`registry as any`,
-  // `const untyped: any = registry`): what it registers from there on is never judged.
+  // `const untyped: any = registry`), or a tool decorator escaped there: what it registers from
+  // there on is never judged.
   const escapes = sites.of(first.config, first.judged.file)?.escapes ?? [];
   // Here no escape holds the frame, but one whose statement holds the function it ran in (a
   // callback passed beside the value) comes after an earlier one in text only: the function runs
@@ -226,7 +227,7 @@ function verdictOf(positions: readonly Located[], places: ReadonlyMap<string, Fi
     const { finding } = lost;
     return {
       kind: "unverified",
-      reason: `it is registered through a registry value the analysis cannot follow, probably the one at ${display(finding.file)}:${finding.line}:${finding.column} (${finding.message})`,
+      reason: `it is registered through ${escapedValue(lost)} the analysis cannot follow, probably the one at ${display(finding.file)}:${finding.line}:${finding.column} (${finding.message})`,
       ...tracedSource(first.judged),
     };
   }
@@ -262,6 +263,11 @@ function tracedSource(position: SourcePosition): { readonly source?: Frame } {
 function contains(span: Span, position: SourcePosition): boolean {
   const at = [position.line, position.column] as const;
   return compare(span.start, at) <= 0 && compare(at, span.end) < 0;
+}
+
+/** What a verdict blaming `escape` says the registration went through: what escaped, as the analysis said. */
+function escapedValue(escape: EscapeRecord): string {
+  return escape.escaped === "decorator" ? "a tool decorator" : "a registry value";
 }
 
 /** Whether a frame at `position` runs with the escape's value: in its statement, not in a function written there (`EscapeRecord.excluded`). */

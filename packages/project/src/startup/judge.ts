@@ -323,20 +323,20 @@ function openAll(configs: readonly string[], cwd: string, display: (file: string
 function analysisRecord(analysed: Analysed, fingerprints: Fingerprints): NonNullable<ProjectRecord["analysis"]> {
   const { ts: syntax, result } = analysed;
   const registrations: RegistrationRecord[] = [];
-  const owned = new Set<Finding>();
   for (const registration of result.registrations) {
     const sourceFile = registration.site.getSourceFile();
     const finding = registration.finding === undefined ? undefined : findingRecord(registration.finding);
-    if (registration.finding !== undefined) owned.add(registration.finding);
     registrations.push({ file: path.resolve(sourceFile.fileName), span: headOf(syntax, sourceFile, registration.site), ...(finding === undefined ? {} : { finding }) });
   }
-  // Only the escapes family's findings (an `unverifiable-registration` at a value, owned by no
-  // registration) say where a registry or decorator escapes: an unseen registration further on is
-  // blamed on the last of them. Any other finding no registration owns (a name registered twice,
-  // an invalid name, a file-wide one) is about something else: naming it as that cause misleads.
-  const escapes: EscapeRecord[] = result.findings
-    .filter((finding) => finding.id === "unverifiable-registration" && !owned.has(finding))
-    .map((finding) => ({ file: path.resolve(finding.sourceFile.fileName), ...escapeSpansOf(syntax, finding.sourceFile, finding.site), finding: findingRecord(finding) }));
+  // Only the escapes family's findings (those the analysis says what escaped on) say where a
+  // registry or decorator escapes: an unseen registration further on is blamed on the last of
+  // them. Any other finding no registration owns (a name registered twice, an invalid name, a
+  // file-wide one) is about something else: naming it as that cause misleads.
+  const escapes: EscapeRecord[] = [];
+  for (const finding of result.findings) {
+    if (finding.escaped === undefined) continue;
+    escapes.push({ file: path.resolve(finding.sourceFile.fileName), escaped: finding.escaped, ...escapeSpansOf(syntax, finding.sourceFile, finding.site), finding: findingRecord(finding) });
+  }
   const files: Record<string, string> = {};
   for (const file of analysed.programFiles) files[file] = fingerprints.file(file);
   const judged = analysed.judged.map((sourceFile) => path.resolve(sourceFile.fileName));

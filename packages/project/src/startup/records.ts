@@ -38,9 +38,11 @@ export interface RegistrationRecord {
   readonly finding?: RecordedFinding;
 }
 
-/** Where a registry or tool decorator escapes the analysis (an `unverifiable-registration` no registration owns), and what it says. */
+/** Where a registry or tool decorator escapes the analysis (a finding of its escapes family, `Finding.escaped`), and what it says. */
 export interface EscapeRecord {
   readonly file: string;
+  /** What escaped, as the analysis says (`Finding.escaped`): a verdict blaming the escape names it. */
+  readonly escaped: "registry" | "decorator";
   /**
    * The statement the escaping value is part of (a parameter's default, an arrow's expression
    * body, a class field or a decorator where the value is in one): a frame there runs a
@@ -106,7 +108,8 @@ export interface ProjectRecord {
 // 5: `escapes` holds only escaped registry and decorator values (format 4 held every finding no registration owned).
 // 6: an escape's span is the statement its value is part of (format 5 held the value's own).
 // 7: an escape's `excluded` holds the bodies of the functions in its statement (format 6 spans held them).
-export const RECORD_FORMAT = 7;
+// 8: an escape says what escaped, a registry or a tool decorator (`escaped`; format 7 did not).
+export const RECORD_FORMAT = 8;
 
 let versions: string | undefined;
 
