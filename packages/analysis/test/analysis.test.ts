@@ -1545,24 +1545,30 @@ describe.skipIf(process.env["SOURCED_MUTATION_RUN"] === "1")("the built package"
   });
 });
 
+/** `analyzeSourceFile` over `text`, with `seen` told the first argument of every call of the checker's `method`. */
+function analyzedWatching(text: string, method: "getPropertiesOfType" | "getReturnTypeOfSignature", seen: (checker: ts.TypeChecker, argument: unknown) => void): AnalysisResult {
+  const { program, sourceFile } = programWith(text);
+  const checker = program.getTypeChecker();
+  const watching = new Proxy(checker, {
+    get: (target, key, receiver) => {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (key === method) seen(checker, args[0]);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const proxied = new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => watching : (Reflect.get(target, key) as unknown)) });
+  return analyzeSourceFile(ts, proxied, sourceFile);
+}
+
 describe("a function declaration's own properties", () => {
   /** `analyzeSourceFile` over `text`, and the types whose properties the analysis listed. */
   const listing = (text: string): { result: AnalysisResult; listed: string[] } => {
-    const { program, sourceFile } = programWith(text);
-    const checker = program.getTypeChecker();
     const listed: string[] = [];
-    const recording = new Proxy(checker, {
-      get: (target, key, receiver) => {
-        const value = Reflect.get(target, key, receiver) as unknown;
-        if (key !== "getPropertiesOfType") return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        return (type: ts.Type) => {
-          listed.push(checker.typeToString(type));
-          return checker.getPropertiesOfType(type);
-        };
-      },
-    });
-    const proxied = new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => recording : (Reflect.get(target, key) as unknown)) });
-    return { result: analyzeSourceFile(ts, proxied, sourceFile), listed };
+    const result = analyzedWatching(text, "getPropertiesOfType", (checker, type) => listed.push(checker.typeToString(type as ts.Type)));
+    return { result, listed };
   };
 
   it("are listed only for a function its file writes to or a namespace merges with, never for one its file only calls", () => {
@@ -1588,22 +1594,12 @@ spaced(3);
 describe("what a function declaration returns", () => {
   /** `analyzeSourceFile` over `text`, and the functions whose inferred return type the analysis asked for. */
   const asking = (text: string): { result: AnalysisResult; asked: string[] } => {
-    const { program, sourceFile } = programWith(text);
-    const checker = program.getTypeChecker();
     const asked: string[] = [];
-    const recording = new Proxy(checker, {
-      get: (target, key, receiver) => {
-        const value = Reflect.get(target, key, receiver) as unknown;
-        if (key !== "getReturnTypeOfSignature") return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        return (signature: ts.Signature) => {
-          const declaration = signature.getDeclaration() as ts.SignatureDeclaration | undefined;
-          if (declaration !== undefined && ts.isFunctionDeclaration(declaration) && declaration.type === undefined && declaration.name !== undefined) asked.push(declaration.name.text);
-          return checker.getReturnTypeOfSignature(signature);
-        };
-      },
+    const result = analyzedWatching(text, "getReturnTypeOfSignature", (_, signature) => {
+      const declaration = (signature as ts.Signature).getDeclaration() as ts.SignatureDeclaration | undefined;
+      if (declaration !== undefined && ts.isFunctionDeclaration(declaration) && declaration.type === undefined && declaration.name !== undefined) asked.push(declaration.name.text);
     });
-    const proxied = new Proxy(program, { get: (target, key) => (key === "getTypeChecker" ? () => recording : (Reflect.get(target, key) as unknown)) });
-    return { result: analyzeSourceFile(ts, proxied, sourceFile), asked };
+    return { result, asked };
   };
 
   it("is told from the calls it returns when none returns a marked value, its body never typed; a helper returning a decorator is still followed", () => {
