@@ -122,11 +122,12 @@ export class NativeCheckerPort implements WrappingChecker {
   }
 
   /*
-   * The site names not asked yet, each name the file never declares again in an inner scope once:
-   * every reference of such a name reads the same symbol (the analysis asks it once per name,
-   * symbols.ts), and the others are answered with the first one's. A module's tools call the same
-   * helpers and hand on the same records (`answer`, `rowsOf(m0007Records, 3)`): on the mid-size
-   * projects about half the names fetched were repeats, each a symbol TypeScript 7 resolved and sent.
+   * The site names not asked yet, each name the file never declares again in an inner scope once
+   * where it is read as a value (`isReference`): every such reference reads the same symbol (the
+   * analysis asks it once per name, symbols.ts), and the others are answered with the first one's.
+   * A module's tools call the same helpers and hand on the same records (`answer`,
+   * `rowsOf(m0007Records, 3)`): on the mid-size projects about half the names fetched were repeats,
+   * each a symbol TypeScript 7 resolved and sent.
    */
   private namesToFetch(names: readonly ts.Node[], shadowed: ReadonlySet<string>): NativeNode[] {
     const { syntax } = this;
@@ -136,7 +137,7 @@ export class NativeCheckerPort implements WrappingChecker {
       const node = asNative(name);
       if (this.symbolsAt.has(node) || this.sameSymbolAs.has(node) || toFetch.has(node)) continue;
       // Each read of a name decodes it anew from the file's bytes: read once.
-      const text = syntax.isIdentifier(name) ? name.text : undefined;
+      const text = syntax.isIdentifier(name) && this.isReference(name) ? name.text : undefined;
       if (text !== undefined && !shadowed.has(text)) {
         const first = firstByName.get(text);
         if (first !== undefined) {
@@ -148,6 +149,20 @@ export class NativeCheckerPort implements WrappingChecker {
       toFetch.add(node);
     }
     return [...toFetch];
+  }
+
+  /*
+   * Whether `name` is read as a value where it stands, a name its scope resolves: a call's callee or
+   * argument, a property access's receiver, a decorator. Not every site name is: a decorated
+   * method's name is the method's (`static forecast()` beside a function `forecast`), a shorthand
+   * property (`{ forecast }`) the property's.
+   */
+  private isReference(name: ts.Identifier): boolean {
+    const { syntax } = this;
+    const parent = name.parent;
+    if (syntax.isCallExpression(parent)) return parent.expression === name || parent.arguments.includes(name);
+    if (syntax.isPropertyAccessExpression(parent)) return parent.expression === name;
+    return syntax.isDecorator(parent);
   }
 
   /** A file's module specifiers not asked yet (prefetch.ts). */
