@@ -8,6 +8,7 @@ import { describeGiven, listKeys, optionProblems, optionsError, REGISTRY_OPTIONS
 import { compileSchemas, Registrations, type CompiledSchemas, type RegistrationPolicy } from "./registration.js";
 import { checkedPrompt, checkedPromptConfig, checkedRead, checkedTemplate } from "./resource-net.js";
 import { ServedResources } from "./resource-sources.js";
+import { unreadableTemplateProblem, unreadableUriProblem } from "./resource-uri.js";
 import { serveHttp, serveStdio, type HttpServeOptions, type HttpServing, type StdioServeOptions, type StdioServing } from "./serve.js";
 import { OfferingTables, type Offering, type OfferingHandle } from "./offering-tables.js";
 import { buildServer, ToolTable, type ServingContext, type TableSource } from "./server.js";
@@ -182,9 +183,14 @@ export function createRegistry(options: RegistryOptions): Registry {
       // Its reads go through the net (resource-net.ts), within the calls' deadline and each serving's
       // shutdown; a read that is no function is the SDK's to refuse.
       const [resourceName, uri, metadata, read] = args;
+      const site = new LazySite(new Error());
+      // A URI or template the SDK would take but no read could ever reach is refused here, with the
+      // spelling to write, rather than served and listed to clients that then cannot read it.
+      const unreadable = typeof uri === "string" ? unreadableUriProblem(uri) : isTemplate(uri) ? unreadableTemplateProblem(uri) : undefined;
+      if (unreadable !== undefined) throw new TypeError(`registry.resource() at ${formatSite(site.get())}: ${unreadable}`);
       const handle = offerings.offer(
         "registry.resource()",
-        new LazySite(new Error()),
+        site,
         "resources",
         (server, serving) => {
           const bounds = { timeoutMs: callTimeoutMs, shutdown: serving.shutdown, stateless: serving.stateless };

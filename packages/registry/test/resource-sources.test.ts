@@ -118,9 +118,10 @@ describe("a served resource's URI as a source", () => {
     );
   });
 
-  test("a resource whose URI could never be a source (a misspelt http URL) serves, but is no source", async () => {
+  test("a resource at an http(s) URL serves, but is no source, in no spelling (a misspelt http URL)", async () => {
     const registry = createRegistry({ name: "odd", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
-    registry.resource("odd", "HTTPS://Example.org/graph", {}, (uri) => ({ contents: [{ uri: uri.href, text: "{}" }] }));
+    // Registered as the SDK reads it: `HTTPS://Example.org/graph` itself could never be read (unreadable-resources.test.ts).
+    registry.resource("odd", "https://example.org/graph", {}, (uri) => ({ contents: [{ uri: uri.href, text: "{}" }] }));
     registry.tool()(function read_graph(): DataToolOutput {
       return cite("HTTPS://Example.org/graph");
     });
