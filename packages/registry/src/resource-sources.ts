@@ -272,13 +272,45 @@ export class ServedResources {
     return { type: "string", description, anyOf };
   }
 
-  /** The net's words for a refused source: the URL rule's, then what this registry serves (the nearest served URI), then advice for a path. */
+  /**
+   * The net's words for a refused source: the URL rule's, then what this registry serves (the
+   * nearest served URI), then advice for a path or a `file:` URL. That advice is to serve the file
+   * as a resource; on a registry that serves `file:` resources already, the source is better one of
+   * those, so it says so instead, and a path whose `file:` URL it serves is answered with that URL.
+   */
   describe(value: unknown): string {
     const listed = [...this.uris.keys(), ...this.templates.map(({ text }) => text)];
     const shown = listed.slice(0, LISTED).join(", ") + (listed.length > LISTED ? `, and ${listed.length - LISTED} more` : "");
+    const local = typeof value === "string" ? localDataAdvice(value) : "";
+    const servesFiles = local !== "" && this.servesScheme("file");
     // A slip of a served URI (a long string, never one: its distance would cost too much).
-    const nearest = typeof value === "string" && value.length <= 200 ? closestMatch(value, [...this.uris.keys()]) : undefined;
+    const nearest =
+      (servesFiles ? this.servedFileUrlOf(value as string) : undefined) ?? (typeof value === "string" && value.length <= 200 ? closestMatch(value, [...this.uris.keys()]) : undefined);
     const served = `it is no URI of a resource this server serves (${shown})${nearest === undefined ? "" : `: did you mean ${JSON.stringify(nearest)}?`}`;
-    return `${urlRuleProblem(value)}; ${served}${typeof value === "string" ? localDataAdvice(value) : ""}`;
+    return `${urlRuleProblem(value)}; ${served}${servesFiles ? SERVED_FILES_ADVICE : local}`;
+  }
+
+  /** Whether a URI or a template served here is of `scheme` (lowercase), in any case. */
+  private servesScheme(scheme: string): boolean {
+    const of = (uri: string): boolean => schemeOf(uri).toLowerCase() === scheme;
+    return [...this.uris.keys()].some(of) || this.templates.some(({ text }) => of(text));
+  }
+
+  /**
+   * The `file:` URL of an absolute path (`/srv/a.json`, `C:\data\a.db`), as the URL standard
+   * writes it, when it is a source this registry accepts; `undefined` for anything else: a
+   * relative path names no file a URL can without knowing the directory it was read from.
+   */
+  private servedFileUrlOf(path: string): string | undefined {
+    if (!/^(?:\/(?!\/)|[A-Za-z]:[\\/])/u.test(path)) return undefined;
+    const url = new URL("file:///");
+    // Set as a path, `?` and `#` are escaped rather than read as a query or a fragment.
+    url.pathname = path.startsWith("/") ? path : `/${path}`;
+    return this.accepts(url.href) ? url.href : undefined;
   }
 }
+
+/** The advice for a path or a `file:` URL on a registry that serves `file:` resources: cite one of those, or serve this file too. */
+const SERVED_FILES_ADVICE =
+  ". A path or a file: URL is a source only as the URI of a file: resource this server serves: cite the one the data came from, as resources/list names it, " +
+  'or serve this file too with registry.resource() (docs/registry.md, "Local data")';

@@ -270,3 +270,53 @@ describe("a served resource cited in another spelling the SDK reads", () => {
     await checkOverHttp(spellingsRegistry, expectOtherSpellings);
   });
 });
+
+/*
+ * A path or a file: URL is advised to be served as a resource (`local://…`); on a registry that
+ * serves file: resources already, the source is better the URI of one of those: the words say so,
+ * and name the one a path's file: URL is, or the nearest served URI.
+ */
+function filesRegistry(): Registry {
+  const registry = createRegistry({ name: "files", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+  registry.resource("graph file", "file:///srv/graph.json", { mimeType: "application/json" }, (uri) => ({ contents: [{ uri: uri.href, text: GRAPH }] }));
+  registry.resource("notes", "memory://notes", {}, (uri) => ({ contents: [{ uri: uri.href, text: "{}" }] }));
+  for (const [name, source] of [
+    ["misspelt_file_url", "file:///srv/grahp.json"],
+    ["absolute_path", "/srv/graph.json"],
+    ["relative_path", "./data/memory.jsonl"],
+    ["other_file_url", "file:///var/lib/cities.sqlite"],
+  ] as const) {
+    registry.tool({ name })(function cites(): DataToolOutput {
+      return cite(source);
+    });
+  }
+  return registry;
+}
+
+const SERVED_FILES =
+  '. A path or a file: URL is a source only as the URI of a file: resource this server serves: cite the one the data came from, as resources/list names it, or serve this file too with registry.resource() (docs/registry.md, "Local data")';
+
+async function expectServedFileAdvice(client: AnyClient): Promise<void> {
+  const served = "it is no URI of a resource this server serves (file:///srv/graph.json, memory://notes)";
+  for (const [name, refusal] of [
+    ["misspelt_file_url", `must be an absolute http: or https: URL (its scheme is "file"); ${served}: did you mean "file:///srv/graph.json"?`],
+    ["absolute_path", `must be an absolute http: or https: URL (it has no scheme (a relative or bare address)); ${served}: did you mean "file:///srv/graph.json"?`],
+    ["relative_path", `must be an absolute http: or https: URL (it has no scheme (a relative or bare address)); ${served}`],
+    ["other_file_url", `must be an absolute http: or https: URL (its scheme is "file"); ${served}`],
+  ] as const) {
+    const result = await client.callTool({ name, arguments: {} });
+    expect(result.isError, name).toBe(true);
+    expect(firstText(result), name).toContain(`structuredContent.sources[0]: ${refusal}${SERVED_FILES}`);
+    expect(firstText(result), name).not.toContain("local://");
+  }
+}
+
+describe("a path or a file: URL on a registry that serves file: resources", () => {
+  test("createServer(), with the v2 and the v1 Client", async () => {
+    await checkInMemory(filesRegistry, expectServedFileAdvice);
+  });
+
+  test("serveHttp(), with the v2 Client (2026-07-28) and the v1 Client", async () => {
+    await checkOverHttp(filesRegistry, expectServedFileAdvice);
+  });
+});
