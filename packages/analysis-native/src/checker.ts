@@ -2,7 +2,7 @@ import type * as ts from "typescript";
 import type { CheckerPort, SyntaxPort } from "@sourced/analysis";
 import { AwaitedTypes } from "./awaited";
 import type { NativeChecker, NativeNode, NativeProject, NativeSignature, NativeSymbol, NativeSyncModule, NativeType } from "./native-api";
-import { moduleSpecifiers, optionValues, returnAnnotations, siteNames } from "./prefetch";
+import { moduleSpecifiers, namesOnce, optionValues, returnAnnotations, siteNames } from "./prefetch";
 import { NATIVE, PortSignature, PortSymbol, PortType, type WrappingChecker } from "./wrappers";
 
 /*
@@ -121,48 +121,12 @@ export class NativeCheckerPort implements WrappingChecker {
     return this.native.getSymbolAtPosition(fileName, positions).map((symbol) => this.symbol(symbol));
   }
 
-  /*
-   * The site names not asked yet, each name the file never declares again in an inner scope once
-   * where it is read as a value (`isReference`): every such reference reads the same symbol (the
-   * analysis asks it once per name, symbols.ts), and the others are answered with the first one's.
-   * A module's tools call the same helpers and hand on the same records (`answer`,
-   * `rowsOf(m0007Records, 3)`): on the mid-size projects about half the names fetched were repeats,
-   * each a symbol TypeScript 7 resolved and sent.
-   */
+  /* The site names not asked yet, each name read as a value once per file (`namesOnce`, prefetch.ts); the others answered with the first's. */
   private namesToFetch(names: readonly ts.Node[], shadowed: ReadonlySet<string>): NativeNode[] {
-    const { syntax } = this;
-    const toFetch = new Set<NativeNode>();
-    const firstByName = new Map<string, NativeNode>();
-    for (const name of names) {
-      const node = asNative(name);
-      if (this.symbolsAt.has(node) || this.sameSymbolAs.has(node) || toFetch.has(node)) continue;
-      // Each read of a name decodes it anew from the file's bytes: read once.
-      const text = syntax.isIdentifier(name) && this.isReference(name) ? name.text : undefined;
-      if (text !== undefined && !shadowed.has(text)) {
-        const first = firstByName.get(text);
-        if (first !== undefined) {
-          this.sameSymbolAs.set(node, first);
-          continue;
-        }
-        firstByName.set(text, node);
-      }
-      toFetch.add(node);
-    }
-    return [...toFetch];
-  }
-
-  /*
-   * Whether `name` is read as a value where it stands, a name its scope resolves: a call's callee or
-   * argument, a property access's receiver, a decorator. Not every site name is: a decorated
-   * method's name is the method's (`static forecast()` beside a function `forecast`), a shorthand
-   * property (`{ forecast }`) the property's.
-   */
-  private isReference(name: ts.Identifier): boolean {
-    const { syntax } = this;
-    const parent = name.parent;
-    if (syntax.isCallExpression(parent)) return parent.expression === name || parent.arguments.includes(name);
-    if (syntax.isPropertyAccessExpression(parent)) return parent.expression === name;
-    return syntax.isDecorator(parent);
+    const asked = (node: ts.Node): boolean => this.symbolsAt.has(asNative(node)) || this.sameSymbolAs.has(asNative(node));
+    const { fetch, same } = namesOnce(this.syntax, names, shadowed, asked);
+    for (const [repeat, first] of same) this.sameSymbolAs.set(asNative(repeat), asNative(first));
+    return fetch.map(asNative);
   }
 
   /** A file's module specifiers not asked yet (prefetch.ts). */

@@ -87,3 +87,53 @@ export function returnAnnotations(syntax: SyntaxPort, sites: readonly ts.Node[])
   }
   return annotations;
 }
+
+/*
+ * Of `names` (`siteNames`, in source order), those to fetch: each name the file never declares again
+ * in an inner scope (not in `shadowed`) once where it is read as a value (`isReference`), since
+ * every such reference reads the same symbol (the analysis asks it once per name, symbols.ts); the
+ * others (`same`) are answered with the first one's. `asked`: already fetched or answered. A
+ * module's tools call the same helpers and hand on the same records (`answer`, `rowsOf(m0007Records,
+ * 3)`): on the mid-size projects about half the names fetched were repeats, each a symbol
+ * TypeScript 7 resolved and sent.
+ */
+export function namesOnce(
+  syntax: SyntaxPort,
+  names: readonly ts.Node[],
+  shadowed: ReadonlySet<string>,
+  asked: (node: ts.Node) => boolean,
+): { fetch: ts.Node[]; same: [repeat: ts.Node, first: ts.Node][] } {
+  const fetch = new Set<ts.Node>();
+  const same: [ts.Node, ts.Node][] = [];
+  const firstByName = new Map<string, ts.Node>();
+  const repeated = new Set<ts.Node>();
+  for (const name of names) {
+    if (fetch.has(name) || repeated.has(name) || asked(name)) continue;
+    // Each read of a name decodes it anew from the file's bytes: read once.
+    const text = syntax.isIdentifier(name) && isReference(syntax, name) ? name.text : undefined;
+    if (text !== undefined && !shadowed.has(text)) {
+      const first = firstByName.get(text);
+      if (first !== undefined) {
+        same.push([name, first]);
+        repeated.add(name);
+        continue;
+      }
+      firstByName.set(text, name);
+    }
+    fetch.add(name);
+  }
+  return { fetch: [...fetch], same };
+}
+
+/*
+ * Whether `name` is read as a value where it stands, a name its scope resolves: a call's callee or
+ * argument, a property access's receiver, a decorator. Not every site name is: a decorated
+ * method's name is the method's (`static forecast()` beside a function `forecast`, case 182), a
+ * shorthand property (`{ forecast }`) the property's.
+ */
+function isReference(syntax: SyntaxPort, name: ts.Identifier): boolean {
+  const parent = name.parent;
+  if (syntax.isCallExpression(parent)) return parent.expression === name || parent.arguments.includes(name);
+  if (syntax.isPropertyAccessExpression(parent)) return parent.expression === name;
+  return syntax.isDecorator(parent);
+}
