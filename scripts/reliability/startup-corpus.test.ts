@@ -156,11 +156,11 @@ test("every fixture case run from its sources: the start-up check serves exactly
   );
   expect(unreported.map((refusal) => refusal.warning)).toEqual([]);
   // Nothing else is said of a case but two things. A registration through an escaped registry
-  // value is served unchecked, as the build serves it unstamped. A registration the registry cannot
-  // take (an anonymous function, a name taken twice, a template string for a function), which the
-  // analysis verifies or cannot see, makes the build's module throw while it loads; run from
-  // source it is refused with that error instead.
-  const rest = source.warnings.filter((warning) => REFUSAL.exec(warning) === null && !/is served unchecked: the start-up check cannot verify it: it is registered through a registry value/.test(warning));
+  // value or tool decorator is served unchecked, as the build serves it unstamped. A registration
+  // the registry cannot take (an anonymous function, a name taken twice, a template string for a
+  // function), which the analysis verifies or cannot see, makes the build's module throw while it
+  // loads; run from source it is refused with that error instead.
+  const rest = source.warnings.filter((warning) => REFUSAL.exec(warning) === null && !/is served unchecked: the start-up check cannot verify it: it is registered through (?:a registry value|a tool decorator) /.test(warning));
   const unexplained = rest.filter((warning) => {
     const site = [...warning.matchAll(/ at (\/\S+?):\d+:\d+/g)].at(-1)?.[1];
     return !/^tool "[^"]*" was not registered: /.test(warning) || site === undefined || !builtFailures.has(caseOf(path.relative(directoryOf(site), site)));
