@@ -310,30 +310,25 @@ describe("run from source, a server serves exactly its compliant tools and warns
   // escapes; a finding of another kind between the two (a name registered twice) is no such place.
   test("a registration the analysis cannot see is blamed on the registry that escaped before it, not on a name registered twice in between, which keeps its own refusal", async () => {
     const project = serverProject();
-    const source = join(project, "src", "applied.ts");
-    writeFileSync(
-      source,
-      [
-        'import type { DataToolOutput } from "@sourced/registry";',
-        'import { answer } from "./answer.ts";',
-        'import { registry } from "./registry.ts";',
-        "",
-        "// The registry's type is lost here: what is registered after it may go through it.",
-        "export const untyped: any = registry;",
-        'export const first = registry.tool({ name: "twice" })(function first(): DataToolOutput {',
-        '  return answer("first");',
-        "});",
-        'export const second = registry.tool({ name: "twice" })(function second(): DataToolOutput {',
-        '  return answer("second");',
-        "});",
-        "// Through the untyped registry: the analysis sees no registration here.",
-        "export const applied = untyped.tool()(function applied(): DataToolOutput {",
-        '  return answer("applied");',
-        "});",
-        "",
-      ].join("\n"),
-    );
-    writeFileSync(join(project, "src", "applied-server.ts"), 'import { registry } from "./registry.ts";\nimport "./applied.ts";\n\nvoid registry.serveStdio();\n');
+    const source = writeApplied(project, [
+      'import type { DataToolOutput } from "@sourced/registry";',
+      'import { answer } from "./answer.ts";',
+      'import { registry } from "./registry.ts";',
+      "",
+      "// The registry's type is lost here: what is registered after it may go through it.",
+      "export const untyped: any = registry;",
+      'export const first = registry.tool({ name: "twice" })(function first(): DataToolOutput {',
+      '  return answer("first");',
+      "});",
+      'export const second = registry.tool({ name: "twice" })(function second(): DataToolOutput {',
+      '  return answer("second");',
+      "});",
+      "// Through the untyped registry: the analysis sees no registration here.",
+      "export const applied = untyped.tool()(function applied(): DataToolOutput {",
+      '  return answer("applied");',
+      "});",
+      "",
+    ]);
     const twice = `tool "twice" was not registered: tool "twice" is registered twice: first by function first at ${source}:7:54, then by function second at ${source}:10:55. Give one of them another name with { name: "…" }.`;
     const cause = "it is registered through a registry value the analysis cannot follow, probably the one at src/applied.ts:6:29 (A registry (of type 'Registry') becomes 'any' here: ";
     for (const [env, tools, outcome] of [
@@ -352,24 +347,19 @@ describe("run from source, a server serves exactly its compliant tools and warns
   // passed to it: the reason names that escape, which the analysis reports, not "no registration".
   test("a decorator applied through Reflect.apply is blamed on its own escape, though its frame lies before it: served unchecked, or refused under requireVerified", async () => {
     const project = serverProject();
-    const source = join(project, "src", "applied.ts");
-    writeFileSync(
-      source,
-      [
-        'import type { DataToolOutput } from "@sourced/registry";',
-        'import { answer } from "./answer.ts";',
-        'import { registry } from "./registry.ts";',
-        "",
-        "// The decorator is passed as an argument: the analysis cannot see which function it registers.",
-        "export const applied = Reflect.apply(registry.tool(), undefined, [",
-        "  function applied(): DataToolOutput {",
-        '    return answer("applied");',
-        "  },",
-        "]);",
-        "",
-      ].join("\n"),
-    );
-    writeFileSync(join(project, "src", "applied-server.ts"), 'import { registry } from "./registry.ts";\nimport "./applied.ts";\n\nvoid registry.serveStdio();\n');
+    const source = writeApplied(project, [
+      'import type { DataToolOutput } from "@sourced/registry";',
+      'import { answer } from "./answer.ts";',
+      'import { registry } from "./registry.ts";',
+      "",
+      "// The decorator is passed as an argument: the analysis cannot see which function it registers.",
+      "export const applied = Reflect.apply(registry.tool(), undefined, [",
+      "  function applied(): DataToolOutput {",
+      '    return answer("applied");',
+      "  },",
+      "]);",
+      "",
+    ]);
     const cause = "it is registered through a tool decorator the analysis cannot follow (src/applied.ts:6:38: A tool decorator (of type ";
     for (const [env, tools, outcome] of [
       [{}, ["applied"], "is served unchecked"],
@@ -709,3 +699,11 @@ describe("Node's limits, said plainly", () => {
     expect(run.stderr).toContain("SyntaxError: Invalid or unexpected token");
   });
 });
+
+/** Writes `src/applied.ts` of `project` with `lines`, and a server that imports it; the source's path. */
+function writeApplied(project: string, lines: readonly string[]): string {
+  const source = join(project, "src", "applied.ts");
+  writeFileSync(source, lines.join("\n"));
+  writeFileSync(join(project, "src", "applied-server.ts"), 'import { registry } from "./registry.ts";\nimport "./applied.ts";\n\nvoid registry.serveStdio();\n');
+  return source;
+}
