@@ -59,9 +59,11 @@ export function figuresOf(result) {
         }
       }
       for (const [name, stats] of Object.entries(measure.ruleOwnCpuMs ?? {})) figures[`${shape} ${number}. ${name}: own CPU`] = { value: stats.median, unit: "ms" };
+      for (const [name, stats] of Object.entries(measure.ruleOwnMainCpuMs ?? {})) figures[`${shape} ${number}. ${name}: own CPU, main thread`] = { value: stats.median, unit: "ms" };
       for (const [name, stats] of Object.entries(measure.editor?.perFileOwnMs ?? {})) {
         figures[`${shape} ${number}. editor, ${name}: own time per file, p95`] = { value: stats.p95.median, unit: "ms" };
         if (stats.p95Cpu) figures[`${shape} ${number}. editor, ${name}: own CPU per file, p95`] = { value: stats.p95Cpu.median, unit: "ms" };
+        if (stats.p95MainCpu) figures[`${shape} ${number}. editor, ${name}: own CPU per file on the main thread, p95`] = { value: stats.p95MainCpu.median, unit: "ms" };
       }
       if (measure.verified === false) figures[`${shape} ${number}. NOT VERIFIED`] = { value: NaN, unit: measure.problem };
     }

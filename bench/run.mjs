@@ -196,20 +196,22 @@ function printMeasures(measures, out) {
   }
   if (measures[3]) {
     const m3 = measures[3];
-    const own = [["rule's own time", "TIMING (wall) median [min–max]", "CPU median [min–max]", "target"]];
+    const own = [["rule's own time", "TIMING (wall) median [min–max]", "CPU median [min–max]", "of it the main thread's", "target"]];
     for (const [name, s] of Object.entries(m3.ruleOwnMs)) {
       const target = m3.targets.find((t) => t.figure?.endsWith(name));
-      own.push([name, range(s), range(m3.ruleOwnCpuMs[name]), target ? msVerdict(s.median, target.maxMs) : ""]);
+      const main = m3.ruleOwnMainCpuMs?.[name];
+      own.push([name, range(s), range(m3.ruleOwnCpuMs[name]), main ? range(main) : "", target ? msVerdict(s.median, target.maxMs) : ""]);
     }
     out.push(`3. ${m3.title}`, printArms(m3), table(own), printRatios(m3.ratios, m3.targets), "");
     const editor = m3.editor;
-    const perFile = [[`editor: ${editor.title}`, "own time per file, p95 (median [min–max] over repetitions)", "p50", "CPU p95", "target"]];
+    const perFile = [[`editor: ${editor.title}`, "own time per file, p95 (median [min–max] over repetitions)", "p50", "CPU p95", "main thread's CPU p95", "target"]];
     for (const [name, s] of Object.entries(editor.perFileOwnMs)) {
       perFile.push([
         name,
         range(s.p95),
         seconds(s.p50.median),
         seconds(s.p95Cpu.median),
+        s.p95MainCpu ? seconds(s.p95MainCpu.median) : "",
         editor.target.arm === name ? msVerdict(s.p95.median, editor.target.maxMs) : "",
       ]);
     }

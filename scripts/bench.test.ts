@@ -129,6 +129,22 @@ describe("pnpm bench --smoke", () => {
     expect(Object.keys(result.measures["6"]!.ratios)).toEqual(expect.arrayContaining(["the API's floor / tsc --noEmit (TS 7)", "the seed's floor / tsc --noEmit (TS 7)"]));
   });
 
+  test("each rule's own CPU is told on its main thread too, which never holds more than every thread's", () => {
+    // rule-cpu.mjs reads both around the same listener calls: the main thread's is the rule's own
+    // code and the checker answering it, the rest V8's helper threads working meanwhile.
+    const m3 = result.measures["3"]! as unknown as { ruleOwnCpuMs: Record<string, Summary>; ruleOwnMainCpuMs: Record<string, Summary>; editor: { perFileOwnMs: Record<string, { p95MainCpu: Summary }> } };
+    expect(Object.keys(m3.ruleOwnMainCpuMs).sort()).toEqual(Object.keys(m3.ruleOwnCpuMs).sort());
+    for (const [name, main] of Object.entries(m3.ruleOwnMainCpuMs)) {
+      const all = m3.ruleOwnCpuMs[name]!;
+      expect(main.samples).toHaveLength(all.samples.length);
+      // Read a few microseconds apart at each listener's start and end: a little slack, no more.
+      main.samples.forEach((ms, i) => expect(ms).toBeLessThanOrEqual(all.samples[i]! * 1.02 + 5));
+    }
+    // The rule judges every registration on its main thread (no-floating-promises may find nothing to ask).
+    expect(m3.ruleOwnMainCpuMs["sourced/require-data-tool-output"]!.median).toBeGreaterThan(0);
+    for (const arm of Object.values(m3.editor.perFileOwnMs)) expect(arm.p95MainCpu.samples).toHaveLength(2);
+  });
+
   test("the native check's measure names the memory of every process of each arm, TypeScript 7's compiler included", () => {
     const peaks = result.measures["6"]!.peakRssMiBByProcess as Record<string, Record<string, number>>;
     expect(Object.keys(peaks).sort()).toEqual([

@@ -6,7 +6,8 @@
 // The instance first lints one file untimed (it builds the program and the checker, a cost paid
 // once per editor session), then each of <files> modules, spread evenly over the project, with
 // `lintText` and the file's own text. Per file: the rule's own time from ESLint's `stats`
-// (the same clock as TIMING, per file), its CPU time (`rule-cpu.mjs`, preloaded), the whole
+// (the same clock as TIMING, per file), its CPU time, every thread's and the main thread's
+// (`rule-cpu.mjs`, preloaded), the whole
 // lint's wall time, and the messages' ids.
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
@@ -46,8 +47,10 @@ async function lint(file) {
   const fatal = result.messages.find((message) => message.fatal || message.ruleId === null);
   if (fatal) throw new Error(`${path.relative(dir, file)}: ${fatal.message}`);
   const ruleMs = (result.stats?.times.passes ?? []).reduce((sum, pass) => sum + (pass.rules?.[rule]?.total ?? 0), 0);
-  const ruleCpuMs = ruleCpu.perFile.slice(createdBefore).reduce((sum, created) => sum + created.ms, 0);
-  return { file: path.relative(dir, file), wallMs, ruleMs, ruleCpuMs, messageIds: result.messages.map((message) => message.messageId) };
+  const created = ruleCpu.perFile.slice(createdBefore);
+  const ruleCpuMs = created.reduce((sum, { ms }) => sum + ms, 0);
+  const ruleMainCpuMs = created.reduce((sum, { mainMs }) => sum + mainMs, 0);
+  return { file: path.relative(dir, file), wallMs, ruleMs, ruleCpuMs, ruleMainCpuMs, messageIds: result.messages.map((message) => message.messageId) };
 }
 
 const first = await lint(warmUp);

@@ -215,11 +215,12 @@ export function transformerScaling(projects, { reps, log }) {
 // 3. ESLint, typed
 
 const RULE_CPU = path.join(ROOT, "bench", "lib", "rule-cpu.mjs");
-/** The rule's own CPU time, as `rule-cpu.mjs` reported it on stderr. */
+/** The rule's own CPU time, every thread's (`ms`) and the main thread's (`mainMs`), as `rule-cpu.mjs` reported it on stderr. */
 function ruleCpuOf(stderr, rule) {
   const line = /^SOURCED_BENCH_RULE_CPU (.*)$/m.exec(stderr);
   if (line === null) throw new Error(`no own CPU time for ${rule} on stderr:\n${stderr.slice(-2000)}`);
-  return JSON.parse(line[1]).ms;
+  const { ms, mainMs } = JSON.parse(line[1]);
+  return { ms, mainMs };
 }
 
 const TIMING_ROW = /^(\S+)\s*\|\s*([\d.]+)\s*\|/gm;
@@ -293,7 +294,8 @@ export function eslintTyped(project, options) {
     if (rule === undefined) return { ...run, report };
     const ownMs = ruleTimes(run.stdout)[rule];
     if (ownMs === undefined) throw new Error(`ESLint printed no TIMING row for ${rule}:\n${run.stdout.slice(-2000)}`);
-    return { ...run, report, ownMs, ownCpuMs: ruleCpuOf(run.stderr, rule) };
+    const cpu = ruleCpuOf(run.stderr, rule);
+    return { ...run, report, ownMs, ownCpuMs: cpu.ms, ownMainCpuMs: cpu.mainMs };
   };
   const samples = alternate(
     [
@@ -310,6 +312,7 @@ export function eslintTyped(project, options) {
   const nfpOwn = samples[NFP].ownMs;
   const floorOwn = samples[FLOOR].ownMs;
   const cpuOf = (name) => samples[name].all.map((result) => result.ownCpuMs);
+  const mainCpuOf = (name) => samples[name].all.map((result) => result.ownMainCpuMs);
 
   const messages = (name) => samples[name].last.report.flatMap((file) => file.messages);
   const fatal = Object.keys(samples).flatMap((name) => messages(name).filter((message) => message.fatal || message.ruleId === null));
@@ -329,12 +332,15 @@ export function eslintTyped(project, options) {
     arms: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, armSummary(sample)])),
     ruleOwnMs: { [RULE]: summarize(ruleOwn), [NFP]: summarize(nfpOwn), [FLOOR]: summarize(floorOwn) },
     ruleOwnCpuMs: { [RULE]: summarize(cpuOf(RULE)), [NFP]: summarize(cpuOf(NFP)), [FLOOR]: summarize(cpuOf(FLOOR)) },
+    // The same on the main thread alone: without V8's helper threads working meanwhile (rule-cpu.mjs).
+    ruleOwnMainCpuMs: { [RULE]: summarize(mainCpuOf(RULE)), [NFP]: summarize(mainCpuOf(NFP)), [FLOOR]: summarize(mainCpuOf(FLOOR)) },
     ratios: {
       "whole lint: rule only / no rules": wholeRule,
       "whole lint: no-floating-promises only / no rules": wholeNfp,
       "whole lint: the floor only / no rules": both(noRules, samples[FLOOR]),
       "own time (TIMING): rule / no-floating-promises": ratio(nfpOwn, ruleOwn),
       "own CPU: rule / the floor": ratio(cpuOf(FLOOR), cpuOf(RULE)),
+      "own CPU, main thread: rule / the floor": ratio(mainCpuOf(FLOOR), mainCpuOf(RULE)),
     },
     targets: [
       // The lightest typed rule's cost (its checker, every file bound) plus 5 points.
@@ -372,12 +378,14 @@ function eslintEditor(project, { RULE, NFP, FLOOR }, wholeLintReport, sites, opt
     const result = JSON.parse(run.stdout);
     const own = result.perFile.map((file) => file.ruleMs);
     const ownCpu = result.perFile.map((file) => file.ruleCpuMs);
+    const ownMainCpu = result.perFile.map((file) => file.ruleMainCpuMs);
     return {
       ...run,
       result,
       p95Ms: percentile(own, 95),
       p50Ms: percentile(own, 50),
       p95CpuMs: percentile(ownCpu, 95),
+      p95MainCpuMs: percentile(ownMainCpu, 95),
       ownMs: own.reduce((sum, ms) => sum + ms, 0),
     };
   };
@@ -389,6 +397,7 @@ function eslintEditor(project, { RULE, NFP, FLOOR }, wholeLintReport, sites, opt
   const p95 = Object.fromEntries(arms.map((arm) => [arm.name, []]));
   const p50 = Object.fromEntries(arms.map((arm) => [arm.name, []]));
   const p95Cpu = Object.fromEntries(arms.map((arm) => [arm.name, []]));
+  const p95MainCpu = Object.fromEntries(arms.map((arm) => [arm.name, []]));
   const samples = alternate(
     arms.map((arm) => ({
       name: arm.name,
@@ -397,6 +406,7 @@ function eslintEditor(project, { RULE, NFP, FLOOR }, wholeLintReport, sites, opt
         p95[arm.name].push(result.p95Ms);
         p50[arm.name].push(result.p50Ms);
         p95Cpu[arm.name].push(result.p95CpuMs);
+        p95MainCpu[arm.name].push(result.p95MainCpuMs);
         return result;
       },
     })),
@@ -423,7 +433,12 @@ function eslintEditor(project, { RULE, NFP, FLOOR }, wholeLintReport, sites, opt
     perFileOwnMs: Object.fromEntries(
       arms.map((arm) => [
         arm.name,
-        { p95: summarize(timed(p95[arm.name])), p50: summarize(timed(p50[arm.name])), p95Cpu: summarize(timed(p95Cpu[arm.name])) },
+        {
+          p95: summarize(timed(p95[arm.name])),
+          p50: summarize(timed(p50[arm.name])),
+          p95Cpu: summarize(timed(p95Cpu[arm.name])),
+          p95MainCpu: summarize(timed(p95MainCpu[arm.name])),
+        },
       ]),
     ),
     processes: Object.fromEntries(Object.entries(samples).map(([name, sample]) => [name, armSummary(sample)])),
