@@ -7,8 +7,7 @@
 // once per editor session), then each of <files> modules, spread evenly over the project, with
 // `lintText` and the file's own text. Per file: the rule's own time from ESLint's `stats`
 // (the same clock as TIMING, per file), its CPU time, every thread's and the main thread's
-// (`rule-cpu.mjs`, preloaded), the whole
-// lint's wall time, and the messages' ids.
+// (`rule-cpu.mjs`, preloaded), the whole lint's wall time, and the messages' ids.
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
