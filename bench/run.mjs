@@ -200,7 +200,7 @@ function printMeasures(measures, out) {
     for (const [name, s] of Object.entries(m3.ruleOwnMs)) {
       const target = m3.targets.find((t) => t.figure?.endsWith(name));
       const main = m3.ruleOwnMainCpuMs?.[name];
-      own.push([name, range(s), range(m3.ruleOwnCpuMs[name]), main ? range(main) : "", target ? msVerdict(s.median, target.maxMs) : ""]);
+      own.push([name, range(s), range(m3.ruleOwnCpuMs[name]), main ? range(main) : "", target ? msVerdict(m3.ruleOwnCpuMs[name].median, target.maxMs) : ""]);
     }
     out.push(`3. ${m3.title}`, printArms(m3), table(own), printRatios(m3.ratios, m3.targets), "");
     const editor = m3.editor;

@@ -345,7 +345,9 @@ export function eslintTyped(project, options) {
     targets: [
       // The lightest typed rule's cost (its checker, every file bound) plus 5 points.
       { ratio: "whole lint: rule only / no rules", max: round(wholeNfp.cpu.value + 0.05, 3) },
-      { figure: `own time (TIMING): ${RULE}`, maxMs: 500 },
+      // Issue 45's, on the figure its rounds read: the rule's own CPU, every thread, ≤ 1.0 s on
+      // the tool-heavy shape and ≤ 0.5 s on the realistic one (ESLint's TIMING is wall-clock).
+      { figure: `own CPU: ${RULE}`, maxMs: manifest.shape === "realistic" ? 500 : 1000 },
     ],
     editor,
     ...(!check.verified ? check : !floorChecked.verified ? floorChecked : editor.check),
