@@ -58,17 +58,29 @@ const textBlock = z.strictObject({ type: z.literal("text"), text: z.string(), ..
 const mediaBlock = (type: "image" | "audio") =>
   z.strictObject({ type: z.literal(type), data: base64, mimeType: z.string().min(1), ...common }, { error: blockKeys(type, "type, data, mimeType") });
 
+/** The words for a block's key given no block: left out, a list of blocks, or the bare text a block carries. */
+export interface BlockWords {
+  readonly absent?: string;
+  readonly listed?: string;
+  readonly text?: (text: string) => string;
+}
+
+function blockWords(words: BlockWords, input: unknown): string | undefined {
+  if (input === undefined) return words.absent;
+  if (Array.isArray(input)) return words.listed;
+  return typeof input === "string" ? words.text?.(input) : undefined;
+}
+
 /**
  * A content block, as MCP defines them; strict, so what passes is a block every client reads. `uri`:
  * what a resource link's or an embedded resource's URI may be — in a tool's result an accepted
  * http(s) URL, or on a registry that serves resources the URI of one of them (a link to the stock
- * the tool read); in a prompt's message any absolute URI but a browser's own. `absent` and `listed`:
- * the words for a block left out, and for a list of blocks given, where one block is a key's whole
- * value (a prompt message's content, which an author used to a tool result's list writes as one);
- * zod asks the block's own schema, not the object holding it, for them. Without them (a tool
- * result's blocks, items of a list) zod's words stand.
+ * the tool read); in a prompt's message any absolute URI but a browser's own. `words`: where one
+ * block is a key's whole value (a prompt message's content, which an author used to a tool result's
+ * list writes as one, or writes as its bare text); zod asks the block's own schema, not the object
+ * holding it, for them. Without them (a tool result's blocks, items of a list) zod's words stand.
  */
-export function contentBlockFor(uri: z.ZodType<string>, absent?: string, listed?: string) {
+export function contentBlockFor(uri: z.ZodType<string>, words: BlockWords = {}) {
   const resourceLinkBlock = z.strictObject(
     {
       type: z.literal("resource_link"),
@@ -97,6 +109,6 @@ export function contentBlockFor(uri: z.ZodType<string>, absent?: string, listed?
   return z.discriminatedUnion(
     "type",
     [textBlock, mediaBlock("image"), mediaBlock("audio"), resourceLinkBlock, embeddedResourceBlock],
-    { error: (issue) => (issue.code === "invalid_union" ? 'needs "type": one of "text", "image", "audio", "resource_link", "resource"' : issue.input === undefined ? absent : Array.isArray(issue.input) ? listed : undefined) },
+    { error: (issue) => (issue.code === "invalid_union" ? 'needs "type": one of "text", "image", "audio", "resource_link", "resource"' : blockWords(words, issue.input)) },
   );
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { contentsUriProblem, isContentsUri } from "@sourced/contract-rules";
 import { annotations, base64, contentBlockFor, meta, missing, onlyKeys } from "./mcp-schemas.js";
+import { quoteText } from "./problems.js";
 
 /*
  * What a resource, a resource template and a prompt may answer — a read's contents, a prompt's
@@ -37,6 +38,8 @@ export const readResourceResultSchema = z.strictObject(
 const MESSAGE_KEY_MISSING = 'is missing: a message has a role ("user" or "assistant") and one content block';
 // A tool result's `content` is a list, a message's one block: the list is the habit, so the words say what to write.
 const MESSAGE_CONTENT_LISTED = 'must be one content block, not a list: { type: "text", text }';
+// The bare text is the other slip: the words put it back in its block, quoted as messages quote a value.
+const messageContentText = (text: string) => `must be one content block, not a string: { type: "text", text: ${quoteText(text)} }`;
 
 /**
  * What a prompt of the registry's (`registry.prompt()`) may answer a `prompts/get` with: its
@@ -49,7 +52,7 @@ export const getPromptResultSchema = z.strictObject(
     description: z.string().optional(),
     messages: z.array(
       z.strictObject(
-        { role: z.enum(["user", "assistant"], { error: missing(MESSAGE_KEY_MISSING) }), content: contentBlockFor(contentsUri, MESSAGE_KEY_MISSING, MESSAGE_CONTENT_LISTED) },
+        { role: z.enum(["user", "assistant"], { error: missing(MESSAGE_KEY_MISSING) }), content: contentBlockFor(contentsUri, { absent: MESSAGE_KEY_MISSING, listed: MESSAGE_CONTENT_LISTED, text: messageContentText }) },
         { error: onlyKeys("a prompt message", "role and content") },
       ),
       { error: missing('is missing: a prompt answers with its messages, [{ role: "user", content: { type: "text", text } }]') },

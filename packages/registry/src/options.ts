@@ -1,5 +1,6 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import { closestMatch } from "@sourced/contract-rules";
+import { quoteText } from "./problems.js";
 import { formatSite, type LazySite } from "./site.js";
 import type { RegistryOptions, ToolOptions } from "./types.js";
 
@@ -124,7 +125,7 @@ export function describeGiven(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   switch (typeof value) {
     case "string":
-      return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+      return `a string (${quoteText(value)})`;
     case "number":
     case "boolean":
     case "bigint":

@@ -97,6 +97,11 @@ export function inPlainWords(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
+/** A text as messages quote it: as JSON, cut at 40 characters ("Compare the two cities by population, ar…"), so a long one leaves room for the rest. */
+export function quoteText(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
 /** A value that is no object, as a message says it: "a string", "nothing (undefined)", "a list". */
 export function describeReturned(value: unknown): string {
   if (value === undefined) return "nothing (undefined)";

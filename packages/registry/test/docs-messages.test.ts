@@ -136,6 +136,15 @@ const SCENARIOS: Record<string, Scenario> = {
       return receive(registry, callTool("sign_in"));
     },
   },
+  // A prompt's answers through the net: a message's content written as its bare text.
+  "prompt-string-content": {
+    shows: "whole",
+    received: () => {
+      const registry = createRegistry({ name: "compare", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+      registry.prompt("compare", {}, () => ({ messages: [{ role: "user", content: "Compare the two cities." }] }) as never);
+      return receive(registry, (client) => client.getPrompt({ name: "compare" }));
+    },
+  },
   // "A coded error": a prompt throwing the dispatcher's -32601.
   "reserved-code": {
     shows: "whole",

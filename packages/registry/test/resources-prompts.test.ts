@@ -133,7 +133,8 @@ function malformedMessages(): Registry {
     "no-role": { content: text },
     "no-content": { role: "user" },
     "system-role": { role: "system", content: text },
-    "string-content": { role: "user", content: "x" },
+    "string-content": { role: "user", content: "Compare the two cities." },
+    "long-string-content": { role: "user", content: "Compare the two cities by population, area and climate." },
     "listed-content": { role: "user", content: [text] },
   };
   for (const [name, message] of Object.entries(messages)) registry.prompt(name, {}, () => ({ messages: [message] }) as never);
@@ -146,7 +147,9 @@ async function expectMessageRefusals(client: AnyClient): Promise<void> {
     "no-role": refused("no-role", 'role: is missing: a message has a role ("user" or "assistant") and one content block'),
     "no-content": refused("no-content", 'content: is missing: a message has a role ("user" or "assistant") and one content block'),
     "system-role": refused("system-role", 'role: must be "user" or "assistant"'),
-    "string-content": refused("string-content", "content: must be an object, not a string"),
+    // The text itself, the other slip: said with the block that carries it, the text quoted as other messages quote a value.
+    "string-content": refused("string-content", 'content: must be one content block, not a string: { type: "text", text: "Compare the two cities." }'),
+    "long-string-content": refused("long-string-content", 'content: must be one content block, not a string: { type: "text", text: "Compare the two cities by population, ar…" }'),
     // The tool-result habit (`content: [{ type: "text", text }]`): a message holds one block, said with what to write.
     "listed-content": refused("listed-content", 'content: must be one content block, not a list: { type: "text", text }'),
   };
