@@ -143,6 +143,73 @@ describe("a registration inside a function passed in an escape's statement is no
   }, 120_000);
 });
 
+describe("a registration in a default of a function passed in an escape's statement is not that escape's", () => {
+  // A parameter's default, and a default in its binding pattern, run when the function is called,
+  // as its body does: a tool the untyped registry registers there is blamed on the untyped registry
+  // before it, not on the decorator passed alongside. A decorator that is itself a parameter's
+  // default runs with that default, so what it registers is still blamed on it.
+  it("the defaults' tools name the untyped registry, probably; a decorator in a default still names itself", async () => {
+    const directory = project({
+      "src/install.js": "export function install(decorator, fn, then) {\n  decorator(fn);\n  then();\n}\n",
+      "src/install.d.ts": "export declare function install(decorator: unknown, fn: unknown, then: () => void): void;\n",
+      "src/applied.ts": [
+        'import type { DataToolOutput } from "@sourced/registry";',
+        'import { install } from "./install.js";',
+        'import { registry } from "./registry.ts";',
+        "",
+        "// The registry's type is lost here: what is registered after it may go through it.",
+        "export const untyped: any = registry;",
+        "const answer = (text: string): DataToolOutput => ({ content: [{ type: 'text', text }] });",
+        "install(registry.tool(), function outer(): DataToolOutput { return answer('outer'); }, (",
+        "  one = untyped.tool()(function first(): DataToolOutput { return answer('first'); }),",
+        "  { two = untyped.tool()(function second(): DataToolOutput { return answer('second'); }) } = {},",
+        ") => [one, two]);",
+        "function deferred(done: unknown = Reflect.apply(registry.tool(), undefined, [function late(): DataToolOutput { return answer('late'); }])): unknown {",
+        "  return done;",
+        "}",
+        "deferred();",
+        "",
+      ].join("\n"),
+    });
+    const source = path.join(directory, "src", "applied.ts");
+    const run = await serve(directory);
+    expect(run.tools, run.stderr).toEqual(["first", "late", "outer", "second"]);
+    expect(run.warnings, run.stderr).toHaveLength(4);
+    const [first, late, outer, second] = run.warnings as [string, string, string, string];
+    const untypedRegistry = "is served unchecked: the start-up check cannot verify it: it is registered through a registry value the analysis cannot follow, probably the one at src/applied\\.ts:6:29 \\(A registry \\(of type 'Registry'\\) becomes 'any' here: ";
+    expect(first, run.stderr).toMatch(new RegExp(`^tool "first" \\(${escaped(source)}:9:23\\) ${untypedRegistry}`));
+    expect(second, run.stderr).toMatch(new RegExp(`^tool "second" \\(${escaped(source)}:10:25\\) ${untypedRegistry}`));
+    expect(late, run.stderr).toMatch(
+      new RegExp(`^tool "late" \\(${escaped(source)}:12:43\\) is served unchecked: the start-up check cannot verify it: it is registered through a tool decorator the analysis cannot follow \\(src/applied\\.ts:12:49: A tool decorator \\(of type `),
+    );
+    expect(outer, run.stderr).toMatch(
+      new RegExp(`^tool "outer" \\(${escaped(path.join(directory, "src", "install.js"))}:2:3\\) is served unchecked: the start-up check cannot verify it: it is registered through a tool decorator the analysis cannot follow \\(src/applied\\.ts:8:9: A tool decorator \\(of type `),
+    );
+
+    // A restart answers from the record, which keeps the defaults out of the escape they are written in.
+    const cache = path.join(directory, "node_modules", ".cache", "sourced");
+    const [record] = fs.readdirSync(cache).map((name) => JSON.parse(fs.readFileSync(path.join(cache, name), "utf8")) as { analysis: { escapes: { escaped: string; span: unknown; excluded?: unknown }[] } });
+    expect(record!.analysis.escapes.map((escape) => [escape.escaped, escape.span, escape.excluded])).toEqual([
+      ["registry", { start: [6, 1], end: [6, 38] }, undefined],
+      [
+        "decorator",
+        { start: [8, 1], end: [11, 18] },
+        [
+          { start: [8, 59], end: [8, 86] },
+          { start: [9, 3], end: [9, 85] },
+          { start: [10, 3], end: [10, 96] },
+          { start: [11, 6], end: [11, 16] },
+        ],
+      ],
+      // The default holding the decorator is its statement: only the function written in it is left out.
+      ["decorator", { start: [12, 19], end: [12, 138] }, [{ start: [12, 110], end: [12, 136] }]],
+    ]);
+    const again = await serve(directory);
+    expect(again.tools).toEqual(run.tools);
+    expect(again.warnings).toEqual(run.warnings);
+  }, 120_000);
+});
+
 function escaped(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

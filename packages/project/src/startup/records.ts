@@ -51,9 +51,10 @@ export interface EscapeRecord {
    */
   readonly span: Span;
   /**
-   * The code in `span` that does not run with the value, absent when none: the bodies of the
-   * functions written in the statement (a callback passed beside the value runs when called, and
-   * registers through whatever it reaches). A frame in one is not in the escape.
+   * The code in `span` that does not run with the value, absent when none: what the functions
+   * written in the statement run when called, their bodies and their parameters' defaults (a
+   * callback passed beside the value runs when called, and registers through whatever it
+   * reaches). A frame in one is not in the escape.
    */
   readonly excluded?: readonly Span[];
   readonly finding: RecordedFinding;
@@ -109,7 +110,8 @@ export interface ProjectRecord {
 // 6: an escape's span is the statement its value is part of (format 5 held the value's own).
 // 7: an escape's `excluded` holds the bodies of the functions in its statement (format 6 spans held them).
 // 8: an escape says what escaped, a registry or a tool decorator (`escaped`; format 7 did not).
-export const RECORD_FORMAT = 8;
+// 9: an escape's `excluded` holds the parameters' defaults of the functions in its statement too (format 8 blamed a registration there on the escape).
+export const RECORD_FORMAT = 9;
 
 let versions: string | undefined;
 

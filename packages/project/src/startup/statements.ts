@@ -25,10 +25,10 @@ export function headOf(syntax: SyntaxPort, sourceFile: ts.SourceFile, site: ts.C
   return spanOf(sourceFile, site, first === undefined ? site.getEnd() : first.getStart(sourceFile));
 }
 
-/** An escape's `span` and `excluded` (see `EscapeRecord`): the statement its value (an escape finding's site) is part of, less the functions in it. */
+/** An escape's `span` and `excluded` (see `EscapeRecord`): the statement its value (an escape finding's site) is part of, less what the functions in it run when called. */
 export function escapeSpansOf(syntax: SyntaxPort, sourceFile: ts.SourceFile, site: ts.Node): Pick<EscapeRecord, "span" | "excluded"> {
   const statement = statementOf(syntax, site);
-  const excluded = nestedBodiesOf(syntax, statement, site).map((body) => spanOf(sourceFile, body));
+  const excluded = calledLaterIn(syntax, sourceFile, statement, site);
   return { span: spanOf(sourceFile, statement), ...(excluded.length === 0 ? {} : { excluded }) };
 }
 
@@ -53,29 +53,52 @@ function endsStatement(syntax: SyntaxPort, node: ts.Node, parent: ts.Node): bool
 }
 
 /**
- * The code in `statement` that does not run with it: the bodies of the functions written there
- * (function expressions, arrows, methods and accessors of object literals and classes) and the
- * initializers of a class's instance fields. They run when called or constructed, later and from
- * wherever, so a frame in one is not the escaping value's: a callback passed beside the value
- * (`install(registry.tool(), () => { … })`) registers through whatever it reaches. What is around
- * a body (parameters, decorators, computed names) is searched on for more. Never one holding
- * `site`: the statement of a value in a function already stops at that function (`statementOf`).
+ * The code in `statement` that does not run with it: what the functions written there
+ * (function expressions, arrows, methods, accessors and constructors of object literals and
+ * classes) run when called, their bodies and their parameters' defaults, and the initializers of
+ * a class's instance fields. They run when called or constructed, later and from wherever, so a
+ * frame in one is not the escaping value's: a callback passed beside the value
+ * (`install(registry.tool(), () => { … })`, `install(registry.tool(), (tool = untyped.tool()) => …)`)
+ * registers through whatever it reaches. A parameter's binding pattern goes with its default: its
+ * defaults and computed keys run with the call too. What runs when the function is defined
+ * (decorators, a parameter's decorators, computed names) is searched on for more. Never code
+ * holding `site`: the statement of a value in a function, its default included, already stops at
+ * that function (`statementOf`).
  */
-function nestedBodiesOf(syntax: SyntaxPort, statement: ts.Node, site: ts.Node): ts.Node[] {
-  const bodies: ts.Node[] = [];
+function calledLaterIn(syntax: SyntaxPort, sourceFile: ts.SourceFile, statement: ts.Node, site: ts.Node): Span[] {
+  const spans: Span[] = [];
+  const holdsSite = (start: number, end: number): boolean => start <= site.pos && site.end <= end;
   const visit = (node: ts.Node): void => {
-    let body: ts.Node | undefined;
-    if (syntax.isFunctionLike(node)) body = (node as ts.Node as ts.FunctionLikeDeclaration).body;
-    else if (syntax.isPropertyDeclaration(node) && !isStatic(syntax, node)) body = node.initializer;
-    if (body !== undefined && !(body.pos <= site.pos && site.end <= body.end)) {
-      bodies.push(body);
-      syntax.forEachChild(node, (child) => (child === body ? undefined : visit(child)));
+    if (syntax.isFunctionLike(node)) {
+      const { body, parameters } = node as ts.Node as ts.FunctionLikeDeclaration;
+      // A signature without a body (an overload, a type) never runs, and can have no default.
+      if (body !== undefined) {
+        const skipped = new Set<ts.Node>();
+        for (const parameter of parameters) {
+          if (parameter.initializer === undefined && syntax.isIdentifier(parameter.name)) continue;
+          // From its name: decorators before it run when the function is defined.
+          if (holdsSite(parameter.name.pos, parameter.end)) continue;
+          spans.push(spanOf(sourceFile, parameter.name, parameter.getEnd()));
+          skipped.add(parameter);
+          for (const modifier of parameter.modifiers ?? []) visit(modifier);
+        }
+        if (!holdsSite(body.pos, body.end)) {
+          spans.push(spanOf(sourceFile, body));
+          skipped.add(body);
+        }
+        syntax.forEachChild(node, (child) => (skipped.has(child) ? undefined : visit(child)));
+        return;
+      }
+    } else if (syntax.isPropertyDeclaration(node) && !isStatic(syntax, node) && node.initializer !== undefined && !holdsSite(node.initializer.pos, node.initializer.end)) {
+      spans.push(spanOf(sourceFile, node.initializer));
+      const { initializer } = node;
+      syntax.forEachChild(node, (child) => (child === initializer ? undefined : visit(child)));
       return;
     }
     syntax.forEachChild(node, visit);
   };
   syntax.forEachChild(statement, visit);
-  return bodies;
+  return spans;
 }
 
 /** A class member's `static`: its initializer runs when the class is defined, with the statement. */
