@@ -51,6 +51,23 @@ async function serve(directory: string): Promise<{ tools: string[]; warnings: st
   return { tools, warnings: stderr.split("\n").filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length)).sort(), stderr };
 }
 
+/** `install(decorator, fn, then)`: plain JavaScript, which the check does not judge, applying the decorator and then running the callback. */
+const APPLYING_INSTALL = {
+  "src/install.js": "export function install(decorator, fn, then) {\n  decorator(fn);\n  then();\n}\n",
+  "src/install.d.ts": "export declare function install(decorator: unknown, fn: unknown, then: () => void): void;\n",
+};
+
+/** Lines 1–7 of `src/applied.ts` beside it: an untyped registry at 6:29, so that what the tests write starts at line 8, where their positions say. */
+const APPLIED_HEAD = [
+  'import type { DataToolOutput } from "@sourced/registry";',
+  'import { install } from "./install.js";',
+  'import { registry } from "./registry.ts";',
+  "",
+  "// The registry's type is lost here: what is registered after it may go through it.",
+  "export const untyped: any = registry;",
+  "const answer = (text: string): DataToolOutput => ({ content: [{ type: 'text', text }] });",
+];
+
 describe("a registration inside a function passed in an escape's statement is not that escape's", () => {
   // The statement `install(registry.tool(), …)` holds the callback's body, but the body runs when
   // `install` calls it, not with the decorator: a tool the untyped registry registers there is
@@ -59,17 +76,9 @@ describe("a registration inside a function passed in an escape's statement is no
   // decorator through the frame at `install(` further out.
   it("the callback's tool names the untyped registry, probably; the decorator's own tool still names the decorator", async () => {
     const directory = project({
-      // Plain JavaScript, which the check does not judge: applies the decorator, then runs the callback.
-      "src/install.js": "export function install(decorator, fn, then) {\n  decorator(fn);\n  then();\n}\n",
-      "src/install.d.ts": "export declare function install(decorator: unknown, fn: unknown, then: () => void): void;\n",
+      ...APPLYING_INSTALL,
       "src/applied.ts": [
-        'import type { DataToolOutput } from "@sourced/registry";',
-        'import { install } from "./install.js";',
-        'import { registry } from "./registry.ts";',
-        "",
-        "// The registry's type is lost here: what is registered after it may go through it.",
-        "export const untyped: any = registry;",
-        "const answer = (text: string): DataToolOutput => ({ content: [{ type: 'text', text }] });",
+        ...APPLIED_HEAD,
         "install(registry.tool(), function outer(): DataToolOutput { return answer('outer'); }, () => {",
         "  untyped.tool()(function inner(): DataToolOutput {",
         "    return answer('inner');",
@@ -88,14 +97,10 @@ describe("a registration inside a function passed in an escape's statement is no
         `^tool "inner" \\(${escaped(source)}:9:17\\) is served unchecked: the start-up check cannot verify it: it is registered through a registry value the analysis cannot follow, probably the one at src/applied\\.ts:6:29 \\(A registry \\(of type 'Registry'\\) becomes 'any' here: `,
       ),
     );
-    expect(outer, run.stderr).toMatch(
-      new RegExp(`^tool "outer" \\(${escaped(path.join(directory, "src", "install.js"))}:2:3\\) is served unchecked: the start-up check cannot verify it: it is registered through a tool decorator the analysis cannot follow \\(src/applied\\.ts:8:9: A tool decorator \\(of type `),
-    );
+    expect(outer, run.stderr).toMatch(outerBlamedOnItsDecorator(directory));
 
     // A restart answers from the record, which keeps the callback's body out of the escape and what escaped.
-    const cache = path.join(directory, "node_modules", ".cache", "sourced");
-    const [record] = fs.readdirSync(cache).map((name) => JSON.parse(fs.readFileSync(path.join(cache, name), "utf8")) as { analysis: { escapes: { escaped: string; span: unknown; excluded?: unknown }[] } });
-    expect(record!.analysis.escapes.map((escape) => [escape.escaped, escape.span, escape.excluded])).toEqual([
+    expect(recordedEscapes(directory)).toEqual([
       ["registry", { start: [6, 1], end: [6, 38] }, undefined],
       [
         "decorator",
@@ -150,16 +155,9 @@ describe("a registration in a default of a function passed in an escape's statem
   // default runs with that default, so what it registers is still blamed on it.
   it("the defaults' tools name the untyped registry, probably; a decorator in a default still names itself", async () => {
     const directory = project({
-      "src/install.js": "export function install(decorator, fn, then) {\n  decorator(fn);\n  then();\n}\n",
-      "src/install.d.ts": "export declare function install(decorator: unknown, fn: unknown, then: () => void): void;\n",
+      ...APPLYING_INSTALL,
       "src/applied.ts": [
-        'import type { DataToolOutput } from "@sourced/registry";',
-        'import { install } from "./install.js";',
-        'import { registry } from "./registry.ts";',
-        "",
-        "// The registry's type is lost here: what is registered after it may go through it.",
-        "export const untyped: any = registry;",
-        "const answer = (text: string): DataToolOutput => ({ content: [{ type: 'text', text }] });",
+        ...APPLIED_HEAD,
         "install(registry.tool(), function outer(): DataToolOutput { return answer('outer'); }, (",
         "  one = untyped.tool()(function first(): DataToolOutput { return answer('first'); }),",
         "  { two = untyped.tool()(function second(): DataToolOutput { return answer('second'); }) } = {},",
@@ -182,14 +180,10 @@ describe("a registration in a default of a function passed in an escape's statem
     expect(late, run.stderr).toMatch(
       new RegExp(`^tool "late" \\(${escaped(source)}:12:43\\) is served unchecked: the start-up check cannot verify it: it is registered through a tool decorator the analysis cannot follow \\(src/applied\\.ts:12:49: A tool decorator \\(of type `),
     );
-    expect(outer, run.stderr).toMatch(
-      new RegExp(`^tool "outer" \\(${escaped(path.join(directory, "src", "install.js"))}:2:3\\) is served unchecked: the start-up check cannot verify it: it is registered through a tool decorator the analysis cannot follow \\(src/applied\\.ts:8:9: A tool decorator \\(of type `),
-    );
+    expect(outer, run.stderr).toMatch(outerBlamedOnItsDecorator(directory));
 
     // A restart answers from the record, which keeps the defaults out of the escape they are written in.
-    const cache = path.join(directory, "node_modules", ".cache", "sourced");
-    const [record] = fs.readdirSync(cache).map((name) => JSON.parse(fs.readFileSync(path.join(cache, name), "utf8")) as { analysis: { escapes: { escaped: string; span: unknown; excluded?: unknown }[] } });
-    expect(record!.analysis.escapes.map((escape) => [escape.escaped, escape.span, escape.excluded])).toEqual([
+    expect(recordedEscapes(directory)).toEqual([
       ["registry", { start: [6, 1], end: [6, 38] }, undefined],
       [
         "decorator",
@@ -209,6 +203,20 @@ describe("a registration in a default of a function passed in an escape's statem
     expect(again.warnings).toEqual(run.warnings);
   }, 120_000);
 });
+
+/** The warning of `outer`, which `install` registers through the decorator at 8:9: named where the plain JavaScript applying it ran. */
+function outerBlamedOnItsDecorator(directory: string): RegExp {
+  return new RegExp(
+    `^tool "outer" \\(${escaped(path.join(directory, "src", "install.js"))}:2:3\\) is served unchecked: the start-up check cannot verify it: it is registered through a tool decorator the analysis cannot follow \\(src/applied\\.ts:8:9: A tool decorator \\(of type `,
+  );
+}
+
+/** The escapes the project's record holds, as [what escaped, its span, what of it does not run with it]: what a restart answers from. */
+function recordedEscapes(directory: string): unknown[] {
+  const cache = path.join(directory, "node_modules", ".cache", "sourced");
+  const [record] = fs.readdirSync(cache).map((name) => JSON.parse(fs.readFileSync(path.join(cache, name), "utf8")) as { analysis: { escapes: { escaped: string; span: unknown; excluded?: unknown }[] } });
+  return record!.analysis.escapes.map((escape) => [escape.escaped, escape.span, escape.excluded]);
+}
 
 function escaped(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
