@@ -56,6 +56,11 @@ export interface Offered {
   /** The MCP result it must answer: `ReadResourceResult`, `GetPromptResult`. */
   readonly contract: string;
   readonly schema: z.ZodType;
+  /**
+   * The schema that words a refused answer, where its words name the request (a read's own URI):
+   * built for a refusal only, so what passes is checked by `schema` alone.
+   */
+  readonly describedBy?: (args: Args) => z.ZodType;
   /** What it is doing while it runs, and what is stopped: "being read" and "the read"; "answering" and "the answer". */
   readonly running: string;
   readonly stops: string;
@@ -133,7 +138,8 @@ export function checkedCallback<T>(offered: Offered, callback: (...args: Args) =
     if (!wire.ok) return refuse(`${label} answered with a result that cannot be sent as JSON, so it was not sent: ${wire.refusal.problem}`);
     const parsed = schema.safeParse(wire.value, { error: inPlainWords });
     if (!parsed.success) {
-      const problems = describeProblems(parsed.error.issues).map((line) => `- ${line}`);
+      const issues = offered.describedBy?.(args).safeParse(wire.value, { error: inPlainWords }).error?.issues ?? parsed.error.issues;
+      const problems = describeProblems(issues).map((line) => `- ${line}`);
       // A request for input returned rather than thrown: refused as a tool's is, saying how to ask.
       return refuse(`${label} answered with a result that breaks the ${contract} contract, so it was not sent:\n${problems.join("\n")}${returnedInputRequestHint(wire.value)}`);
     }

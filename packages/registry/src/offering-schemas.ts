@@ -15,24 +15,61 @@ import { quoteText } from "./problems.js";
 /** The URI a read's contents (and a prompt's resources) name: any absolute URI but a browser's own (url-rule.ts). */
 const contentsUri = z.string({ error: (issue) => contentsUriProblem(issue.input) }).refine(isContentsUri, { error: (issue) => contentsUriProblem(issue.input) });
 
+const CONTENTS_KEYS = onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob");
+
+/**
+ * A read's text put where the contents go, as its refusals write it: with the read's URI, the text
+ * quoted as messages quote a value; a blob's keys named, not quoted.
+ */
+function contentsFor(uri: string | undefined, given: unknown): string {
+  const where = uri === undefined ? "uri" : `uri: ${JSON.stringify(uri)}`;
+  const text = typeof given === "string" ? given : typeof given === "object" && given !== null ? (given as { text?: unknown }).text : undefined;
+  if (typeof text === "string") return `{ ${where}, text: ${quoteText(text)} }`;
+  return typeof given === "object" && given !== null && "blob" in given ? `{ ${where}, mimeType, blob }` : `{ ${where}, text }`;
+}
+
 /**
  * What a resource of the registry's (`registry.resource()`) may answer a `resources/read` with:
  * its contents, each with its URI and text or base64 blob, as MCP defines them; `_meta`; nothing
- * else. Checked against the plain-JSON wire copy, as a tool's result is.
+ * else. Checked against the plain-JSON wire copy, as a tool's result is. `uri`: the read's, which
+ * the words for the text given where the contents go name (a read is checked against the schema
+ * without it, and a refused one described by the schema with it, built then).
  */
-export const readResourceResultSchema = z.strictObject(
-  {
-    contents: z.array(
-      z.union([
-        z.strictObject({ uri: contentsUri, mimeType: z.string().optional(), _meta: meta.optional(), text: z.string() }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
-        z.strictObject({ uri: contentsUri, mimeType: z.string().optional(), _meta: meta.optional(), blob: base64 }, { error: onlyKeys("a resource's contents", "uri, mimeType, _meta and text or blob") }),
-      ]),
-      { error: missing("is missing: a read answers with its contents, [{ uri, text }]") },
-    ),
-    _meta: meta.optional(),
-  },
-  { error: onlyKeys("a resource read result", "contents and _meta") },
-);
+export function readResourceResultFor(uri?: string) {
+  // The text given as one of the contents: zod's "must be an object" says nothing of what to write.
+  const contentsKeys = (issue: { code?: string; input?: unknown; keys?: string[] }) =>
+    CONTENTS_KEYS(issue) ?? (typeof issue.input === "string" ? `must be one of the contents, not a string: ${contentsFor(uri, issue.input)}` : undefined);
+  // The text given as the contents, or one of the contents as the whole list: the list to write, around it.
+  const listed = (issue: { input?: unknown }) =>
+    issue.input === undefined
+      ? "is missing: a read answers with its contents, [{ uri, text }]"
+      : typeof issue.input === "string"
+        ? `must be a list of contents, not a string: [${contentsFor(uri, issue.input)}]`
+        : typeof issue.input === "object" && issue.input !== null && !Array.isArray(issue.input)
+          ? `must be a list of contents, not one: [${contentsFor(uri, issue.input)}]`
+          : undefined;
+  return z.strictObject(
+    {
+      contents: z.array(
+        z.union([
+          z.strictObject({ uri: contentsUri, mimeType: z.string().optional(), _meta: meta.optional(), text: z.string() }, { error: contentsKeys }),
+          z.strictObject({ uri: contentsUri, mimeType: z.string().optional(), _meta: meta.optional(), blob: base64 }, { error: contentsKeys }),
+        ]),
+        { error: listed },
+      ),
+      _meta: meta.optional(),
+    },
+    {
+      // The text returned as the answer itself: the result to write, around it.
+      error: (issue) =>
+        onlyKeys("a resource read result", "contents and _meta")(issue) ??
+        (typeof issue.input === "string" ? `must be a read result, not a string: { contents: [${contentsFor(uri, issue.input)}] }` : undefined),
+    },
+  );
+}
+
+/** What every read is checked against; only a refused one is described again, by the schema naming its URI. */
+export const readResourceResultSchema = readResourceResultFor();
 
 // On the role and the content themselves: a key left out is an issue of its own schema, never of the message's.
 const MESSAGE_KEY_MISSING = 'is missing: a message has a role ("user" or "assistant") and one content block';

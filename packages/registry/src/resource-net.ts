@@ -1,6 +1,6 @@
 import { completable, isCompletable, ResourceTemplate, type CompleteResourceTemplateCallback, type InputRequiredResult, type ListResourcesCallback, type ReadResourceResult, type ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { completionValuesSchema, getPromptResultSchema, listedResourcesSchema, readResourceResultSchema } from "./offering-schemas.js";
+import { completionValuesSchema, getPromptResultSchema, listedResourcesSchema, readResourceResultFor, readResourceResultSchema } from "./offering-schemas.js";
 import type { Logger } from "./logger.js";
 import { checkedCallback, type OfferingBounds } from "./offering-net.js";
 
@@ -20,7 +20,9 @@ type Args = [...unknown[], ServerContext];
 
 /** A resource's `read`, checked and bounded by `bounds` (the registry's deadline, the serving's shutdown; whether it serves a stateless 2025-era request). */
 export function checkedRead(name: string, read: (...args: Args) => unknown, logger: Logger, bounds: OfferingBounds): (...args: Args) => Promise<ReadResourceResult | InputRequiredResult> {
-  return checkedCallback({ kind: "resource", name, contract: "ReadResourceResult", schema: readResourceResultSchema, running: "being read", stops: "the read" }, read, logger, bounds);
+  // A refused read's words name the URI it was read at (the SDK's first argument, a URL), so what they write is what to answer.
+  const describedBy = (args: Args) => readResourceResultFor(args[0] instanceof URL ? args[0].href : undefined);
+  return checkedCallback({ kind: "resource", name, contract: "ReadResourceResult", schema: readResourceResultSchema, describedBy, running: "being read", stops: "the read" }, read, logger, bounds);
 }
 
 /** A prompt's `get`, checked and bounded as a read is. */

@@ -145,6 +145,15 @@ const SCENARIOS: Record<string, Scenario> = {
       return receive(registry, (client) => client.getPrompt({ name: "compare" }));
     },
   },
+  // A resource's reads through the net: the contents written as the read's bare text.
+  "read-string-contents": {
+    shows: "whole",
+    received: () => {
+      const registry = createRegistry({ name: "memory", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+      registry.resource("graph", "memory://graph", {}, () => ({ contents: "The graph holds 2 entities." }) as never);
+      return receive(registry, (client) => client.readResource({ uri: "memory://graph" }));
+    },
+  },
   // "A coded error": a prompt throwing the dispatcher's -32601.
   "reserved-code": {
     shows: "whole",

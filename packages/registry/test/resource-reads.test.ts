@@ -1,7 +1,7 @@
 import { ResourceTemplate } from "@modelcontextprotocol/server";
 import { describe, expect, test } from "vitest";
 import { createRegistry, ToolError, type Registry } from "../dist/index.js";
-import { checkInMemory, type AnyClient } from "./both-clients.js";
+import { checkInMemory, checkOverHttp, type AnyClient } from "./both-clients.js";
 import { recordingLogger } from "./helpers.js";
 
 /*
@@ -56,5 +56,56 @@ describe("a resource's reads through the net", () => {
     const locked = logger.warnings.filter((warning) => warning.includes("locked"));
     expect(locked).toEqual(['Resource "locked" answered with an error: The graph is locked; try again in a minute.', 'Resource "locked" answered with an error: The graph is locked; try again in a minute.']);
     expect(logger.warnings.find((warning) => warning.startsWith('Resource "broken" threw: Error: the file is gone\n    at '))).toBeDefined();
+  });
+});
+
+/** Resources whose reads answer with their text in the wrong place, one slip each. */
+function slipsRegistry(): Registry {
+  const registry = createRegistry({ name: "slips", version: "1.0.0", startupCheck: false, ui: false, logger: recordingLogger() });
+  const answers: Record<string, (uri: string) => unknown> = {
+    "string-contents": () => ({ contents: "The graph holds 2 entities." }),
+    "long-string-contents": () => ({ contents: "The graph holds 2 entities and 3 relations between them." }),
+    "one-contents": (uri) => ({ contents: { uri, text: "The graph holds 2 entities." } }),
+    "one-blob-contents": (uri) => ({ contents: { uri, mimeType: "image/png", blob: "aGk=" } }),
+    "bare-text": () => "The graph holds 2 entities.",
+    "string-item": () => ({ contents: ["The graph holds 2 entities."] }),
+    "text-key": () => ({ text: "The graph holds 2 entities." }),
+  };
+  for (const [name, answer] of Object.entries(answers)) registry.resource(name, `memory://${name}`, {}, (uri) => answer(uri.href) as never);
+  return registry;
+}
+
+async function expectSlipRefusals(client: AnyClient): Promise<void> {
+  const refused = (name: string, problems: string) => `Resource "${name}" answered with a result that breaks the ReadResourceResult contract, so it was not sent:\n- ${problems}`;
+  const refusals: Record<string, string> = {
+    // The text given as the contents, or as the answer itself: the list to write, with the read's own URI and the text quoted.
+    "string-contents": refused("string-contents", 'contents: must be a list of contents, not a string: [{ uri: "memory://string-contents", text: "The graph holds 2 entities." }]'),
+    "long-string-contents": refused("long-string-contents", 'contents: must be a list of contents, not a string: [{ uri: "memory://long-string-contents", text: "The graph holds 2 entities and 3 relatio…" }]'),
+    "bare-text": refused("bare-text", 'the result: must be a read result, not a string: { contents: [{ uri: "memory://bare-text", text: "The graph holds 2 entities." }] }'),
+    "string-item": refused("string-item", 'contents[0]: must be one of the contents, not a string: { uri: "memory://string-item", text: "The graph holds 2 entities." }'),
+    // One of the contents given as the whole list: the same, in a list.
+    "one-contents": refused("one-contents", 'contents: must be a list of contents, not one: [{ uri: "memory://one-contents", text: "The graph holds 2 entities." }]'),
+    "one-blob-contents": refused("one-blob-contents", 'contents: must be a list of contents, not one: [{ uri: "memory://one-blob-contents", mimeType, blob }]'),
+    // Already words that say what to write: unchanged.
+    "text-key": refused("text-key", 'contents: is missing: a read answers with its contents, [{ uri, text }]\n- the result: "text" is not a key of a resource read result, which has contents and _meta only'),
+  };
+  const received: Record<string, string> = {};
+  for (const name of Object.keys(refusals)) {
+    const error = await client.readResource({ uri: `memory://${name}` }).then(
+      () => new Error("answered"),
+      (thrown: unknown) => thrown as Error,
+    );
+    // The v1 Client prefixes the server's message with its code.
+    received[name] = error.message.replace(/^MCP error -?\d+: /u, "");
+  }
+  expect(received).toEqual(refusals);
+}
+
+describe("a read's text in the wrong place, refused with what to write", () => {
+  test("the text as the contents, as the answer or as one of the contents, or one of the contents as the list: the v2 and the v1 Client, in memory", async () => {
+    await checkInMemory(slipsRegistry, expectSlipRefusals);
+  });
+  test("the same over Streamable HTTP, the v2 Client (2026-07-28) and the v1 Client", async () => {
+    await checkOverHttp(slipsRegistry, expectSlipRefusals);
   });
 });
