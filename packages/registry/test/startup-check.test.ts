@@ -31,6 +31,16 @@ const TSX_CLI = require.resolve("tsx/cli");
 const COMPLIANT = ["capital", "capital_of", "list_cities", "lookup_city", "population", "wrapped"];
 const REFUSED = ["bound_city", "greet", "no_annotation", "typed_cities", "wrapped_loose"];
 
+/** Two tools named `twice`: the registry refuses the second in its own words (the analysis only warns of it). Six lines. */
+const REGISTERED_TWICE = [
+  'export const first = registry.tool({ name: "twice" })(function first(): DataToolOutput {',
+  '  return answer("first");',
+  "});",
+  'export const second = registry.tool({ name: "twice" })(function second(): DataToolOutput {',
+  '  return answer("second");',
+  "});",
+];
+
 const made: string[] = [];
 afterAll(() => {
   for (const directory of made) rmSync(directory, { recursive: true, force: true });
@@ -317,12 +327,7 @@ describe("run from source, a server serves exactly its compliant tools and warns
       "",
       "// The registry's type is lost here: what is registered after it may go through it.",
       "export const untyped: any = registry;",
-      'export const first = registry.tool({ name: "twice" })(function first(): DataToolOutput {',
-      '  return answer("first");',
-      "});",
-      'export const second = registry.tool({ name: "twice" })(function second(): DataToolOutput {',
-      '  return answer("second");',
-      "});",
+      ...REGISTERED_TWICE,
       "// Through the untyped registry: the analysis sees no registration here.",
       "export const applied = untyped.tool()(function applied(): DataToolOutput {",
       '  return answer("applied");',
@@ -526,12 +531,7 @@ describe("plain tsc's output, traced back to its sources through the tsconfig th
           "export const unnamed = registry.tool()(function (): DataToolOutput {",
           '  return answer("anonymous");',
           "});",
-          'export const first = registry.tool({ name: "twice" })(function first(): DataToolOutput {',
-          '  return answer("first");',
-          "});",
-          'export const second = registry.tool({ name: "twice" })(function second(): DataToolOutput {',
-          '  return answer("second");',
-          "});",
+          ...REGISTERED_TWICE,
           "",
         ].join("\n"),
       );
