@@ -82,3 +82,20 @@ export async function answersOverHttp<T>(registry: Registry, ask: (client: Clien
   );
   return seen;
 }
+
+/**
+ * The message each request of `names` failed with, by name, as both Clients give it: the v1 Client
+ * prefixes the server's message with its code (`MCP error -32603: `), which is taken off. A request
+ * that succeeds reads "answered", so it fails the comparison with the refusal expected.
+ */
+export async function refusalsOf(names: readonly string[], ask: (name: string) => Promise<unknown>): Promise<Record<string, string>> {
+  const received: Record<string, string> = {};
+  for (const name of names) {
+    const error = await ask(name).then(
+      () => new Error("answered"),
+      (thrown: unknown) => thrown as Error,
+    );
+    received[name] = error.message.replace(/^MCP error -?\d+: /u, "");
+  }
+  return received;
+}

@@ -1,7 +1,7 @@
 import { ResourceTemplate } from "@modelcontextprotocol/server";
 import { describe, expect, test } from "vitest";
 import { createRegistry, ToolError, type Registry } from "../dist/index.js";
-import { checkInMemory, checkOverHttp, type AnyClient } from "./both-clients.js";
+import { checkInMemory, checkOverHttp, refusalsOf, type AnyClient } from "./both-clients.js";
 import { recordingLogger } from "./helpers.js";
 
 /*
@@ -89,16 +89,7 @@ async function expectSlipRefusals(client: AnyClient): Promise<void> {
     // Already words that say what to write: unchanged.
     "text-key": refused("text-key", 'contents: is missing: a read answers with its contents, [{ uri, text }]\n- the result: "text" is not a key of a resource read result, which has contents and _meta only'),
   };
-  const received: Record<string, string> = {};
-  for (const name of Object.keys(refusals)) {
-    const error = await client.readResource({ uri: `memory://${name}` }).then(
-      () => new Error("answered"),
-      (thrown: unknown) => thrown as Error,
-    );
-    // The v1 Client prefixes the server's message with its code.
-    received[name] = error.message.replace(/^MCP error -?\d+: /u, "");
-  }
-  expect(received).toEqual(refusals);
+  expect(await refusalsOf(Object.keys(refusals), (name) => client.readResource({ uri: `memory://${name}` }))).toEqual(refusals);
 }
 
 describe("a read's text in the wrong place, refused with what to write", () => {

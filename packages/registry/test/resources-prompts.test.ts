@@ -8,7 +8,7 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRegistry, DATA_VIEW_URI, type Registry } from "../dist/index.js";
-import { checkInMemory, checkOverHttp, type AnyClient } from "./both-clients.js";
+import { checkInMemory, checkOverHttp, refusalsOf, type AnyClient } from "./both-clients.js";
 import { connectInMemory, PACKAGE_DIR, recordingLogger, seedResult } from "./helpers.js";
 
 /*
@@ -153,16 +153,7 @@ async function expectMessageRefusals(client: AnyClient): Promise<void> {
     // The tool-result habit (`content: [{ type: "text", text }]`): a message holds one block, said with what to write.
     "listed-content": refused("listed-content", 'content: must be one content block, not a list: { type: "text", text }'),
   };
-  const received: Record<string, string> = {};
-  for (const name of Object.keys(refusals)) {
-    const error = await client.getPrompt({ name }).then(
-      () => new Error("answered"),
-      (thrown: unknown) => thrown as Error,
-    );
-    // The v1 Client prefixes the server's message with its code.
-    received[name] = error.message.replace(/^MCP error -?\d+: /u, "");
-  }
-  expect(received).toEqual(refusals);
+  expect(await refusalsOf(Object.keys(refusals), (name) => client.getPrompt({ name }))).toEqual(refusals);
 }
 
 describe("a prompt message refused in the message's words", () => {
