@@ -4,7 +4,8 @@ import { z } from "zod";
 import { describeSourceUrlProblem, SOURCE_URL_REGEX, urlRuleProblem } from "@sourced/contract-rules";
 import type { CompiledInput, ParsedArguments } from "./input.js";
 import type { ServedResources } from "./resource-sources.js";
-import { contentBlockFor, meta, missing, onlyKeys } from "./mcp-schemas.js";
+import { contentBlockFor, meta, missing, onlyKeys, textBlockOf, type BlockWords } from "./mcp-schemas.js";
+import { describeReturned, isScalar } from "./problems.js";
 import { thrownText } from "./wire.js";
 
 /*
@@ -159,8 +160,24 @@ export function hasVisibleText(text: string): boolean {
   return VISIBLE.test(text);
 }
 
+/**
+ * A tool result's block, or its whole list, given as a number, true or false or null: zod's "must
+ * be an object, not a number" says nothing of what to write, so the words give the block (in its
+ * list), a number's text quoted. A string keeps zod's words. Error callbacks of the schema itself,
+ * run only on a refusal: what passes is checked exactly as before.
+ */
+const BLOCK_WORDS: BlockWords = {
+  scalar: (given) => (typeof given === "string" ? undefined : `must be a content block, not ${describeReturned(given)}: ${textBlockOf(given)}`),
+};
+const contentListWords = (issue: { input: unknown }): string | undefined =>
+  issue.input === undefined
+    ? "is missing: the LLM reads only content"
+    : isScalar(issue.input) && typeof issue.input !== "string"
+      ? `must be a list of content blocks, not ${describeReturned(issue.input)}: [${textBlockOf(issue.input)}]`
+      : undefined;
+
 /** The content blocks of a registry that serves no resource: their URIs are http(s) URLs. */
-const contentBlock = contentBlockFor(contentUri);
+const contentBlock = contentBlockFor(contentUri, BLOCK_WORDS);
 
 /**
  * The schema of a whole tool result: `content` for the LLM, `structuredContent` for the gateway,
@@ -172,7 +189,7 @@ function dataToolOutputSchemaFor(served: ServedResources | undefined, output?: C
   .strictObject(
     {
       content: z
-        .array(served === undefined || served.empty ? contentBlock : contentBlockFor(webOrServedUri(served)), { error: missing("is missing: the LLM reads only content") })
+        .array(served === undefined || served.empty ? contentBlock : contentBlockFor(webOrServedUri(served), BLOCK_WORDS), { error: contentListWords })
         .superRefine((blocks, ctx) => {
           if (!blocks.some((block) => block.type === "text" && hasVisibleText(block.text))) {
             ctx.addIssue({

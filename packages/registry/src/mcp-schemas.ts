@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isScalar, quotedTextOf, type Scalar } from "./problems.js";
 
 /*
  * The parts MCP defines for every answer a server sends — content blocks, `_meta`, annotations,
@@ -58,27 +59,37 @@ const textBlock = z.strictObject({ type: z.literal("text"), text: z.string(), ..
 const mediaBlock = (type: "image" | "audio") =>
   z.strictObject({ type: z.literal(type), data: base64, mimeType: z.string().min(1), ...common }, { error: blockKeys(type, "type, data, mimeType") });
 
-/** The words for a block's key given no block: left out, a list of blocks, or the bare text a block carries. */
+/**
+ * The words for a block's place given no block: left out, a list of blocks, or a scalar — the bare
+ * text a block carries, a number, true or false, null (`undefined` for zod's own words).
+ */
 export interface BlockWords {
   readonly absent?: string;
   readonly listed?: string;
-  readonly text?: (text: string) => string;
+  readonly scalar?: (given: Scalar) => string | undefined;
 }
 
 function blockWords(words: BlockWords, input: unknown): string | undefined {
   if (input === undefined) return words.absent;
   if (Array.isArray(input)) return words.listed;
-  return typeof input === "string" ? words.text?.(input) : undefined;
+  return isScalar(input) ? words.scalar?.(input) : undefined;
+}
+
+/** The text block a scalar given in a block's place is written as: `{ type: "text", text: "42" }`; null's text left to write. */
+export function textBlockOf(given: Scalar): string {
+  const text = quotedTextOf(given);
+  return text === undefined ? '{ type: "text", text }' : `{ type: "text", text: ${text} }`;
 }
 
 /**
  * A content block, as MCP defines them; strict, so what passes is a block every client reads. `uri`:
  * what a resource link's or an embedded resource's URI may be — in a tool's result an accepted
  * http(s) URL, or on a registry that serves resources the URI of one of them (a link to the stock
- * the tool read); in a prompt's message any absolute URI but a browser's own. `words`: where one
- * block is a key's whole value (a prompt message's content, which an author used to a tool result's
- * list writes as one, or writes as its bare text); zod asks the block's own schema, not the object
- * holding it, for them. Without them (a tool result's blocks, items of a list) zod's words stand.
+ * the tool read); in a prompt's message any absolute URI but a browser's own. `words`: for a value
+ * given in the block's place — where one block is a key's whole value (a prompt message's content,
+ * which an author used to a tool result's list writes as one, or writes as its bare text), or an
+ * item of a tool result's list that is a number, true or false or null; zod asks the block's own
+ * schema, not the object holding it, for them. Without them zod's words stand.
  */
 export function contentBlockFor(uri: z.ZodType<string>, words: BlockWords = {}) {
   const resourceLinkBlock = z.strictObject(

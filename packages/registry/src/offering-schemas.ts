@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { contentsUriProblem, isContentsUri } from "@sourced/contract-rules";
-import { annotations, base64, contentBlockFor, meta, missing, onlyKeys } from "./mcp-schemas.js";
-import { quoteText } from "./problems.js";
+import { annotations, base64, contentBlockFor, meta, missing, onlyKeys, textBlockOf } from "./mcp-schemas.js";
+import { describeReturned, isScalar, quotedTextOf, type Scalar } from "./problems.js";
 
 /*
  * What a resource, a resource template and a prompt may answer — a read's contents, a prompt's
@@ -19,12 +19,14 @@ const CONTENTS_KEYS = onlyKeys("a resource's contents", "uri, mimeType, _meta an
 
 /**
  * A read's text put where the contents go, as its refusals write it: with the read's URI, the text
- * quoted as messages quote a value; a blob's keys named, not quoted.
+ * quoted as messages quote a value (a number's or true or false's as JSON writes it, null's left to
+ * write); a blob's keys named, not quoted.
  */
 function contentsFor(uri: string | undefined, given: unknown): string {
   const where = uri === undefined ? "uri" : `uri: ${JSON.stringify(uri)}`;
-  const text = typeof given === "string" ? given : typeof given === "object" && given !== null ? (given as { text?: unknown }).text : undefined;
-  if (typeof text === "string") return `{ ${where}, text: ${quoteText(text)} }`;
+  const inner = typeof given === "object" && given !== null ? (given as { text?: unknown }).text : undefined;
+  const text = isScalar(given) ? quotedTextOf(given) : typeof inner === "string" ? quotedTextOf(inner) : undefined;
+  if (text !== undefined) return `{ ${where}, text: ${text} }`;
   return typeof given === "object" && given !== null && "blob" in given ? `{ ${where}, mimeType, blob }` : `{ ${where}, text }`;
 }
 
@@ -36,15 +38,15 @@ function contentsFor(uri: string | undefined, given: unknown): string {
  * without it, and a refused one described by the schema with it, built then).
  */
 export function readResourceResultFor(uri?: string) {
-  // The text given as one of the contents: zod's "must be an object" says nothing of what to write.
+  // The text (a number, true or false, null) given as one of the contents: zod's "must be an object" says nothing of what to write.
   const contentsKeys = (issue: { code?: string; input?: unknown; keys?: string[] }) =>
-    CONTENTS_KEYS(issue) ?? (typeof issue.input === "string" ? `must be one of the contents, not a string: ${contentsFor(uri, issue.input)}` : undefined);
-  // The text given as the contents, or one of the contents as the whole list: the list to write, around it.
+    CONTENTS_KEYS(issue) ?? (isScalar(issue.input) ? `must be one of the contents, not ${describeReturned(issue.input)}: ${contentsFor(uri, issue.input)}` : undefined);
+  // The text (or another scalar) given as the contents, or one of the contents as the whole list: the list to write, around it.
   const listed = (issue: { input?: unknown }) =>
     issue.input === undefined
       ? "is missing: a read answers with its contents, [{ uri, text }]"
-      : typeof issue.input === "string"
-        ? `must be a list of contents, not a string: [${contentsFor(uri, issue.input)}]`
+      : isScalar(issue.input)
+        ? `must be a list of contents, not ${describeReturned(issue.input)}: [${contentsFor(uri, issue.input)}]`
         : typeof issue.input === "object" && issue.input !== null && !Array.isArray(issue.input)
           ? `must be a list of contents, not one: [${contentsFor(uri, issue.input)}]`
           : undefined;
@@ -60,10 +62,10 @@ export function readResourceResultFor(uri?: string) {
       _meta: meta.optional(),
     },
     {
-      // The text returned as the answer itself: the result to write, around it.
+      // The text (or another scalar) returned as the answer itself: the result to write, around it.
       error: (issue) =>
         onlyKeys("a resource read result", "contents and _meta")(issue) ??
-        (typeof issue.input === "string" ? `must be a read result, not a string: { contents: [${contentsFor(uri, issue.input)}] }` : undefined),
+        (isScalar(issue.input) ? `must be a read result, not ${describeReturned(issue.input)}: { contents: [${contentsFor(uri, issue.input)}] }` : undefined),
     },
   );
 }
@@ -75,8 +77,9 @@ export const readResourceResultSchema = readResourceResultFor();
 const MESSAGE_KEY_MISSING = 'is missing: a message has a role ("user" or "assistant") and one content block';
 // A tool result's `content` is a list, a message's one block: the list is the habit, so the words say what to write.
 const MESSAGE_CONTENT_LISTED = 'must be one content block, not a list: { type: "text", text }';
-// The bare text is the other slip: the words put it back in its block, quoted as messages quote a value.
-const messageContentText = (text: string) => `must be one content block, not a string: { type: "text", text: ${quoteText(text)} }`;
+// The bare text is the other slip (or a number, true or false, null): the words put it in its block,
+// quoted as messages quote a value, null's text left to write.
+const messageContentScalar = (given: Scalar) => `must be one content block, not ${describeReturned(given)}: ${textBlockOf(given)}`;
 
 /**
  * What a prompt of the registry's (`registry.prompt()`) may answer a `prompts/get` with: its
@@ -89,7 +92,7 @@ export const getPromptResultSchema = z.strictObject(
     description: z.string().optional(),
     messages: z.array(
       z.strictObject(
-        { role: z.enum(["user", "assistant"], { error: missing(MESSAGE_KEY_MISSING) }), content: contentBlockFor(contentsUri, { absent: MESSAGE_KEY_MISSING, listed: MESSAGE_CONTENT_LISTED, text: messageContentText }) },
+        { role: z.enum(["user", "assistant"], { error: missing(MESSAGE_KEY_MISSING) }), content: contentBlockFor(contentsUri, { absent: MESSAGE_KEY_MISSING, listed: MESSAGE_CONTENT_LISTED, scalar: messageContentScalar }) },
         { error: onlyKeys("a prompt message", "role and content") },
       ),
       { error: missing('is missing: a prompt answers with its messages, [{ role: "user", content: { type: "text", text } }]') },

@@ -102,6 +102,22 @@ export function quoteText(text: string): string {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
+/** A JSON value that is neither an object nor a list: what a slip puts where an object goes. */
+export type Scalar = string | number | boolean | null;
+
+export function isScalar(value: unknown): value is Scalar {
+  return value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+}
+
+/**
+ * The text a scalar given where a text goes would be written as, quoted as messages quote a value:
+ * a string itself, a number or true or false as JSON writes it ("42", "true"); null has none to
+ * offer, so the words leave `text` for the author to write.
+ */
+export function quotedTextOf(value: Scalar): string | undefined {
+  return value === null ? undefined : quoteText(String(value));
+}
+
 /** A value that is no object, as a message says it: "a string", "nothing (undefined)", "a list". */
 export function describeReturned(value: unknown): string {
   if (value === undefined) return "nothing (undefined)";

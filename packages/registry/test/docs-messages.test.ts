@@ -124,6 +124,17 @@ const SCENARIOS: Record<string, Scenario> = {
     },
     site: true,
   },
+  // "Error results": a tool's content holding a number where its text block goes.
+  "tool-number-content": {
+    shows: "whole",
+    received: () => {
+      const registry = createRegistry({ name: "cities", version: "1.0.0", startupCheck: false, logger: recordingLogger() });
+      registry.tool()(function count_cities() {
+        return { ...citing("https://example.org/cities"), content: [3] } as never;
+      });
+      return receive(registry, callTool("count_cities"));
+    },
+  },
   // "A page to open that breaks the URL rule": a tool asking the client to open a javascript: URL.
   "url-elicitation": {
     shows: "whole",

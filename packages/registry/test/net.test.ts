@@ -13,12 +13,14 @@ import {
   VERIFIED_STAMP_KEY,
   verifiedBy,
   type DataToolOutput,
+  type Registry,
 } from "../dist/index.js";
 import { capText, ERROR_TEXT_LIMIT, LOG_TEXT_LIMIT } from "../dist/answers.js";
 import { callWithinBounds, withinBounds } from "../dist/bounds.js";
 import { callThroughNet } from "../dist/net.js";
 import { describeProblems } from "../dist/problems.js";
 import { PUBLISHED_SOURCE_URL_PATTERN } from "@sourced/contract-rules";
+import { checkInMemory, checkOverHttp, type AnyClient } from "./both-clients.js";
 import { compileServers, connectInMemory, firstText, recordingLogger, seedResult } from "./helpers.js";
 
 // The registries of this file test the run time (their tools break the contract on purpose, or sit
@@ -393,6 +395,10 @@ describe("the net's messages, rule by rule", () => {
     // A tool result's content is a list: a block given as one keeps these words, not a prompt message's "one content block".
     [{ ...seedResult(), content: [[{ type: "text", text: "x" }]] }, "content[0]: must be an object, not a list"],
     [{ ...seedResult(), content: {} }, "content: must be a list, not an object"],
+    // A value no block is written as (a number, true or false, null): the block to write, its text quoted.
+    [{ ...seedResult(), content: [42] }, 'content[0]: must be a content block, not a number: { type: "text", text: "42" }'],
+    [{ ...seedResult(), content: [{ type: "text", text: "x" }, null] }, 'content[1]: must be a content block, not null: { type: "text", text }'],
+    [{ ...seedResult(), content: 7 }, 'content: must be a list of content blocks, not a number: [{ type: "text", text: "7" }]'],
     [{ ...seedResult(), content: "Tokyo", isError: "no" }, "content: must be a list, not a string\n- isError: must be true or false, not a string"],
     [{ ...seedResult(), structuredContent: [] }, "structuredContent: must be an object, not a list"],
     [{ ...seedResult(), structuredContent: null }, "structuredContent: must be an object, not null"],
@@ -515,6 +521,38 @@ describe("the net's messages, rule by rule", () => {
       write.mockRestore();
     }
     expect(written.join("")).toContain(`(the registry's logger threw: ${"y".repeat(1_000 - " … [cut: 1,000 more characters not shown]".length)} … [cut: 1,000 more characters not shown])`);
+  });
+});
+
+/** Tools whose content holds a value no block is written as, one slip each; one declaring an output, whose own contract words them alike. */
+function contentSlipsRegistry(): Registry {
+  const registry = createRegistry({ name: "slips", version: "1.0.0", startupCheck: false, ui: false, logger: recordingLogger() });
+  const contents: Record<string, unknown> = { number_item: [42], boolean_item: [{ type: "text", text: "x" }, true], null_item: [null], number_content: 7, null_content: null };
+  for (const [name, content] of Object.entries(contents)) registry.tool({ name })(() => ({ ...seedResult(), content }) as never);
+  registry.tool({ name: "typed_null_item", output: { total: z.number() } })(() => ({ ...seedResult(), content: [null], structuredContent: { sources: ["https://example.org/"], total: 1 } }) as never);
+  return registry;
+}
+
+async function expectContentSlips(client: AnyClient): Promise<void> {
+  const refusals: Record<string, string> = {
+    number_item: 'content[0]: must be a content block, not a number: { type: "text", text: "42" }',
+    boolean_item: 'content[1]: must be a content block, not a boolean: { type: "text", text: "true" }',
+    null_item: 'content[0]: must be a content block, not null: { type: "text", text }',
+    number_content: 'content: must be a list of content blocks, not a number: [{ type: "text", text: "7" }]',
+    null_content: 'content: must be a list of content blocks, not null: [{ type: "text", text }]',
+    typed_null_item: 'content[0]: must be a content block, not null: { type: "text", text }',
+  };
+  const received: Record<string, string> = {};
+  for (const name of Object.keys(refusals)) received[name] = firstText(await client.callTool({ name, arguments: {} }));
+  expect(received).toEqual(Object.fromEntries(Object.entries(refusals).map(([name, problem]) => [name, `Tool "${name}" returned a result that breaks the DataToolOutput contract, so it was not sent:\n- ${problem}`])));
+}
+
+describe("a number, true or false, or null where a content block goes, refused with the block to write", () => {
+  test("the v2 and the v1 Client, in memory", async () => {
+    await checkInMemory(contentSlipsRegistry, expectContentSlips);
+  });
+  test("the same over Streamable HTTP, the v2 Client (2026-07-28) and the v1 Client", async () => {
+    await checkOverHttp(contentSlipsRegistry, expectContentSlips);
   });
 });
 

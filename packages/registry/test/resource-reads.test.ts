@@ -59,7 +59,7 @@ describe("a resource's reads through the net", () => {
   });
 });
 
-/** Resources whose reads answer with their text in the wrong place, one slip each. */
+/** Resources whose reads answer with their text (or a value no contents are written as) in the wrong place, one slip each. */
 function slipsRegistry(): Registry {
   const registry = createRegistry({ name: "slips", version: "1.0.0", startupCheck: false, ui: false, logger: recordingLogger() });
   const answers: Record<string, (uri: string) => unknown> = {
@@ -70,6 +70,14 @@ function slipsRegistry(): Registry {
     "bare-text": () => "The graph holds 2 entities.",
     "string-item": () => ({ contents: ["The graph holds 2 entities."] }),
     "text-key": () => ({ text: "The graph holds 2 entities." }),
+    // A value no contents are written as (a number, true or false, null), in each place the text was.
+    "number-item": () => ({ contents: [42] }),
+    "boolean-item": () => ({ contents: [true] }),
+    "null-item": () => ({ contents: [null] }),
+    "number-contents": () => ({ contents: 7 }),
+    "null-contents": () => ({ contents: null }),
+    "null-answer": () => null,
+    "number-answer": () => 42,
   };
   for (const [name, answer] of Object.entries(answers)) registry.resource(name, `memory://${name}`, {}, (uri) => answer(uri.href) as never);
   return registry;
@@ -88,12 +96,20 @@ async function expectSlipRefusals(client: AnyClient): Promise<void> {
     "one-blob-contents": refused("one-blob-contents", 'contents: must be a list of contents, not one: [{ uri: "memory://one-blob-contents", mimeType, blob }]'),
     // Already words that say what to write: unchanged.
     "text-key": refused("text-key", 'contents: is missing: a read answers with its contents, [{ uri, text }]\n- the result: "text" is not a key of a resource read result, which has contents and _meta only'),
+    // A number, true or false, or null: the same contents to write, a number's or true or false's text quoted, null's left to write.
+    "number-item": refused("number-item", 'contents[0]: must be one of the contents, not a number: { uri: "memory://number-item", text: "42" }'),
+    "boolean-item": refused("boolean-item", 'contents[0]: must be one of the contents, not a boolean: { uri: "memory://boolean-item", text: "true" }'),
+    "null-item": refused("null-item", 'contents[0]: must be one of the contents, not null: { uri: "memory://null-item", text }'),
+    "number-contents": refused("number-contents", 'contents: must be a list of contents, not a number: [{ uri: "memory://number-contents", text: "7" }]'),
+    "null-contents": refused("null-contents", 'contents: must be a list of contents, not null: [{ uri: "memory://null-contents", text }]'),
+    "null-answer": refused("null-answer", 'the result: must be a read result, not null: { contents: [{ uri: "memory://null-answer", text }] }'),
+    "number-answer": refused("number-answer", 'the result: must be a read result, not a number: { contents: [{ uri: "memory://number-answer", text: "42" }] }'),
   };
   expect(await refusalsOf(Object.keys(refusals), (name) => client.readResource({ uri: `memory://${name}` }))).toEqual(refusals);
 }
 
 describe("a read's text in the wrong place, refused with what to write", () => {
-  test("the text as the contents, as the answer or as one of the contents, or one of the contents as the list: the v2 and the v1 Client, in memory", async () => {
+  test("the text (or a number, true or false, null) as the contents, as the answer or as one of the contents, or one of the contents as the list: the v2 and the v1 Client, in memory", async () => {
     await checkInMemory(slipsRegistry, expectSlipRefusals);
   });
   test("the same over Streamable HTTP, the v2 Client (2026-07-28) and the v1 Client", async () => {

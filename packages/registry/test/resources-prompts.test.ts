@@ -125,7 +125,7 @@ describe("a prompt's answers through the net", () => {
   });
 });
 
-/** Prompts whose one message is malformed in one way each: a key left out, or a value of the wrong kind. */
+/** Prompts whose one message is malformed in one way each: a key left out, or a value of the wrong kind (a text, a list, a number, true or false, null). */
 function malformedMessages(): Registry {
   const registry = createRegistry({ name: "messages", version: "1.0.0", startupCheck: false, ui: false, logger: recordingLogger() });
   const text = { type: "text", text: "x" };
@@ -136,6 +136,9 @@ function malformedMessages(): Registry {
     "string-content": { role: "user", content: "Compare the two cities." },
     "long-string-content": { role: "user", content: "Compare the two cities by population, area and climate." },
     "listed-content": { role: "user", content: [text] },
+    "number-content": { role: "user", content: 42 },
+    "boolean-content": { role: "assistant", content: false },
+    "null-content": { role: "user", content: null },
   };
   for (const [name, message] of Object.entries(messages)) registry.prompt(name, {}, () => ({ messages: [message] }) as never);
   return registry;
@@ -152,6 +155,10 @@ async function expectMessageRefusals(client: AnyClient): Promise<void> {
     "long-string-content": refused("long-string-content", 'content: must be one content block, not a string: { type: "text", text: "Compare the two cities by population, ar…" }'),
     // The tool-result habit (`content: [{ type: "text", text }]`): a message holds one block, said with what to write.
     "listed-content": refused("listed-content", 'content: must be one content block, not a list: { type: "text", text }'),
+    // A value no block is written as: the block to write, a number's or true or false's text quoted, null's left to write.
+    "number-content": refused("number-content", 'content: must be one content block, not a number: { type: "text", text: "42" }'),
+    "boolean-content": refused("boolean-content", 'content: must be one content block, not a boolean: { type: "text", text: "false" }'),
+    "null-content": refused("null-content", 'content: must be one content block, not null: { type: "text", text }'),
   };
   expect(await refusalsOf(Object.keys(refusals), (name) => client.getPrompt({ name }))).toEqual(refusals);
 }
