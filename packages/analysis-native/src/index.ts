@@ -5,8 +5,10 @@ import * as path from "node:path";
 import type * as ts from "typescript";
 import { type CheckerPort, isDeclarationFileName, isExternalFileName, type ProgramPort, type SyntaxPort } from "@sourced/analysis";
 import { asCheckerPort, NativeCheckerPort } from "./checker";
-import type { NativeApi, NativeAstModule, NativeDiagnostic, NativeProject, NativeSnapshot, NativeSourceFile, NativeSyncModule } from "./native-api";
+import type { NativeApi, NativeAstModule, NativeCompilerOptions, NativeDiagnostic, NativeProject, NativeSnapshot, NativeSourceFile, NativeSyncModule } from "./native-api";
 import { createSyntaxPort } from "./syntax";
+
+export type { NativeCompilerOptions } from "./native-api";
 
 /** A syntax error TypeScript 7 reports for a file, positions 0-based. */
 export interface NativeSyntaxError {
@@ -32,6 +34,8 @@ export interface NativeProjectPorts {
   syntaxErrors(sourceFile: ts.SourceFile): NativeSyntaxError[];
   /** Errors in the tsconfig (or a file it extends) as TypeScript 7 read it; `start` is -1 when it has no place. */
   configErrors(): NativeSyntaxError[];
+  /** The program's compiler options as TypeScript 7 resolved them (absolute paths). */
+  compilerOptions(): NativeCompilerOptions;
 }
 
 /** TypeScript 7's compiler running beside this process (one process for the session's projects). */
@@ -338,6 +342,7 @@ function projectPorts(project: NativeProject, sync: NativeSyncModule, syntax: Sy
       sourceFileNames()
         .filter((fileName) => !isExternalFileName(fileName))
         .flatMap((fileName) => (native.getSourceFile(fileName) as unknown as ts.SourceFile | undefined) ?? []),
+    compilerOptions: () => native.getCompilerOptions(),
     configErrors: () =>
       native
         .getConfigFileParsingDiagnostics()

@@ -100,6 +100,17 @@ export interface NativeDiagnostic {
   readonly text: string;
 }
 
+/** The compiler options read here: `rootDirs` by the analysis, the rest by the start-up check's record of what resolution looked at. */
+export interface NativeCompilerOptions {
+  readonly rootDirs?: readonly string[];
+  readonly paths?: Readonly<Record<string, readonly string[]>>;
+  readonly baseUrl?: string;
+  /** Where `paths` are resolved from: the folder of the tsconfig that set them (as TypeScript sets it). */
+  readonly pathsBasePath?: string;
+  readonly configFilePath?: string;
+  readonly types?: readonly string[];
+}
+
 export interface NativeProgram {
   getSourceFile(fileName: string): NativeSourceFile | undefined;
   getSourceFileNames(): readonly string[];
@@ -107,7 +118,7 @@ export interface NativeProgram {
   /** Asked by file name, without materialising the file (cached per program by the API). */
   getSourceFileMetadata(fileName: string): { readonly isDefaultLibrary: boolean } | undefined;
   getSyntacticDiagnostics(file?: string): readonly NativeDiagnostic[];
-  getCompilerOptions(): { readonly rootDirs?: readonly string[] };
+  getCompilerOptions(): NativeCompilerOptions;
   getConfigFileParsingDiagnostics(): readonly NativeDiagnostic[];
 }
 
