@@ -5,6 +5,7 @@ import { analyzeProgram, isAnalysedFile, sourceFileNamesOf, type AnalysisResult,
 import type { NativeSession, NativeTypeScript } from "@sourced/analysis-native";
 import { chooseBackend, loadClassicInstead, loadNative, NativeBackendUnavailable } from "../backend";
 import { ConfigError, createSharedHost, readNativeProjects, readProjects } from "../projects";
+import { nativeResolutionInputs } from "../native-resolution";
 import { resolutionInputsOf, type ResolutionInputs } from "../resolution-watch";
 import { loadTypeScript, type TypeScript } from "../typescript";
 import { configCoverage } from "../config-files";
@@ -60,7 +61,7 @@ interface Analysed {
   readonly result: AnalysisResult;
   readonly judged: readonly ts.SourceFile[];
   readonly programFiles: readonly string[];
-  /** What resolution depended on (classic backend; TypeScript 7 does not tell). */
+  /** What resolution depended on: TypeScript's own record of it (classic), told from the files' text (TypeScript 7, which does not tell). */
   readonly resolution?: ResolutionInputs;
 }
 
@@ -308,7 +309,14 @@ function openAll(configs: readonly string[], cwd: string, display: (file: string
           references: list.filter((other) => other !== configPath),
           analyse: () => {
             const judged = project.candidateSources().filter((sourceFile) => isAnalysedFile(project.program, sourceFile));
-            return { ts: project.syntax, result: analyzeProgram(project.syntax, project.program, { sourceFiles: judged }), judged, programFiles: sourceFileNamesOf(project.program).map((file) => path.resolve(file)) };
+            const programFiles = sourceFileNamesOf(project.program).map((file) => path.resolve(file));
+            return {
+              ts: project.syntax,
+              result: analyzeProgram(project.syntax, project.program, { sourceFiles: judged }),
+              judged,
+              programFiles,
+              resolution: nativeResolutionInputs(programFiles, project.compilerOptions()),
+            };
           },
           emit: () => emitNative(compiler.directory, configPath, configCoverage(configPath).outDir),
         };

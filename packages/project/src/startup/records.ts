@@ -68,8 +68,9 @@ export interface ProjectAnalysisRecord {
   readonly registrations: readonly RegistrationRecord[];
   readonly escapes: readonly EscapeRecord[];
   /**
-   * What module resolution depended on besides the program's files (classic backend): the places
-   * an import that found nothing looked in, and every package.json it read, with its fingerprint.
+   * What module resolution depended on besides the program's files: the places an import that
+   * found nothing looked in, and every package.json it read, with its fingerprint (on TypeScript 7,
+   * told from the files' text: native-resolution.ts).
    * A file written there or a package installed, linked in or upgraded makes the record stale, though
    * no file of the program changed.
    */
@@ -111,7 +112,8 @@ export interface ProjectRecord {
 // 7: an escape's `excluded` holds the bodies of the functions in its statement (format 6 spans held them).
 // 8: an escape says what escaped, a registry or a tool decorator (`escaped`; format 7 did not).
 // 9: an escape's `excluded` holds the parameters' defaults of the functions in its statement too (format 8 blamed a registration there on the escape).
-export const RECORD_FORMAT = 9;
+// 10: a record made on TypeScript 7 holds what resolution depended on (`resolution`; format 9 held it on the classic backend only, so a native record missed an import that resolved later).
+export const RECORD_FORMAT = 10;
 
 let versions: string | undefined;
 
