@@ -5,7 +5,7 @@ import { describeSourceUrlProblem, SOURCE_URL_REGEX, urlRuleProblem } from "@sou
 import type { CompiledInput, ParsedArguments } from "./input.js";
 import type { ServedResources } from "./resource-sources.js";
 import { contentBlockFor, meta, missing, onlyKeys, textBlockOf, type BlockWords } from "./mcp-schemas.js";
-import { describeReturned, isScalar } from "./problems.js";
+import { describeReturned, isScalar, quoteText } from "./problems.js";
 import { thrownText } from "./wire.js";
 
 /*
@@ -161,20 +161,29 @@ export function hasVisibleText(text: string): boolean {
 }
 
 /**
- * A tool result's block, or its whole list, given as a number, true or false or null: zod's "must
- * be an object, not a number" says nothing of what to write, so the words give the block (in its
- * list), a number's text quoted. A string keeps zod's words. Error callbacks of the schema itself,
- * run only on a refusal: what passes is checked exactly as before.
+ * A tool result's block, or its whole list, given as its bare text, a number, true or false or
+ * null: zod's "must be an object, not a string" says nothing of what to write, so the words give
+ * the block (in its list), the text quoted. Error callbacks of the schema itself, run only on a
+ * refusal: what passes is checked exactly as before.
  */
 const BLOCK_WORDS: BlockWords = {
-  scalar: (given) => (typeof given === "string" ? undefined : `must be a content block, not ${describeReturned(given)}: ${textBlockOf(given)}`),
+  scalar: (given) => `must be a content block, not ${describeReturned(given)}: ${textBlockOf(given)}`,
 };
 const contentListWords = (issue: { input: unknown }): string | undefined =>
   issue.input === undefined
     ? "is missing: the LLM reads only content"
-    : isScalar(issue.input) && typeof issue.input !== "string"
+    : isScalar(issue.input)
       ? `must be a list of content blocks, not ${describeReturned(issue.input)}: [${textBlockOf(issue.input)}]`
-      : undefined;
+      : typeof issue.input === "object" && !Array.isArray(issue.input)
+        ? `must be a list of content blocks, not one: [${blockShapeOf(issue.input)}]`
+        : undefined;
+
+/** One block given for the whole list, as the list's item is written: a text block with its text quoted, another by its type. */
+function blockShapeOf(given: object): string {
+  const { type, text } = given as { type?: unknown; text?: unknown };
+  if (typeof text === "string" && (type === undefined || type === "text")) return textBlockOf(text);
+  return typeof type === "string" && type !== "text" ? `{ type: ${quoteText(type)}, … }` : textBlockOf(null);
+}
 
 /** The content blocks of a registry that serves no resource: their URIs are http(s) URLs. */
 const contentBlock = contentBlockFor(contentUri, BLOCK_WORDS);

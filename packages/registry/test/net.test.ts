@@ -390,16 +390,18 @@ describe("the net's messages, rule by rule", () => {
   });
 
   test.each([
-    [{ content: "Tokyo" }, "content: must be a list, not a string"],
-    [{ ...seedResult(), content: ["Tokyo"] }, "content[0]: must be an object, not a string"],
+    [{ content: "Tokyo" }, 'content: must be a list of content blocks, not a string: [{ type: "text", text: "Tokyo" }]'],
+    [{ ...seedResult(), content: ["Tokyo"] }, 'content[0]: must be a content block, not a string: { type: "text", text: "Tokyo" }'],
     // A tool result's content is a list: a block given as one keeps these words, not a prompt message's "one content block".
     [{ ...seedResult(), content: [[{ type: "text", text: "x" }]] }, "content[0]: must be an object, not a list"],
-    [{ ...seedResult(), content: {} }, "content: must be a list, not an object"],
+    [{ ...seedResult(), content: {} }, 'content: must be a list of content blocks, not one: [{ type: "text", text }]'],
+    [{ ...seedResult(), content: { type: "text", text: "Tokyo" } }, 'content: must be a list of content blocks, not one: [{ type: "text", text: "Tokyo" }]'],
+    [{ ...seedResult(), content: { type: "image", data: "AAAA", mimeType: "image/png" } }, 'content: must be a list of content blocks, not one: [{ type: "image", … }]'],
     // A value no block is written as (a number, true or false, null): the block to write, its text quoted.
     [{ ...seedResult(), content: [42] }, 'content[0]: must be a content block, not a number: { type: "text", text: "42" }'],
     [{ ...seedResult(), content: [{ type: "text", text: "x" }, null] }, 'content[1]: must be a content block, not null: { type: "text", text }'],
     [{ ...seedResult(), content: 7 }, 'content: must be a list of content blocks, not a number: [{ type: "text", text: "7" }]'],
-    [{ ...seedResult(), content: "Tokyo", isError: "no" }, "content: must be a list, not a string\n- isError: must be true or false, not a string"],
+    [{ ...seedResult(), content: "Tokyo", isError: "no" }, 'content: must be a list of content blocks, not a string: [{ type: "text", text: "Tokyo" }]\n- isError: must be true or false, not a string'],
     [{ ...seedResult(), structuredContent: [] }, "structuredContent: must be an object, not a list"],
     [{ ...seedResult(), structuredContent: null }, "structuredContent: must be an object, not null"],
     [{ ...seedResult(), isError: "no" }, "isError: must be true or false, not a string"],
