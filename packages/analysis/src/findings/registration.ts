@@ -193,19 +193,22 @@ function unresolvedRegistryAt(context: Context, site: ts.CallExpression | ts.Dec
 /**
  * The exact type of a registration's decorator (`exactMarkedType`), shared by every call of one
  * callee on one receiver that infers nothing from its arguments (`registry.tool()`,
- * `registry.tool({ description: "…" })`) and is itself called, so has no contextual type either:
- * its type arguments are then what its declaration gives when nothing is inferred, the same at
- * each such call (and the callee's type is the same at each, `fixedCalleeOf`), so its type is one.
+ * `registry.tool({ description: "…" })`) and is itself called or is a decorator: its type
+ * arguments are then what its declaration gives when nothing is inferred, the same at each such
+ * call (and the callee's type is the same at each, `fixedCalleeOf`), so its type is one. A
+ * decorator has a contextual type, the method it decorates, but the one thing asked of this type
+ * is the keys the registration's `output` declares, and those come from its options, never from
+ * the method (the net reads `output`; fixtures/cases/183-decorator-output-keys.ts).
  * Why: each call resolved anew (its return type is conditional on its options) cost about a
  * millisecond a registration on a program nobody has checked, asked by every missing annotation's
- * fix and every declared return type's output keys.
+ * fix and every declared return type's output keys; a decorator's, about half the rule's time for
+ * an editor's file of decorated tools (docs/performance.md, round 13).
  */
 function decoratorTypeOf(context: Context, producer: ts.Node, producerType: ts.Type): ts.Type | undefined {
   const { ts } = context;
   if (
     ts.isCallExpression(producer) &&
-    ts.isCallExpression(producer.parent) &&
-    producer.parent.expression === producer &&
+    ((ts.isCallExpression(producer.parent) && producer.parent.expression === producer) || ts.isDecorator(producer.parent)) &&
     !(producer.flags & (ts.NodeFlags.OptionalChain | ts.NodeFlags.JavaScriptFile)) &&
     infersNothing(context, producer)
   ) {
