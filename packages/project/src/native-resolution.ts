@@ -35,7 +35,8 @@ const ITSELF = [".d.ts", ".d.mts", ".d.cts", ".ts", ".tsx", ".mts", ".cts"];
  */
 const SPECIFIER = /\b(?:from|import)\s*\(?\s*(["'])([^"'\r\n]+)\1|\brequire\s*\(\s*(["'])([^"'\r\n]+)\3|<reference\s+(path|types)\s*=\s*(["'])([^"'\r\n]+)\6/g;
 
-interface PathsOptions {
+/** The compiler options resolution reads here, as TypeScript 7 gives them (absolute paths). */
+interface ResolutionOptions {
   readonly paths?: Readonly<Record<string, readonly string[]>>;
   readonly baseUrl?: string;
   readonly pathsBasePath?: string;
@@ -47,7 +48,7 @@ interface PathsOptions {
  * What resolution depended on for `files` (the program's, absolute), in the shape of the classic
  * record: the places looked in that held nothing, and the package.json files read.
  */
-export function nativeResolutionInputs(files: readonly string[], options: PathsOptions): ResolutionInputs {
+export function nativeResolutionInputs(files: readonly string[], options: ResolutionOptions): ResolutionInputs {
   const missing = new Set<string>();
   const packageJsons = new Set<string>();
   const exists = memo((location: string) => fs.existsSync(location));
@@ -109,7 +110,7 @@ function fileLookups(base: string): string[] {
 }
 
 /** The places `paths` (and `baseUrl`) map a bare specifier to, each a list looked in on its own. */
-function mappedLookups(specifier: string, options: PathsOptions): string[][] {
+function mappedLookups(specifier: string, options: ResolutionOptions): string[][] {
   const base = options.pathsBasePath ?? options.baseUrl ?? (options.configFilePath === undefined ? undefined : path.dirname(options.configFilePath));
   if (base === undefined) return [];
   const lookups: string[][] = [];
