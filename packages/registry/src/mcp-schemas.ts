@@ -88,8 +88,9 @@ export function textBlockOf(given: Scalar): string {
  * the tool read); in a prompt's message any absolute URI but a browser's own. `words`: for a value
  * given in the block's place — where one block is a key's whole value (a prompt message's content,
  * which an author used to a tool result's list writes as one, or writes as its bare text), or an
- * item of a tool result's list that is a number, true or false or null; zod asks the block's own
- * schema, not the object holding it, for them. Without them zod's words stand.
+ * item of a tool result's list that is no object (its bare text, a number, true or false, null);
+ * zod asks the block's own schema, not the object holding it, for them. Without them zod's words
+ * stand.
  */
 export function contentBlockFor(uri: z.ZodType<string>, words: BlockWords = {}) {
   const resourceLinkBlock = z.strictObject(
