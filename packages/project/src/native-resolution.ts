@@ -51,7 +51,13 @@ interface ResolutionOptions {
 export function nativeResolutionInputs(files: readonly string[], options: ResolutionOptions): ResolutionInputs {
   const missing = new Set<string>();
   const packageJsons = new Set<string>();
-  const exists = memo((location: string) => fs.existsSync(location));
+  // Many files look in the same places (a folder's node_modules, its package.json): each is asked of the disk once.
+  const existing = new Map<string, boolean>();
+  const exists = (location: string): boolean => {
+    let found = existing.get(location);
+    if (found === undefined) existing.set(location, (found = fs.existsSync(location)));
+    return found;
+  };
   const seen = new Set<string>();
   /** Looks in `places` in order up to the first that is there, as TypeScript does; the ones before it are missing. */
   const lookIn = (places: readonly string[]): string | undefined => {
@@ -156,16 +162,4 @@ function ancestors(directory: string): string[] {
     folders.push(folder);
     if (path.dirname(folder) === folder) return folders;
   }
-}
-
-function memo<T>(compute: (key: string) => T): (key: string) => T {
-  const known = new Map<string, T>();
-  return (key) => {
-    let value = known.get(key);
-    if (value === undefined && !known.has(key)) {
-      value = compute(key);
-      known.set(key, value);
-    }
-    return value as T;
-  };
 }
