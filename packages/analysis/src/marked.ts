@@ -3,7 +3,7 @@ import type { TypeScript } from "./api.js";
 import { type Context, isExternalFileName, isProjectSource, type LiteralCall, markOf, resolveAlias } from "./context.js";
 import { mayRegister } from "./reach.js";
 import { referenceFactsOf } from "./reference-scan.js";
-import { cachedVerdict, typeOfSymbol, unguardedSymbolOf } from "./symbols.js";
+import { cachedVerdict, OPEN, typeOfSymbol, unguardedSymbolOf } from "./symbols.js";
 import { unionMembers } from "./syntax.js";
 
 /**
@@ -376,9 +376,6 @@ function isLiteralValue(ts: TypeScript, node: ts.Expression): boolean {
       return false;
   }
 }
-
-const OPEN = (ts: TypeScript): number =>
-  ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeVariable | ts.TypeFlags.Index | ts.TypeFlags.Conditional | ts.TypeFlags.Substitution;
 
 /** A type that instantiation can turn into a marked one: a type parameter, `any`, a generic mapped type… */
 function isOpen(context: Context, type: ts.Type): boolean {

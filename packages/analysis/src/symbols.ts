@@ -1,4 +1,5 @@
 import type * as ts from "typescript";
+import type { TypeScript } from "./api.js";
 import type { Context } from "./context.js";
 import { NOT_NARROWABLE, type ReferenceFacts, referenceFactsOf, referenceRoot } from "./reference-scan.js";
 
@@ -44,7 +45,8 @@ export function unguardedSymbolOf(context: Context, node: ts.Node): ts.Symbol | 
 
 /**
  * The symbol a reference (`a`, `a.b`) reads. A name its file never declares again in an inner
- * scope means one symbol wherever the file reads it, so it is looked up once per file.
+ * scope means one symbol wherever the file reads it, so it is looked up once per file; so does
+ * `a.b` when, besides, no narrowing can change the type of `a` (`hasSettledType`).
  */
 export function referencedSymbol(
   context: Context,
@@ -56,23 +58,52 @@ export function referencedSymbol(
     ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node
       ? checker.getShorthandAssignmentValueSymbol(node.parent)
       : checker.getSymbolAtLocation(node);
-  if (!ts.isIdentifier(node)) return lookUp();
+  if (!ts.isIdentifier(node)) {
+    // Why: the checker resolves each `registry.tool` anew (the receiver's name, its flow type, the
+    // member), and a module registering fifty tools reads it fifty times.
+    const receiver = node.expression;
+    if (!ts.isIdentifier(receiver) || ts.isPrivateIdentifier(node.name) || !hasSettledType(context, receiver, facts)) return lookUp();
+    return symbolOnce(context, node, `${receiver.text}.${node.name.text}`, lookUp);
+  }
   // Read once: on TypeScript 7 every read of a name decodes it anew from the file's bytes.
   const { text } = node;
-  if (facts.shadowed.has(text)) return lookUp();
+  return facts.shadowed.has(text) ? lookUp() : symbolOnce(context, node, text, lookUp);
+}
+
+/** The symbol `key` names in `node`'s file, looked up at its first reference (a member's key holds a dot, a name's none). */
+function symbolOnce(context: Context, node: ts.Node, key: string, lookUp: () => ts.Symbol | undefined): ts.Symbol | undefined {
   const sourceFile = node.getSourceFile();
   let byName = context.symbolsByName.get(sourceFile);
   if (byName === undefined) {
     byName = new Map();
     context.symbolsByName.set(sourceFile, byName);
   }
-  let symbol = byName.get(text);
+  let symbol = byName.get(key);
   if (symbol === undefined) {
     symbol = lookUp() ?? null;
-    byName.set(text, symbol);
+    byName.set(key, symbol);
   }
   return symbol ?? undefined;
 }
+
+/**
+ * Whether `name` has its declared type wherever its file reads it, so that its members are the
+ * same symbols everywhere: one symbol (not declared again in an inner scope), no type guard on it,
+ * and a declared type that the narrowing left (truthiness, comparisons, assignments) cannot change:
+ * not a union, nor `any`, `unknown`, `object` or generic (see `mayNarrowToMarked`).
+ */
+function hasSettledType(context: Context, name: ts.Identifier, facts: ReferenceFacts): boolean {
+  const { ts } = context;
+  const { text } = name;
+  if (facts.shadowed.has(text) || facts.guarded.has(text)) return false;
+  if (typeof (context.checker as { getTypeOfSymbol?: unknown }).getTypeOfSymbol !== "function") return false;
+  const symbol = symbolOnce(context, name, text, () => context.checker.getSymbolAtLocation(name));
+  return symbol !== undefined && (typeOfSymbol(context, symbol).flags & (ts.TypeFlags.Union | ts.TypeFlags.NonPrimitive | OPEN(ts))) === 0;
+}
+
+/** A type that instantiation or an assignment can turn into another: `any`, `unknown`, a type parameter, an index or conditional type. */
+export const OPEN = (ts: TypeScript): number =>
+  ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeVariable | ts.TypeFlags.Index | ts.TypeFlags.Conditional | ts.TypeFlags.Substitution;
 
 /** Whether `symbol`'s declared type is `any` (what a name becomes when its types do not resolve). */
 export function hasAnyType(context: Context, symbol: ts.Symbol): boolean {
