@@ -53,8 +53,8 @@ export interface Context {
   /** Callee symbol -> what its calls return, when its declared signatures settle it (see `markedTypeAt`). */
   readonly declaredReturns: WeakMap<ts.Symbol, ts.Type | "unmarked" | null>;
   /**
-   * Callee symbol -> receiver type (`null`: none) -> the calls of it whose arguments are all
-   * literals, by the arguments' text (see `literalCallOf`).
+   * Callee symbol -> receiver type (`null`: none) -> the calls of it whose arguments' text tells
+   * their types, by that text (and the file, when the arguments read names; see `literalCallOf`).
    */
   readonly literalCalls: WeakMap<ts.Symbol, Map<ts.Type | null, Map<string, LiteralCall>>>;
   /** Callee symbol -> whether its type is the same at every call (see `fixedCalleeOf`). */

@@ -92,7 +92,7 @@ function symbolOnce(context: Context, node: ts.Node, key: string, lookUp: () => 
  * and a declared type that the narrowing left (truthiness, comparisons, assignments) cannot change:
  * not a union, nor `any`, `unknown`, `object` or generic (see `mayNarrowToMarked`).
  */
-function hasSettledType(context: Context, name: ts.Identifier, facts: ReferenceFacts): boolean {
+export function hasSettledType(context: Context, name: ts.Identifier, facts: ReferenceFacts): boolean {
   const { ts } = context;
   const { text } = name;
   if (facts.shadowed.has(text) || facts.guarded.has(text)) return false;

@@ -1357,13 +1357,14 @@ keep(maybe?.tool());
     ]);
   });
 
-  it("resolves the calls of one function with the same literal arguments once, and a call with a name at each call", () => {
+  it("resolves the calls of one function with the same literal arguments once, with the same settled names once per file, and others at each call", () => {
     const header = `${HEADER}import type { RegistersTool, ToolFunction } from "@sourced/registry";
 type Passthrough = (fn: ToolFunction) => ToolFunction;
 declare function make<T>(value: T, more?: unknown): T extends bigint | readonly bigint[] ? RegistersTool<Passthrough> : Passthrough;
 declare const pick: ((value: bigint) => RegistersTool<Passthrough>) | ((value: bigint) => Passthrough);
 const x = 1n;
 const name = "key";
+let u: bigint | string = 1n;
 `;
     const resolutions = (argument: string, count: number, callee = "make"): number => {
       const calls = Array.from({ length: count }, (_, index) => `${callee}(${argument})(function t${index}(): DataToolOutput { return sample(); });`);
@@ -1374,9 +1375,15 @@ const name = "key";
     for (const literal of ["-1n", "+1", "[-1n, 2n]", '{ "key": [true, null, -0] }']) {
       expect(resolutions(literal, 10), literal).toBe(resolutions(literal, 1));
     }
-    // A name anywhere in the arguments (in an object too: a value, a computed key, a shorthand) may
-    // change the call's type: each call is resolved (an object's properties ask again for their context).
-    for (const named of ["-x", "[-1n, x]", "!1", '{ "key": 1, other: x }', "{ [name]: 1 }", "{ x }"]) {
+    // A name declared once whose declared type no narrowing changes means the same at every call of
+    // its file, and so do its members and calls of them with literal arguments.
+    for (const named of ["[-1n, x]", '{ "key": 1, other: x }', "x.toString()", "BigInt(x)"]) {
+      expect(resolutions(named, 10), named).toBe(resolutions(named, 1));
+    }
+    // Any other name or expression (a union a `let` narrows, an operator, a computed key, a
+    // shorthand) may change the call's type: each call is resolved (an object's properties ask again
+    // for their context).
+    for (const named of ["[-1n, u]", "-x", "!1", "{ [name]: 1 }", "{ x }"]) {
       expect(resolutions(named, 10) - resolutions(named, 1), named).toBeGreaterThanOrEqual(9);
     }
     // The same characters split otherwise are other arguments.
