@@ -36,7 +36,7 @@ export function unguardedSymbolOf(context: Context, node: ts.Node): ts.Symbol | 
   if (typeof (checker as { getTypeOfSymbol?: unknown }).getTypeOfSymbol !== "function") return undefined;
   const root = referenceRoot(ts, node);
   if (root === undefined) return undefined;
-  if (root === NOT_NARROWABLE) return checker.getSymbolAtLocation(node);
+  if (root === NOT_NARROWABLE) return memberOfCall(context, node) ?? checker.getSymbolAtLocation(node);
   const sourceFile = node.getSourceFile();
   const facts = referenceFactsOf(context.ts, sourceFile);
   if (facts.guarded.has(root)) return undefined;
@@ -99,6 +99,60 @@ export function hasSettledType(context: Context, name: ts.Identifier, facts: Ref
   if (typeof (context.checker as { getTypeOfSymbol?: unknown }).getTypeOfSymbol !== "function") return false;
   const symbol = symbolOnce(context, name, text, () => context.checker.getSymbolAtLocation(name));
   return symbol !== undefined && (typeOfSymbol(context, symbol).flags & (ts.TypeFlags.Union | ts.TypeFlags.NonPrimitive | OPEN(ts))) === 0;
+}
+
+/** How many calls of a chain (`a().b().c()`) are read from declared signatures before the checker is asked. */
+const MAX_CHAIN = 32;
+
+/**
+ * The member `call(…).name` reads, when the call's type is told by its callee's declared signature
+ * (`declaredCallType`): the checker otherwise resolves every call of a chain such as
+ * `z.number().int().min(1)` anew at each registration that writes it.
+ */
+function memberOfCall(context: Context, node: ts.Identifier | ts.PropertyAccessExpression): ts.Symbol | undefined {
+  const { ts } = context;
+  if (!ts.isPropertyAccessExpression(node) || !ts.isCallExpression(node.expression) || ts.isPrivateIdentifier(node.name)) return undefined;
+  const type = declaredCallType(context, node.expression, 0);
+  return type === undefined ? undefined : type.getProperty(node.name.text);
+}
+
+/**
+ * The type of `call` when its callee's declared signature decides it, whatever the arguments and
+ * the context: the callee is a settled name, a settled name's member or a member of such a call, of
+ * an object type with one call signature, no type parameters and no `this` parameter, whose written
+ * return type is an object type that is no union, or `this`: the receiver's own type (zod's
+ * `z.number().int()` is a `ZodNumber`). `undefined` when only resolving the call can tell.
+ */
+function declaredCallType(context: Context, call: ts.CallExpression, depth: number): ts.Type | undefined {
+  const { ts, checker } = context;
+  if (depth > MAX_CHAIN || call.typeArguments !== undefined || call.flags & (ts.NodeFlags.OptionalChain | ts.NodeFlags.JavaScriptFile)) return undefined;
+  const callee = call.expression;
+  let receiver: ts.Type | undefined;
+  let symbol: ts.Symbol | undefined;
+  if (ts.isPropertyAccessExpression(callee) && ts.isCallExpression(callee.expression)) {
+    receiver = declaredCallType(context, callee.expression, depth + 1);
+    symbol = receiver === undefined || ts.isPrivateIdentifier(callee.name) ? undefined : receiver.getProperty(callee.name.text);
+  } else if (ts.isIdentifier(callee) || (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression))) {
+    const facts = referenceFactsOf(ts, call.getSourceFile());
+    const name = ts.isIdentifier(callee) ? callee : (callee.expression as ts.Identifier);
+    if (!hasSettledType(context, name, facts)) return undefined;
+    symbol = referencedSymbol(context, callee, facts);
+    if (name !== callee) receiver = typeOfSymbol(context, referencedSymbol(context, name, facts)!);
+  }
+  if (symbol === undefined) return undefined;
+  const calleeType = typeOfSymbol(context, symbol);
+  if ((calleeType.flags & (ts.TypeFlags.Object | ts.TypeFlags.Union)) !== ts.TypeFlags.Object) return undefined;
+  const signatures = calleeType.getCallSignatures();
+  const signature = signatures[0];
+  if (signature === undefined || signatures.length > 1 || signature.getTypeParameters() !== undefined) return undefined;
+  if ((signature as { thisParameter?: ts.Symbol }).thisParameter !== undefined) return undefined;
+  // Only a written return type: inferring one types the function's body. `this` is read from it,
+  // as a method's type holds the declaring class's `this`, not the receiver's.
+  const written = (signature as Partial<Pick<ts.Signature, "getDeclaration">>).getDeclaration?.()?.type;
+  if (written === undefined) return undefined;
+  if (written.kind === ts.SyntaxKind.ThisType) return receiver;
+  const returned = checker.getReturnTypeOfSignature(signature);
+  return (returned.flags & (ts.TypeFlags.Object | ts.TypeFlags.Union)) === ts.TypeFlags.Object ? returned : undefined;
 }
 
 /** A type that instantiation or an assignment can turn into another: `any`, `unknown`, a type parameter, an index or conditional type. */
