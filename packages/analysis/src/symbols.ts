@@ -59,7 +59,7 @@ export function referencedSymbol(
       ? checker.getShorthandAssignmentValueSymbol(node.parent)
       : checker.getSymbolAtLocation(node);
   if (!ts.isIdentifier(node)) {
-    // Why: the checker resolves each `registry.tool` anew (the receiver's name, its flow type, the
+    // The checker resolves each `registry.tool` anew (the receiver's name, its flow type, the
     // member), and a module registering fifty tools reads it fifty times.
     const receiver = node.expression;
     if (!ts.isIdentifier(receiver) || ts.isPrivateIdentifier(node.name) || !hasSettledType(context, receiver, facts)) return lookUp();
