@@ -34,7 +34,7 @@ export const MUTATION_GROUPS = {
   },
   // The corpus through the classic backend on TypeScript 6 and 5, and the judgement's own cases.
   analysis: {
-    mutate: ["packages/analysis/src/{judge,target,fit,fix,served,registry-escape,marked,symbols,reference-scan,sites}.ts"],
+    mutate: ["packages/analysis/src/{judge,target,fit,fix,served,registry-escape,marked,symbols,text-scope,reference-scan,sites}.ts"],
     tests: analysisTests("corpus", "analysis"),
   },
 
@@ -70,9 +70,9 @@ export const MUTATION_GROUPS = {
   },
 
   // judge.ts and marked.ts were split along their pipelines (the target, the fit, the fix; the
-  // reference scan, the symbol helpers): each file is a group of its own.
+  // reference scan, the symbol helpers, when equal text means equal types): each file is a group of its own.
   ...Object.fromEntries(
-    ["marked", "symbols", "reference-scan", "sites", "served", "registry-escape", "judge", "target", "fit", "fix"].map((file) => [
+    ["marked", "symbols", "text-scope", "reference-scan", "sites", "served", "registry-escape", "judge", "target", "fit", "fix"].map((file) => [
       `analysis:${file}`,
       { mutate: [`packages/analysis/src/${file}.ts`], tests: analysisTests("corpus", "analysis"), typescript6Only: true },
     ]),

@@ -2,8 +2,9 @@ import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
 import { type Context, isExternalFileName, isProjectSource, type LiteralCall, markOf, resolveAlias } from "./context.js";
 import { mayRegister } from "./reach.js";
-import { type ReferenceFacts, referenceFactsOf } from "./reference-scan.js";
-import { cachedVerdict, hasSettledType, OPEN, typeOfSymbol, unguardedSymbolOf } from "./symbols.js";
+import { referenceFactsOf } from "./reference-scan.js";
+import { cachedVerdict, OPEN, typeOfSymbol, unguardedSymbolOf } from "./symbols.js";
+import { argumentsTextScope, IN_FILE, NOWHERE } from "./text-scope.js";
 import { unionMembers } from "./syntax.js";
 
 /**
@@ -290,7 +291,7 @@ function isMemberlessFunction(context: Context, symbol: ts.Symbol): boolean {
  * the same options has them resolved once. The call's type is the same at every such call because
  * every input of its resolution is: the callee's type and its receiver's are the same at each
  * (`fixedCalleeOf`); the call has no type arguments; equal text of its arguments means equal types
- * (`textScopeOf`: anywhere for literals made of literals, within one file for arguments that read
+ * (`argumentsTextScope`: anywhere for literals made of literals, within one file for arguments that read
  * names, such as `input: { limit: z.number().int() }`); and the call is the callee of another
  * call, the one place where no contextual type takes part in inferring its type arguments.
  */
@@ -298,8 +299,7 @@ export function literalCallOf(context: Context, call: ts.CallExpression): Litera
   const { ts } = context;
   if (call.typeArguments !== undefined || call.flags & (ts.NodeFlags.OptionalChain | ts.NodeFlags.JavaScriptFile)) return undefined;
   if (!ts.isCallExpression(call.parent) || call.parent.expression !== call) return undefined;
-  const facts = referenceFactsOf(ts, call.getSourceFile());
-  const scope = widest(call.arguments, (argument) => textScopeOf(context, facts, argument));
+  const scope = argumentsTextScope(context, call);
   if (scope === NOWHERE) return undefined;
   const fixed = fixedCalleeOf(context, call);
   if (fixed === undefined) return undefined;
@@ -350,70 +350,6 @@ export function fixedCalleeOf(context: Context, call: ts.CallExpression): { read
 /** An object type, no union nor intersection: what a reference of it reads whatever the flow. */
 function isFixedObjectType(context: Context, type: ts.Type): boolean {
   return (type.flags & context.ts.TypeFlags.Object) !== 0;
-}
-
-/** Where equal text of a value means an equal type (see `textScopeOf`); a wider scope is a larger number. */
-const ANYWHERE = 0;
-const IN_FILE = 1;
-const NOWHERE = 2;
-
-/**
- * Where equal text of `node` means an equal type, in one context: `ANYWHERE` for a literal made
- * only of literals (strings, numbers, booleans, `null`, arrays and objects of them); `IN_FILE` when
- * it also reads names whose members are the same symbols wherever its file reads them
- * (`hasSettledType`), and members and calls of them without type arguments
- * (`z.number().int().min(1)`); `NOWHERE` for anything else (a function, `this`, a spread…).
- */
-function textScopeOf(context: Context, facts: ReferenceFacts, node: ts.Expression): number {
-  const { ts } = context;
-  switch (node.kind) {
-    case ts.SyntaxKind.StringLiteral:
-    case ts.SyntaxKind.NoSubstitutionTemplateLiteral:
-    case ts.SyntaxKind.NumericLiteral:
-    case ts.SyntaxKind.BigIntLiteral:
-    case ts.SyntaxKind.TrueKeyword:
-    case ts.SyntaxKind.FalseKeyword:
-    case ts.SyntaxKind.NullKeyword:
-      return ANYWHERE;
-    case ts.SyntaxKind.PrefixUnaryExpression: {
-      const { operator, operand } = node as ts.PrefixUnaryExpression;
-      const signed = (operator === ts.SyntaxKind.MinusToken || operator === ts.SyntaxKind.PlusToken) && (operand.kind === ts.SyntaxKind.NumericLiteral || operand.kind === ts.SyntaxKind.BigIntLiteral);
-      return signed ? ANYWHERE : NOWHERE;
-    }
-    case ts.SyntaxKind.ArrayLiteralExpression:
-      return widest((node as ts.ArrayLiteralExpression).elements, (element) => textScopeOf(context, facts, element));
-    case ts.SyntaxKind.ObjectLiteralExpression:
-      return widest((node as ts.ObjectLiteralExpression).properties, (property) =>
-        ts.isPropertyAssignment(property) && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name) || ts.isNumericLiteral(property.name))
-          ? textScopeOf(context, facts, property.initializer)
-          : NOWHERE,
-      );
-    case ts.SyntaxKind.Identifier:
-      return hasSettledType(context, node as ts.Identifier, facts) ? IN_FILE : NOWHERE;
-    case ts.SyntaxKind.PropertyAccessExpression: {
-      const access = node as ts.PropertyAccessExpression;
-      if (access.questionDotToken !== undefined || ts.isPrivateIdentifier(access.name)) return NOWHERE;
-      return Math.max(IN_FILE, textScopeOf(context, facts, access.expression));
-    }
-    case ts.SyntaxKind.CallExpression: {
-      const inner = node as ts.CallExpression;
-      if (inner.typeArguments !== undefined || inner.questionDotToken !== undefined) return NOWHERE;
-      if (!ts.isIdentifier(inner.expression) && !ts.isPropertyAccessExpression(inner.expression)) return NOWHERE;
-      return Math.max(IN_FILE, textScopeOf(context, facts, inner.expression), widest(inner.arguments, (argument) => textScopeOf(context, facts, argument)));
-    }
-    default:
-      return NOWHERE;
-  }
-}
-
-/** The widest scope among `nodes`' (`ANYWHERE` for none), stopping at the first `NOWHERE`. */
-function widest<T>(nodes: readonly T[], scopeOf: (node: T) => number): number {
-  let scope = ANYWHERE;
-  for (const node of nodes) {
-    scope = Math.max(scope, scopeOf(node));
-    if (scope === NOWHERE) break;
-  }
-  return scope;
 }
 
 /** A type that instantiation can turn into a marked one: a type parameter, `any`, a generic mapped type… */
