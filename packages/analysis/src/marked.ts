@@ -3,7 +3,7 @@ import type { TypeScript } from "./api.js";
 import { type Context, isExternalFileName, isProjectSource, type LiteralCall, markOf, resolveAlias } from "./context.js";
 import { mayRegister } from "./reach.js";
 import { referenceFactsOf } from "./reference-scan.js";
-import { cachedVerdict, OPEN, typeOfSymbol, unguardedSymbolOf } from "./symbols.js";
+import { cachedVerdict, OPEN, soleCallSignatureOf, typeOfSymbol, unguardedSymbolOf } from "./symbols.js";
 import { argumentsTextScope, IN_FILE, NOWHERE } from "./text-scope.js";
 import { unionMembers } from "./syntax.js";
 
@@ -339,9 +339,7 @@ export function fixedCalleeOf(context: Context, call: ts.CallExpression): { read
   if (symbol === undefined) return undefined;
   let fixed = context.fixedCallees.get(symbol);
   if (fixed === undefined) {
-    const type = typeOfSymbol(context, symbol);
-    const signatures = type.getCallSignatures();
-    fixed = isFixedObjectType(context, type) && signatures.length === 1 && (signatures[0] as { thisParameter?: ts.Symbol }).thisParameter === undefined;
+    fixed = soleCallSignatureOf(context, symbol) !== undefined;
     context.fixedCallees.set(symbol, fixed);
   }
   return fixed ? { callee: symbol, receiver } : undefined;

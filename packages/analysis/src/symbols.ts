@@ -93,12 +93,31 @@ function symbolOnce(context: Context, node: ts.Node, key: string, lookUp: () => 
  * not a union, nor `any`, `unknown`, `object` or generic (see `mayNarrowToMarked`).
  */
 export function hasSettledType(context: Context, name: ts.Identifier, facts: ReferenceFacts): boolean {
+  return settledSymbolOf(context, name, facts) !== undefined;
+}
+
+/** The symbol of `name` when it has a settled type (`hasSettledType`), `undefined` otherwise. */
+function settledSymbolOf(context: Context, name: ts.Identifier, facts: ReferenceFacts): ts.Symbol | undefined {
   const { ts } = context;
   const { text } = name;
-  if (facts.shadowed.has(text) || facts.guarded.has(text)) return false;
-  if (typeof (context.checker as { getTypeOfSymbol?: unknown }).getTypeOfSymbol !== "function") return false;
+  if (facts.shadowed.has(text) || facts.guarded.has(text)) return undefined;
+  if (typeof (context.checker as { getTypeOfSymbol?: unknown }).getTypeOfSymbol !== "function") return undefined;
   const symbol = symbolOnce(context, name, text, () => context.checker.getSymbolAtLocation(name));
-  return symbol !== undefined && (typeOfSymbol(context, symbol).flags & (ts.TypeFlags.Union | ts.TypeFlags.NonPrimitive | OPEN(ts))) === 0;
+  if (symbol === undefined) return undefined;
+  return (typeOfSymbol(context, symbol).flags & (ts.TypeFlags.Union | ts.TypeFlags.NonPrimitive | OPEN(ts))) === 0 ? symbol : undefined;
+}
+
+/**
+ * The one call signature of `symbol`'s declared type when that type is an object type (no union)
+ * and the signature has no `this` parameter: what a call of it is resolved against wherever it is
+ * called (`fixedCalleeOf`, `declaredCallType`).
+ */
+export function soleCallSignatureOf(context: Context, symbol: ts.Symbol): ts.Signature | undefined {
+  const type = typeOfSymbol(context, symbol);
+  if (!(type.flags & context.ts.TypeFlags.Object)) return undefined;
+  const signatures = type.getCallSignatures();
+  const signature = signatures.length === 1 ? signatures[0] : undefined;
+  return signature !== undefined && (signature as { thisParameter?: ts.Symbol }).thisParameter === undefined ? signature : undefined;
 }
 
 /** How many calls of a chain (`a().b().c()`) are read from declared signatures before the checker is asked. */
@@ -118,8 +137,8 @@ function memberOfCall(context: Context, node: ts.Identifier | ts.PropertyAccessE
 
 /**
  * The type of `call` when its callee's declared signature decides it, whatever the arguments and
- * the context: the callee is a settled name, a settled name's member or a member of such a call, of
- * an object type with one call signature, no type parameters and no `this` parameter, whose written
+ * the context: the callee is a settled name, a settled name's member or a member of such a call,
+ * with one call signature (`soleCallSignatureOf`) without type parameters, whose written
  * return type is an object type that is no union, or `this`: the receiver's own type (zod's
  * `z.number().int()` is a `ZodNumber`). `undefined` when only resolving the call can tell.
  */
@@ -135,24 +154,24 @@ function declaredCallType(context: Context, call: ts.CallExpression, depth: numb
   } else if (ts.isIdentifier(callee) || (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression))) {
     const facts = referenceFactsOf(ts, call.getSourceFile());
     const name = ts.isIdentifier(callee) ? callee : (callee.expression as ts.Identifier);
-    if (!hasSettledType(context, name, facts)) return undefined;
-    symbol = referencedSymbol(context, callee, facts);
-    if (name !== callee) receiver = typeOfSymbol(context, referencedSymbol(context, name, facts)!);
+    const named = settledSymbolOf(context, name, facts);
+    if (named === undefined) return undefined;
+    if (name === callee) {
+      symbol = named;
+    } else {
+      receiver = typeOfSymbol(context, named);
+      symbol = referencedSymbol(context, callee, facts);
+    }
   }
-  if (symbol === undefined) return undefined;
-  const calleeType = typeOfSymbol(context, symbol);
-  if ((calleeType.flags & (ts.TypeFlags.Object | ts.TypeFlags.Union)) !== ts.TypeFlags.Object) return undefined;
-  const signatures = calleeType.getCallSignatures();
-  const signature = signatures[0];
-  if (signature === undefined || signatures.length > 1 || signature.getTypeParameters() !== undefined) return undefined;
-  if ((signature as { thisParameter?: ts.Symbol }).thisParameter !== undefined) return undefined;
+  const signature = symbol === undefined ? undefined : soleCallSignatureOf(context, symbol);
+  if (signature === undefined || signature.getTypeParameters() !== undefined) return undefined;
   // Only a written return type: inferring one types the function's body. `this` is read from it,
   // as a method's type holds the declaring class's `this`, not the receiver's.
   const written = (signature as Partial<Pick<ts.Signature, "getDeclaration">>).getDeclaration?.()?.type;
   if (written === undefined) return undefined;
   if (written.kind === ts.SyntaxKind.ThisType) return receiver;
   const returned = checker.getReturnTypeOfSignature(signature);
-  return (returned.flags & (ts.TypeFlags.Object | ts.TypeFlags.Union)) === ts.TypeFlags.Object ? returned : undefined;
+  return returned.flags & ts.TypeFlags.Object ? returned : undefined;
 }
 
 /** A type that instantiation or an assignment can turn into another: `any`, `unknown`, a type parameter, an index or conditional type. */
