@@ -3,7 +3,7 @@ import type { TypeScript } from "./api.js";
 import { type Context, isExternalFileName, isProjectSource, type LiteralCall, markOf, resolveAlias } from "./context.js";
 import { mayRegister } from "./reach.js";
 import { referenceFactsOf } from "./reference-scan.js";
-import { cachedVerdict, OPEN, soleCallSignatureOf, typeOfSymbol, unguardedSymbolOf } from "./symbols.js";
+import { cachedVerdict, declaredValueTypeOf, OPEN, PRIMITIVE, soleCallSignatureOf, typeOfSymbol, unguardedSymbolOf } from "./symbols.js";
 import { argumentsTextScope, IN_FILE, NOWHERE } from "./text-scope.js";
 import { unionMembers } from "./syntax.js";
 
@@ -45,7 +45,7 @@ export function markedTypeAt(context: Context, node: ts.Node): ts.Type | undefin
   } else {
     const symbol = unguardedSymbolOf(context, node);
     if (symbol !== undefined) {
-      if (cachedVerdict(context.unmarkedSymbols, symbol, () => isMemberlessFunction(context, symbol) || !mayNarrowToMarked(context, typeOfSymbol(context, symbol)))) return undefined;
+      if (cachedVerdict(context.unmarkedSymbols, symbol, () => isMemberlessFunction(context, symbol) || !mayNarrowToMarkedAt(context, symbol))) return undefined;
       // A name its file only ever calls (or declares): nothing narrows it, so the type at the
       // reference is its symbol's, asked once per symbol rather than once per reference (a helper
       // such as `defineTool(…)` called for every tool: on TypeScript 7, a round trip each). Unless
@@ -356,6 +356,12 @@ function isOpen(context: Context, type: ts.Type): boolean {
   if (type.flags & OPEN(ts)) return true;
   if (type.flags & ts.TypeFlags.UnionOrIntersection) return (type as ts.UnionOrIntersectionType).types.some((member) => isOpen(context, member));
   return (type.flags & ts.TypeFlags.Object) !== 0 && ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Mapped) !== 0;
+}
+
+/** Whether narrowing a reference of `symbol` can end in a marked type, by its declared type (`declaredValueTypeOf`). */
+function mayNarrowToMarkedAt(context: Context, symbol: ts.Symbol): boolean {
+  const declared = declaredValueTypeOf(context, symbol);
+  return declared !== PRIMITIVE && mayNarrowToMarked(context, declared);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type * as ts from "typescript";
 import { type Context, isMarked, printType } from "./context.js";
-import { cachedVerdict, referencedSymbol, typeOfSymbol } from "./symbols.js";
+import { cachedVerdict, declaredValueTypeOf, PRIMITIVE, referencedSymbol } from "./symbols.js";
 import type { Placement } from "./sites.js";
 import { declaredTypeNode, isJavaScript, typeOfProperty, unionMembers } from "./syntax.js";
 
@@ -31,7 +31,7 @@ export function registryEscapeAt(context: Context, node: ts.Expression, placemen
   if (symbol === undefined) return undefined;
   // The declared type, as `markedTypeAt` reads it: no flow analysis for a value that is no registry.
   if (typeof (checker as { getTypeOfSymbol?: unknown }).getTypeOfSymbol !== "function") return undefined;
-  if (!cachedVerdict(context.registrySymbols, symbol, () => isRegistryType(context, typeOfSymbol(context, symbol)))) return undefined;
+  if (!cachedVerdict(context.registrySymbols, symbol, () => isRegistryTypeAt(context, symbol))) return undefined;
   const escape = (destination: ts.Type, toAny: boolean): RegistryEscape => ({
     type: printType(context, checker.getTypeAtLocation(node)),
     becomes: printType(context, destination),
@@ -86,6 +86,12 @@ function contextualTypeOf(context: Context, outer: ts.Expression): ts.Type | und
     return property === undefined ? undefined : checker.getTypeOfSymbolAtLocation(property, parent);
   }
   return checker.getContextualType(outer);
+}
+
+/** Whether `symbol`'s declared type (`declaredValueTypeOf`) is a registry's. */
+function isRegistryTypeAt(context: Context, symbol: ts.Symbol): boolean {
+  const declared = declaredValueTypeOf(context, symbol);
+  return declared !== PRIMITIVE && isRegistryType(context, declared);
 }
 
 /** Whether values of `type` register through their `tool` member: a registry (or `Registry | undefined`). */

@@ -2,6 +2,7 @@ import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
 import type { Context } from "./context.js";
 import { NOT_NARROWABLE, type ReferenceFacts, referenceFactsOf, referenceRoot } from "./reference-scan.js";
+import { isConstDeclaration } from "./syntax.js";
 
 /*
  * The symbol helpers of marked.ts's questions: the symbol a reference reads (looked up once per
@@ -17,6 +18,77 @@ export function cachedVerdict(cache: WeakMap<ts.Symbol, boolean>, symbol: ts.Sym
     cache.set(symbol, verdict);
   }
   return verdict;
+}
+
+/** What `declaredValueTypeOf` answers for a name written with a primitive type: no type of it can carry the mark or a `tool`. */
+export const PRIMITIVE = "primitive";
+
+/**
+ * The declared type of a value's `symbol`, read from its declaration where that tells it without
+ * typing anything else: `PRIMITIVE` for a parameter, a variable or a parameter's destructured
+ * property written with a primitive type (`{ limit }: { limit: number }`), and a `const`
+ * initialized by a call whose callee's declared signature decides its type (`const rows =
+ * rowsOf(records, limit)`: `declaredCallType`); otherwise `typeOfSymbol`. A tool's body passes
+ * such locals on (`tableOf(header, rows)`), and each argument is asked whether it may be a
+ * decorator or a registry: their declared types typed the call that initializes them, its
+ * arguments and their parameters, once per tool.
+ */
+export function declaredValueTypeOf(context: Context, symbol: ts.Symbol): ts.Type | typeof PRIMITIVE {
+  const { ts } = context;
+  const declaration = symbol.declarations?.length === 1 ? symbol.declarations[0]! : undefined;
+  if (declaration !== undefined && !(declaration.flags & ts.NodeFlags.JavaScriptFile)) {
+    const written = writtenTypeNodeOf(ts, declaration);
+    if (written !== undefined && isPrimitiveTypeNode(ts, written)) return PRIMITIVE;
+    if (
+      written === undefined &&
+      ts.isVariableDeclaration(declaration) &&
+      declaration.exclamationToken === undefined &&
+      declaration.initializer !== undefined &&
+      ts.isCallExpression(declaration.initializer) &&
+      isConstDeclaration(ts, declaration) &&
+      ts.isVariableStatement(declaration.parent.parent)
+    ) {
+      // A `const` holds its initializer's type, and a call's type is its signature's return type.
+      const told = declaredCallType(context, declaration.initializer, 0);
+      if (told !== undefined) return told;
+    }
+  }
+  return typeOfSymbol(context, symbol);
+}
+
+/**
+ * The type node written for a parameter, a variable, or a name destructured from a parameter
+ * whose type is a literal type with that property (`{ limit }: { limit: number }`); `undefined`
+ * when none is written.
+ */
+function writtenTypeNodeOf(ts: TypeScript, declaration: ts.Declaration): ts.TypeNode | undefined {
+  if ((ts.isParameter(declaration) || ts.isVariableDeclaration(declaration)) && ts.isIdentifier(declaration.name)) return declaration.type;
+  if (!ts.isBindingElement(declaration) || declaration.dotDotDotToken !== undefined || declaration.initializer !== undefined || !ts.isIdentifier(declaration.name)) return undefined;
+  const pattern = declaration.parent;
+  const parameter = pattern.parent;
+  if (!ts.isObjectBindingPattern(pattern) || !ts.isParameter(parameter) || parameter.type?.kind !== ts.SyntaxKind.TypeLiteral) return undefined;
+  const key = declaration.propertyName ?? declaration.name;
+  if (!ts.isIdentifier(key)) return undefined;
+  const members = (parameter.type as ts.TypeLiteralNode).members.filter((member) => member.name !== undefined && ts.isIdentifier(member.name) && member.name.text === key.text);
+  const member = members.length === 1 ? members[0]! : undefined;
+  return member !== undefined && ts.isPropertySignature(member) ? member.type : undefined;
+}
+
+/** `number`, `string`, `boolean`, `bigint`, `symbol`, `undefined`, `void`, `never`: types without members that could carry the mark. */
+function isPrimitiveTypeNode(ts: TypeScript, node: ts.TypeNode): boolean {
+  switch (node.kind) {
+    case ts.SyntaxKind.NumberKeyword:
+    case ts.SyntaxKind.StringKeyword:
+    case ts.SyntaxKind.BooleanKeyword:
+    case ts.SyntaxKind.BigIntKeyword:
+    case ts.SyntaxKind.SymbolKeyword:
+    case ts.SyntaxKind.UndefinedKeyword:
+    case ts.SyntaxKind.VoidKeyword:
+    case ts.SyntaxKind.NeverKeyword:
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** `checker.getTypeOfSymbol`, public since TypeScript 5.1 (`unguardedSymbolOf` checks it is there). */
