@@ -57,6 +57,8 @@ export interface Context {
    * their types, by that text (and the file, when the arguments read names; see `literalCallOf`).
    */
   readonly literalCalls: WeakMap<ts.Symbol, Map<ts.Type | null, Map<string, LiteralCall>>>;
+  /** Call -> its record among `literalCalls` (`null`: none), found once though both its mark and its options ask. */
+  readonly literalCallsAt: WeakMap<ts.CallExpression, LiteralCall | null>;
   /** Callee symbol -> whether its type is the same at every call (see `fixedCalleeOf`). */
   readonly fixedCallees: WeakMap<ts.Symbol, boolean>;
   /** Callee symbol -> receiver type (`null`: none) -> the exact decorator type its calls that infer nothing share (`null`: unmarked; see registration.ts). */
@@ -109,6 +111,7 @@ export function contextOf(tsInstance: TypeScript, program: ProgramPort): Context
       unmarkedSymbols: new WeakMap(),
       declaredReturns: new WeakMap(),
       literalCalls: new WeakMap(),
+      literalCallsAt: new WeakMap(),
       fixedCallees: new WeakMap(),
       sharedDecorators: new WeakMap(),
       symbolsByName: new WeakMap(),

@@ -296,6 +296,15 @@ function isMemberlessFunction(context: Context, symbol: ts.Symbol): boolean {
  * call, the one place where no contextual type takes part in inferring its type arguments.
  */
 export function literalCallOf(context: Context, call: ts.CallExpression): LiteralCall | undefined {
+  let known = context.literalCallsAt.get(call);
+  if (known === undefined) {
+    known = findLiteralCall(context, call) ?? null;
+    context.literalCallsAt.set(call, known);
+  }
+  return known ?? undefined;
+}
+
+function findLiteralCall(context: Context, call: ts.CallExpression): LiteralCall | undefined {
   const { ts } = context;
   if (call.typeArguments !== undefined || call.flags & (ts.NodeFlags.OptionalChain | ts.NodeFlags.JavaScriptFile)) return undefined;
   if (!ts.isCallExpression(call.parent) || call.parent.expression !== call) return undefined;
