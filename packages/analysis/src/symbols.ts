@@ -207,6 +207,11 @@ function memberOfCall(context: Context, node: ts.Identifier | ts.PropertyAccessE
   return type === undefined ? undefined : type.getProperty(node.name.text);
 }
 
+/** The type of `call` when its callee's declared signature decides it (`declaredCallType`); `undefined` when only resolving the call can tell. */
+export function declaredTypeOfCall(context: Context, call: ts.CallExpression): ts.Type | undefined {
+  return declaredCallType(context, call, 0);
+}
+
 /**
  * The type of `call` when its callee's declared signature decides it, whatever the arguments and
  * the context: the callee is a settled name, a settled name's member or a member of such a call,

@@ -2,7 +2,7 @@ import type * as ts from "typescript";
 import type { TypeScript } from "../api.js";
 import { type Context, isMarked } from "../context.js";
 import { propertyKey } from "../served.js";
-import { typeOfSymbol, unguardedSymbolOf } from "../symbols.js";
+import { declaredTypeOfCall, typeOfSymbol, unguardedSymbolOf } from "../symbols.js";
 import { unionMembers } from "../syntax.js";
 
 /*
@@ -180,7 +180,10 @@ function declaredShapeFit(context: Context, declared: DeclaredOptions, key: stri
   const types: ts.Type[] = [];
   for (const property of value.properties) {
     if (!ts.isPropertyAssignment(property) || propertyKey(ts, property.name) === undefined) return undefined;
-    const type = checker.getTypeAtLocation(property.initializer);
+    // A schema written as a chain (`z.number().int().min(1)`) is typed from its callees' declared
+    // signatures, not by resolving every call of it at every registration that writes it.
+    const { initializer } = property;
+    const type = (ts.isCallExpression(initializer) ? declaredTypeOfCall(context, initializer) : undefined) ?? checker.getTypeAtLocation(initializer);
     if (type.flags & (ts.TypeFlags.Literal | ts.TypeFlags.BooleanLiteral | ts.TypeFlags.EnumLiteral | ts.TypeFlags.Union)) return undefined;
     types.push(type);
   }
