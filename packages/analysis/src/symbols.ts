@@ -2,7 +2,7 @@ import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
 import type { Context } from "./context.js";
 import { NOT_NARROWABLE, type ReferenceFacts, referenceFactsOf, referenceRoot } from "./reference-scan.js";
-import { isConstDeclaration } from "./syntax.js";
+import { isConstDeclaration, isJavaScript } from "./syntax.js";
 
 /*
  * The symbol helpers of marked.ts's questions: the symbol a reference reads (looked up once per
@@ -36,7 +36,8 @@ export const PRIMITIVE = "primitive";
 export function declaredValueTypeOf(context: Context, symbol: ts.Symbol): ts.Type | typeof PRIMITIVE {
   const { ts } = context;
   const declaration = symbol.declarations?.length === 1 ? symbol.declarations[0]! : undefined;
-  if (declaration !== undefined && !(declaration.flags & ts.NodeFlags.JavaScriptFile)) {
+  // JavaScript declares types in JSDoc (`declaredTypeNode`), left to the checker here.
+  if (declaration !== undefined && !isJavaScript(ts, declaration)) {
     const written = writtenTypeNodeOf(ts, declaration);
     if (written !== undefined && isPrimitiveTypeNode(ts, written)) return PRIMITIVE;
     if (
@@ -49,7 +50,7 @@ export function declaredValueTypeOf(context: Context, symbol: ts.Symbol): ts.Typ
       ts.isVariableStatement(declaration.parent.parent)
     ) {
       // A `const` holds its initializer's type, and a call's type is its signature's return type.
-      const told = declaredCallType(context, declaration.initializer, 0);
+      const told = declaredTypeOfCall(context, declaration.initializer);
       if (told !== undefined) return told;
     }
   }
