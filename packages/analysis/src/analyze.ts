@@ -1,6 +1,6 @@
 import type * as ts from "typescript";
 import type { AnalysisResult, Finding, Registration, TypeScript, UnresolvedRegistryImport } from "./api.js";
-import { type Context, contextOf, isProjectSource, moduleSpecifiersOf } from "./context.js";
+import { type Context, contextOf, isProjectSource, moduleSpecifiersOf, symbolAt } from "./context.js";
 import { type FileFamily, type FileScope, type Judgement, NO_FINDINGS, type RegisteredFamily, type RegistrationFamily, type SiteFamily } from "./findings/family.js";
 import { FAMILIES } from "./findings/index.js";
 import { internalErrorAt } from "./findings/internal-error.js";
@@ -160,12 +160,12 @@ function registersTools(context: Context, sourceFile: ts.SourceFile): boolean {
  * about specifiers that name the registry.
  */
 function unresolvedRegistryImportsOf(context: Context, sourceFile: ts.SourceFile): UnresolvedRegistryImport[] {
-  const { ts, checker } = context;
+  const { ts } = context;
   const unresolved: UnresolvedRegistryImport[] = [];
   for (const specifier of moduleSpecifiersOf(ts, sourceFile)) {
     const name = specifier.text;
     if (name !== REGISTRY_MODULE && !name.startsWith(`${REGISTRY_MODULE}/`)) continue;
-    if (checker.getSymbolAtLocation(specifier) !== undefined) continue;
+    if (symbolAt(context, specifier) !== undefined) continue;
     unresolved.push({ sourceFile, specifier: name, node: specifier, start: specifier.getStart(sourceFile), end: specifier.getEnd() });
   }
   return unresolved;

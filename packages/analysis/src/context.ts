@@ -46,6 +46,8 @@ export interface Context {
   readonly unresolvedImports: WeakMap<ts.SourceFile, readonly string[]>;
   /** Whether some file has such an import (see `hasUnresolvedImports`); computed once. */
   anyUnresolvedImport: boolean | undefined;
+  /** Node -> the symbol the checker gives it (`null`: none), for nodes asked about more than once (see `symbolAt`). */
+  readonly symbolsAt: WeakMap<ts.Node, ts.Symbol | null>;
   /** Type -> its text in messages (see `printType`). */
   readonly printed: WeakMap<ts.Type, string>;
   /** Symbol -> whether no narrowing of its declared type can carry the mark (see `markedTypeAt`). */
@@ -59,6 +61,8 @@ export interface Context {
   readonly literalCalls: WeakMap<ts.Symbol, Map<ts.Type | null, Map<string, LiteralCall>>>;
   /** Call -> its record among `literalCalls` (`null`: none), found once though both its mark and its options ask. */
   readonly literalCallsAt: WeakMap<ts.CallExpression, LiteralCall | null>;
+  /** Call -> its type as its callee's declared signature tells it (`null`: it does not; see `declaredTypeOfCall`). */
+  readonly declaredCallTypes: WeakMap<ts.CallExpression, ts.Type | null>;
   /** Callee symbol -> whether its type is the same at every call (see `fixedCalleeOf`). */
   readonly fixedCallees: WeakMap<ts.Symbol, boolean>;
   /** Callee symbol -> receiver type (`null`: none) -> the exact decorator type its calls that infer nothing share (`null`: unmarked; see registration.ts). */
@@ -107,11 +111,13 @@ export function contextOf(tsInstance: TypeScript, program: ProgramPort): Context
       contracts: new Map(),
       unresolvedImports: new WeakMap(),
       anyUnresolvedImport: undefined,
+      symbolsAt: new WeakMap(),
       printed: new WeakMap(),
       unmarkedSymbols: new WeakMap(),
       declaredReturns: new WeakMap(),
       literalCalls: new WeakMap(),
       literalCallsAt: new WeakMap(),
+      declaredCallTypes: new WeakMap(),
       fixedCallees: new WeakMap(),
       sharedDecorators: new WeakMap(),
       symbolsByName: new WeakMap(),
@@ -292,13 +298,29 @@ export function moduleSpecifiersOf(ts: TypeScript, sourceFile: ts.SourceFile): t
   return specifiers;
 }
 
+/**
+ * `checker.getSymbolAtLocation(node)`, asked once per node. The checker keeps no answer for a
+ * name or a module specifier: it resolves it again at every request. Several questions read the
+ * same nodes: every module specifier of the project is read by reach.ts and again for the
+ * unresolved imports, and a name declared again in an inner scope (`limit`, a parameter of many
+ * functions), which `referencedSymbol` cannot share across its file, is read by both `markedTypeAt`
+ * and `registryEscapeAt` at each reference.
+ */
+export function symbolAt(context: Context, node: ts.Node): ts.Symbol | undefined {
+  let symbol = context.symbolsAt.get(node);
+  if (symbol === undefined) {
+    symbol = context.checker.getSymbolAtLocation(node) ?? null;
+    context.symbolsAt.set(node, symbol);
+  }
+  return symbol ?? undefined;
+}
+
 /** Module specifiers of `sourceFile`'s imports that the compiler cannot resolve. */
 export function unresolvedImportsOf(context: Context, sourceFile: ts.SourceFile): readonly string[] {
   let unresolved = context.unresolvedImports.get(sourceFile);
   if (unresolved === undefined) {
-    const { ts, checker } = context;
-    unresolved = moduleSpecifiersOf(ts, sourceFile)
-      .filter((specifier) => checker.getSymbolAtLocation(specifier) === undefined)
+    unresolved = moduleSpecifiersOf(context.ts, sourceFile)
+      .filter((specifier) => symbolAt(context, specifier) === undefined)
       .map((specifier) => specifier.text);
     context.unresolvedImports.set(sourceFile, unresolved);
   }

@@ -1,8 +1,8 @@
 import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
-import { isExternalFileName, MARK_LITERAL, moduleSpecifiersOf } from "./context.js";
+import { type Context, contextOf, isExternalFileName, MARK_LITERAL, moduleSpecifiersOf, symbolAt } from "./context.js";
 import { REGISTRY_MODULE } from "./messages.js";
-import { type CheckerPort, type ProgramPort, sourceFileNamesOf } from "./ports.js";
+import { type ProgramPort, sourceFileNamesOf } from "./ports.js";
 import { sealedLibraries } from "./sealed-libraries.js";
 
 /*
@@ -66,11 +66,13 @@ interface CompilerFileFacts {
 }
 
 function computeReach(tsInstance: TypeScript, program: ProgramPort): ReadonlySet<ts.SourceFile> | null {
-  const checker = program.getTypeChecker();
+  // The analysis' own context: the module specifiers asked here are asked again about unresolved imports.
+  const context = contextOf(tsInstance, program);
+  const { checker } = context;
   if (program.getSourceFileNames === undefined) {
     const files = program.getSourceFiles();
     const known = new Set(files);
-    return reachOver(tsInstance, checker, files, (symbol) => symbol.declarations?.map((declaration) => ((target) => (known.has(target) ? target : undefined))(declaration.getSourceFile())));
+    return reachOver(context, files, (symbol) => symbol.declarations?.map((declaration) => ((target) => (known.has(target) ? target : undefined))(declaration.getSourceFile())));
   }
   // A program that fetches each file (the native one): reading the whole graph costs every
   // declaration file's syntax. The project's own files are read first, alone, every module outside
@@ -81,7 +83,7 @@ function computeReach(tsInstance: TypeScript, program: ProgramPort): ReadonlySet
   const declarationPathsOf = checker.declarationPathsOf.bind(checker);
   const own = sourceFileNamesOf(program).filter((fileName) => !isExternalFileName(fileName)).flatMap((fileName) => program.getSourceFile(fileName) ?? []);
   const ownByPath = new Map(own.map((sourceFile) => [(sourceFile as ts.SourceFile & CompilerFileFacts).path, sourceFile]));
-  const ownReached = reachOver(tsInstance, checker, own, (symbol) => declarationPathsOf(symbol)?.map((path) => ownByPath.get(path)));
+  const ownReached = reachOver(context, own, (symbol) => declarationPathsOf(symbol)?.map((path) => ownByPath.get(path)));
   if (ownReached === null || ownReached.size === own.length) return null;
   // The packages that cannot reach the mark are told from their text, before any file is asked
   // about; only then, of what is left, any other default library (a request a file on 7.0).
@@ -90,7 +92,7 @@ function computeReach(tsInstance: TypeScript, program: ProgramPort): ReadonlySet
   const files = fileNames.flatMap((fileName) => (sealed.has(fileName) || program.isDefaultLibraryFileName?.(fileName) === true ? [] : (program.getSourceFile(fileName) ?? [])));
   const byPath = new Map(files.map((sourceFile) => [(sourceFile as ts.SourceFile & CompilerFileFacts).path, sourceFile]));
   // A module of a package that cannot reach the mark (left out of the files) is an edge to nothing.
-  return reachOver(tsInstance, checker, files, (symbol) => declarationPathsOf(symbol)?.flatMap((path) => (sealed.has(path) ? [] : [byPath.get(path)])));
+  return reachOver(context, files, (symbol) => declarationPathsOf(symbol)?.flatMap((path) => (sealed.has(path) ? [] : [byPath.get(path)])));
 }
 
 /**
@@ -99,11 +101,11 @@ function computeReach(tsInstance: TypeScript, program: ProgramPort): ReadonlySet
  * (`undefined` for one outside `files`), or `undefined` when the module has no declarations.
  */
 function reachOver(
-  tsInstance: TypeScript,
-  checker: CheckerPort,
+  context: Context,
   files: readonly ts.SourceFile[],
   targetsOf: (moduleSymbol: ts.Symbol) => readonly (ts.SourceFile | undefined)[] | undefined,
 ): ReadonlySet<ts.SourceFile> | null {
+  const { ts: tsInstance, checker } = context;
   // Every module name of the files is asked below: a checker that batches asks them at once.
   checker.prefetchSymbols?.(files.flatMap((sourceFile) => (sourceFile as ts.SourceFile & CompilerFileFacts).imports ?? []));
   /** File -> the files that import it (the edges, reversed). */
@@ -121,7 +123,7 @@ function reachOver(
     if (isGlobal(tsInstance, sourceFile, facts)) globals.add(sourceFile);
     if (isSeed(tsInstance, sourceFile)) seeds.push(sourceFile);
     for (const specifier of imports) {
-      const symbol = checker.getSymbolAtLocation(specifier);
+      const symbol = symbolAt(context, specifier);
       const targets = symbol === undefined ? undefined : targetsOf(symbol);
       if (targets === undefined) {
         // Unresolved: nothing travels through it. In a file of the project it is kept anyway, in

@@ -1,5 +1,5 @@
 import type * as ts from "typescript";
-import { type Context, destructuredProperty, resolveAlias } from "./context.js";
+import { type Context, destructuredProperty, resolveAlias, symbolAt } from "./context.js";
 import { isConstDeclaration, MAX_HOPS, skipOuterExpressions, unionMembers } from "./syntax.js";
 
 /**
@@ -57,14 +57,14 @@ export function takesFunctionName(served: ServedName): boolean {
  * step pins the function's name, which is harmless if the options name the tool after all.
  */
 export function servedNameOf(context: Context, producer: ts.Expression, hops = 0): ServedName {
-  const { ts, checker } = context;
+  const { ts } = context;
   const node = skipOuterExpressions(ts, producer);
   if (hops > MAX_HOPS) return FUNCTION;
   if (ts.isConditionalExpression(node)) {
     return either([servedNameOf(context, node.whenTrue, hops + 1), servedNameOf(context, node.whenFalse, hops + 1)]);
   }
   if (ts.isIdentifier(node) || ts.isPropertyAccessExpression(node)) {
-    const symbol = checker.getSymbolAtLocation(node);
+    const symbol = symbolAt(context, node);
     let declaration = symbol === undefined ? undefined : resolveAlias(context, symbol).valueDeclaration;
     // `const { asTool } = module`: what `module.asTool` holds. Destructured from anything else (a
     // parameter, a `let`): made elsewhere, with options of its own.
@@ -102,11 +102,11 @@ export function servedNameOf(context: Context, producer: ts.Expression, hops = 0
  * the method itself, called with those arguments first: its options are as static as a direct call's.
  */
 function boundToolArguments(context: Context, callee: ts.Expression): readonly ts.Expression[] | undefined {
-  const { ts, checker } = context;
+  const { ts } = context;
   let node = skipOuterExpressions(ts, callee);
   for (let hop = 0; ts.isIdentifier(node); hop++) {
     if (hop > MAX_HOPS) return undefined;
-    const symbol = checker.getSymbolAtLocation(node);
+    const symbol = symbolAt(context, node);
     const declaration = symbol === undefined ? undefined : resolveAlias(context, symbol).valueDeclaration;
     if (declaration === undefined || !ts.isVariableDeclaration(declaration) || !isConstDeclaration(ts, declaration) || declaration.initializer === undefined) return undefined;
     node = skipOuterExpressions(ts, declaration.initializer);

@@ -1,6 +1,6 @@
 import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
-import type { Context } from "./context.js";
+import { type Context, symbolAt } from "./context.js";
 import { NOT_NARROWABLE, type ReferenceFacts, referenceFactsOf, referenceRoot } from "./reference-scan.js";
 import { isConstDeclaration, isJavaScript } from "./syntax.js";
 
@@ -109,7 +109,7 @@ export function unguardedSymbolOf(context: Context, node: ts.Node): ts.Symbol | 
   if (typeof (checker as { getTypeOfSymbol?: unknown }).getTypeOfSymbol !== "function") return undefined;
   const root = referenceRoot(ts, node);
   if (root === undefined) return undefined;
-  if (root === NOT_NARROWABLE) return memberOfCall(context, node) ?? checker.getSymbolAtLocation(node);
+  if (root === NOT_NARROWABLE) return memberOfCall(context, node) ?? symbolAt(context, node);
   const sourceFile = node.getSourceFile();
   const facts = referenceFactsOf(context.ts, sourceFile);
   if (facts.guarded.has(root)) return undefined;
@@ -128,9 +128,7 @@ export function referencedSymbol(
 ): ts.Symbol | undefined {
   const { ts, checker } = context;
   const lookUp = (): ts.Symbol | undefined =>
-    ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node
-      ? checker.getShorthandAssignmentValueSymbol(node.parent)
-      : checker.getSymbolAtLocation(node);
+    ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node ? checker.getShorthandAssignmentValueSymbol(node.parent) : symbolAt(context, node);
   if (!ts.isIdentifier(node)) {
     // The checker resolves each `registry.tool` anew (the receiver's name, its flow type, the
     // member), and a module registering fifty tools reads it fifty times.
@@ -175,7 +173,7 @@ function settledSymbolOf(context: Context, name: ts.Identifier, facts: Reference
   const { text } = name;
   if (facts.shadowed.has(text) || facts.guarded.has(text)) return undefined;
   if (typeof (context.checker as { getTypeOfSymbol?: unknown }).getTypeOfSymbol !== "function") return undefined;
-  const symbol = symbolOnce(context, name, text, () => context.checker.getSymbolAtLocation(name));
+  const symbol = symbolOnce(context, name, text, () => symbolAt(context, name));
   if (symbol === undefined) return undefined;
   return (typeOfSymbol(context, symbol).flags & (ts.TypeFlags.Union | ts.TypeFlags.NonPrimitive | OPEN(ts))) === 0 ? symbol : undefined;
 }
@@ -221,6 +219,18 @@ export function declaredTypeOfCall(context: Context, call: ts.CallExpression): t
  * `z.number().int()` is a `ZodNumber`). `undefined` when only resolving the call can tell.
  */
 function declaredCallType(context: Context, call: ts.CallExpression, depth: number): ts.Type | undefined {
+  // Kept per call: each member of a chain (`z.number().int().min(1)`) reads the calls before it,
+  // so a chain would be read again from its start for each of its members. A call cut off by
+  // `MAX_CHAIN` keeps `undefined`, which only sends its readers to the checker.
+  let known = context.declaredCallTypes.get(call);
+  if (known === undefined) {
+    known = computeDeclaredCallType(context, call, depth) ?? null;
+    context.declaredCallTypes.set(call, known);
+  }
+  return known ?? undefined;
+}
+
+function computeDeclaredCallType(context: Context, call: ts.CallExpression, depth: number): ts.Type | undefined {
   const { ts, checker } = context;
   if (depth > MAX_CHAIN || call.typeArguments !== undefined || call.flags & (ts.NodeFlags.OptionalChain | ts.NodeFlags.JavaScriptFile)) return undefined;
   const callee = call.expression;

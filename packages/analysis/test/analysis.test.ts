@@ -1204,6 +1204,34 @@ describe("questions left unasked on a program nobody has checked", () => {
     expect(typed.filter((text) => text.startsWith("z.array("))).toHaveLength(3);
   });
 
+  it("asks a node's symbol once, however many questions read it, and reads a chain's calls once each", () => {
+    // The module specifiers are read for the file's reach and again for its unresolved imports
+    // (the import of `./missing.js` makes every call the analysis does not recognise ask for
+    // them); `limit`, declared again in each function, is read by the mark's question and the
+    // registry's at each reference; each member of a chain reads the calls before it.
+    const chain = (length: number) => ["z.number()", ...Array.from({ length }, (_, index) => `.max(${index + 1})`)].join("");
+    const questionsFor = (length: number) => {
+      const { result, asked } = askedOf(`${HEADER}import { z } from "zod";
+import { unknownHelper } from "./missing.js";
+declare function keep(value: unknown): void;
+function first(limit: number): void { keep(limit); keep(limit); }
+function second(limit: string): void { keep(limit); unknownHelper(limit); }
+registry.tool({ name: "t", input: { limit: ${chain(length)} } })(function t(): DataToolOutput { first(1); second("a"); return sample(); });
+`);
+      expect(result.findings).toEqual([]);
+      expect(result.registrations.map((registration) => registration.tool)).toEqual(["t"]);
+      const lookedUp = asked("getSymbolAtLocation").map(([node]) => node);
+      expect(lookedUp.filter((node) => ts.isStringLiteral(node as ts.Node)).length).toBeGreaterThan(0);
+      expect(lookedUp.filter((node) => (node as ts.Node).getText() === "limit").length).toBeGreaterThan(0);
+      expect(lookedUp.length - new Set(lookedUp).size).toBe(0);
+      return asked("getTypeOfSymbol").length;
+    };
+    // The questions grow with the chain's length, not with its square.
+    const [two, four, eight] = [2, 4, 8].map(questionsFor);
+    expect(four! - two!).toBeGreaterThan(0);
+    expect(eight! - four!).toBe(2 * (four! - two!));
+  });
+
   it("judges an option of a fixed type written as a literal (`annotations: { … }`) by its properties' types, each relation once", () => {
     const judged = (count: number) => {
       const registrations = Array.from(
