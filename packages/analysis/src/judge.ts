@@ -6,7 +6,8 @@ import { fixFor, suggestedType } from "./fix.js";
 import * as messages from "./messages.js";
 import { writtenNullableMember } from "./strictness.js";
 import { hasModifier, headOf, isJavaScript, locate } from "./syntax.js";
-import { type Binding, isJSDocOverload, type Judged, resolveTarget, type SignatureDeclaration, type Target } from "./target.js";
+import { declaredTypeOfBody } from "./symbols.js";
+import { type Binding, isJSDocOverload, type JSDocOverload, type Judged, resolveTarget, type SignatureDeclaration, type Target } from "./target.js";
 
 /*
  * The judgement of a registered value, in three steps, a file each: the target (target.ts: which
@@ -107,9 +108,7 @@ function judgeDeclaration(
     if (target.binding !== undefined) {
       return judgeBinding(context, contract, target.binding, name, reference, siteFile);
     }
-    // A JSDoc signature is a signature declaration to the checker, though not to the public types.
-    const signature = checker.getSignatureFromDeclaration((jsdocOverload?.overloadTag.typeExpression as ts.SignatureDeclaration | undefined) ?? declaration);
-    const inferred = signature === undefined ? checker.getAnyType() : checker.getReturnTypeOfSignature(signature);
+    const inferred = (jsdocOverload === undefined ? declaredTypeOfBody(context, declaration) : undefined) ?? inferredReturnType(context, jsdocOverload, declaration);
     const fits = judgeType(context, contract, inferred, isAsync) === undefined;
     const wantsPromise = isAsync || isThenable(context, inferred);
     const { typeText, names } = suggestedType(context, contract, inferred, wantsPromise, outputKeys);
@@ -137,6 +136,14 @@ function judgeDeclaration(
     node: here ? returnType : reference,
     message: (tool) => messages.notDataToolOutput(tool, where, rejection, messages.insteadForFunction(annotation, jsdoc)),
   };
+}
+
+/** The return type the checker infers for the declaration, or for the JSDoc overload when there is one. */
+function inferredReturnType(context: Context, jsdocOverload: JSDocOverload | undefined, declaration: ts.SignatureDeclaration): ts.Type {
+  const { checker } = context;
+  // A JSDoc signature is a signature declaration to the checker, though not to the public types.
+  const signature = checker.getSignatureFromDeclaration((jsdocOverload?.overloadTag.typeExpression as ts.SignatureDeclaration | undefined) ?? declaration);
+  return signature === undefined ? checker.getAnyType() : checker.getReturnTypeOfSignature(signature);
 }
 
 /**

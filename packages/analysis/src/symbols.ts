@@ -2,7 +2,7 @@ import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
 import { type Context, symbolAt } from "./context.js";
 import { NOT_NARROWABLE, type ReferenceFacts, referenceFactsOf, referenceRoot } from "./reference-scan.js";
-import { isConstDeclaration, isJavaScript } from "./syntax.js";
+import { hasModifier, isConstDeclaration, isJavaScript } from "./syntax.js";
 
 /*
  * The symbol helpers of marked.ts's questions: the symbol a reference reads (looked up once per
@@ -209,6 +209,42 @@ function memberOfCall(context: Context, node: ts.Identifier | ts.PropertyAccessE
 /** The type of `call` when its callee's declared signature decides it (`declaredCallType`); `undefined` when only resolving the call can tell. */
 export function declaredTypeOfCall(context: Context, call: ts.CallExpression): ts.Type | undefined {
   return declaredCallType(context, call, 0);
+}
+
+/**
+ * The return type a function without a return annotation is inferred to have, when its callees'
+ * declarations decide it: it is neither async nor a generator, every value it returns is a call
+ * whose type `declaredTypeOfCall` tells, the same type for each, and it cannot end without
+ * returning (an arrow's expression body, or a block whose last statement is a `return`). The
+ * inference is then the union of that one type, which widening leaves as it is: a declared object
+ * type holds no fresh literal. `undefined` when only the checker can tell.
+ *
+ * Why: inferring a return type checks the body, every argument of the returned call resolved. A
+ * module's tools without an annotation (`function () { return answer(…, tableOf(…), …); }`), each
+ * a finding whose message prints that type, had their bodies checked for it.
+ */
+export function declaredTypeOfBody(context: Context, fn: ts.SignatureDeclaration): ts.Type | undefined {
+  const { ts } = context;
+  const body = (fn as { body?: ts.Node }).body;
+  if (body === undefined || (fn as { asteriskToken?: unknown }).asteriskToken !== undefined || fn.typeParameters !== undefined) return undefined;
+  if (hasModifier(ts, fn, ts.SyntaxKind.AsyncKeyword)) return undefined;
+  if (ts.isCallExpression(body)) return declaredTypeOfCall(context, body);
+  if (!ts.isBlock(body) || body.statements.length === 0 || !ts.isReturnStatement(body.statements[body.statements.length - 1]!)) return undefined;
+  let told: ts.Type | undefined;
+  let readable = true;
+  const visit = (node: ts.Node): void => {
+    // A nested function's `return`s are its own (a class's are all in its methods).
+    if (!readable || ts.isFunctionLike(node)) return;
+    if (ts.isReturnStatement(node)) {
+      const type = node.expression !== undefined && ts.isCallExpression(node.expression) ? declaredTypeOfCall(context, node.expression) : undefined;
+      if (type === undefined || (told !== undefined && type !== told)) readable = false;
+      else told = type;
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(body, visit);
+  return readable ? told : undefined;
 }
 
 /**
