@@ -25,13 +25,19 @@ const NONE: readonly UndeclaredKeys[] = [];
 /** The returned `structuredContent`s of `implementation` with keys its declared return type does not declare. */
 export function undeclaredOutputKeysOf(context: Context, implementation: ts.SignatureDeclaration | undefined): readonly UndeclaredKeys[] {
   if (implementation === undefined || implementation.type === undefined) return NONE;
-  const declared = declaredKeysOf(context, context.checker.getTypeFromTypeNode(implementation.type));
-  if (declared === undefined) return NONE;
+  const written = implementation.type;
+  // The declared keys are read only for a tool that returns a `structuredContent` of its own; most
+  // return a helper's result. The contract's keys are its `StructuredData`'s (zod's inferred types
+  // and Chart.js's configuration): typing them is the largest question a program's first tool asks.
+  let declared: ReadonlySet<string> | null | undefined;
   let found: UndeclaredKeys[] | undefined;
   forEachReturnedStructuredContent(context, implementation, (structured) => {
+    if (declared === undefined) declared = declaredKeysOf(context, context.checker.getTypeFromTypeNode(written)) ?? null;
+    const known = declared;
+    if (known === null) return;
     const keys = writtenKeysOf(context, structured) ?? keysOf(context, context.checker.getTypeAtLocation(structured));
-    const extra = keys?.filter((key) => !declared.has(key));
-    if (extra !== undefined && extra.length > 0) (found ??= []).push({ node: structured, keys: extra, declared: [...declared] });
+    const extra = keys?.filter((key) => !known.has(key));
+    if (extra !== undefined && extra.length > 0) (found ??= []).push({ node: structured, keys: extra, declared: [...known] });
   });
   return found ?? NONE;
 }
@@ -62,7 +68,11 @@ export function keysBeyondOutputOf(
   implementation: ts.SignatureDeclaration | undefined,
 ): KeysBeyondOutput | undefined {
   if (implementation === undefined || implementation.type === undefined) return undefined;
-  const declared = declaredKeysOf(context, context.checker.getTypeFromTypeNode(implementation.type));
+  const returnType = context.checker.getTypeFromTypeNode(implementation.type);
+  // The contract itself (or a promise of it), as most tools declare, has no key beyond its own:
+  // its keys are not typed for it (see `undeclaredOutputKeysOf`).
+  if (unionMembers(context.ts, context.checker.getAwaitedType(returnType) ?? returnType).every((member) => member === contract.data)) return undefined;
+  const declared = declaredKeysOf(context, returnType);
   if (declared === undefined) return undefined;
   const contractKeys = declaredKeysOf(context, contract.data);
   const beyondContract = [...declared].filter((key) => contractKeys?.has(key) !== true);

@@ -1204,6 +1204,21 @@ describe("questions left unasked on a program nobody has checked", () => {
     expect(typed.filter((text) => text.startsWith("z.array("))).toHaveLength(3);
   });
 
+  it("types the contract's structuredContent only for a tool that returns one of its own or declares another type", () => {
+    // Its keys are `StructuredData`'s (zod's inferred types, Chart.js's configuration). A tool
+    // declaring the contract and returning a helper's result has no keys to compare.
+    const structuredTyped = (tool: string) => {
+      const { result, asked } = askedOf(`${HEADER}${tool}\n`);
+      expect(result.findings).toEqual([]);
+      return asked("getTypeOfSymbol").filter(([symbol]) => (symbol as ts.Symbol).escapedName === "structuredContent").length;
+    };
+    expect(structuredTyped(`registry.tool()(function t(): DataToolOutput { return sample(); });`)).toBe(0);
+    expect(structuredTyped(`registry.tool()(async function t(): Promise<DataToolOutput> { return sample(); });`)).toBe(0);
+    expect(
+      structuredTyped(`registry.tool()(function t(): DataToolOutput { return { content: [{ type: "text", text: "x" }], structuredContent: { sources: ["https://example.org"] } }; });`),
+    ).toBeGreaterThan(0);
+  });
+
   it("asks a node's symbol once, however many questions read it, and reads a chain's calls once each", () => {
     // The module specifiers are read for the file's reach and again for its unresolved imports
     // (the import of `./missing.js` makes every call the analysis does not recognise ask for
