@@ -71,7 +71,7 @@ export function keysBeyondOutputOf(
   const returnType = context.checker.getTypeFromTypeNode(implementation.type);
   // The contract itself (or a promise of it), as most tools declare, has no key beyond its own:
   // its keys are not typed for it (see `undeclaredOutputKeysOf`).
-  if (unionMembers(context.ts, context.checker.getAwaitedType(returnType) ?? returnType).every((member) => member === contract.data)) return undefined;
+  if (isContractItself(context, contract, returnType)) return undefined;
   const declared = declaredKeysOf(context, returnType);
   if (declared === undefined) return undefined;
   const contractKeys = declaredKeysOf(context, contract.data);
@@ -85,6 +85,23 @@ export function keysBeyondOutputOf(
   const keys = beyondContract.filter((key) => !output.includes(key));
   return keys.length === 0 ? undefined : { node: implementation.type, keys, output };
 }
+
+/**
+ * Whether `returnType`, awaited, is the contract's data type: asked once per type and contract (a
+ * program may hold two copies of the registry), as the checker awaits a type anew at each request.
+ */
+function isContractItself(context: Context, contract: Contract, returnType: ts.Type): boolean {
+  let byType = contractItself.get(contract);
+  if (byType === undefined) contractItself.set(contract, (byType = new WeakMap()));
+  let known = byType.get(returnType);
+  if (known === undefined) {
+    known = unionMembers(context.ts, context.checker.getAwaitedType(returnType) ?? returnType).every((member) => member === contract.data);
+    byType.set(returnType, known);
+  }
+  return known;
+}
+
+const contractItself = new WeakMap<Contract, WeakMap<ts.Type, boolean>>();
 
 /** The keys of the registration's `output`, as the decorator's type declares them beside `mark`; `undefined` when it does not say. */
 function outputKeysOf(context: Context, decorator: ts.Type, mark: ts.Symbol): string[] | undefined {
