@@ -49,6 +49,13 @@ export function forEachReturnedStructuredContent(context: Context, implementatio
 
 /** Each value `implementation` returns: its own `return`s' expressions, or its expression body. */
 function forEachReturnedValue(context: Context, implementation: ts.SignatureDeclaration | undefined, visit: (returned: ts.Expression) => void): void {
+  forEachReturn(context, implementation, (returned) => {
+    if (returned !== undefined) visit(returned);
+  });
+}
+
+/** Each of `implementation`'s own `return`s, by its expression (`undefined`: a `return;` without one), or its expression body. */
+export function forEachReturn(context: Context, implementation: ts.SignatureDeclaration | undefined, visit: (returned: ts.Expression | undefined) => void): void {
   const { ts } = context;
   if (implementation === undefined || !("body" in implementation) || implementation.body === undefined) return;
   const { body } = implementation;
@@ -63,7 +70,7 @@ function forEachReturnedValue(context: Context, implementation: ts.SignatureDecl
   };
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     if (ts.isReturnStatement(node)) {
-      if (node.expression !== undefined) visit(node.expression);
+      visit(node.expression);
     } else {
       ts.forEachChild(node, push);
     }

@@ -2,6 +2,7 @@ import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
 import { type Context, symbolAt } from "./context.js";
 import { NOT_NARROWABLE, type ReferenceFacts, referenceFactsOf, referenceRoot } from "./reference-scan.js";
+import { forEachReturn } from "./sources.js";
 import { hasModifier, isConstDeclaration, isJavaScript } from "./syntax.js";
 
 /*
@@ -228,22 +229,16 @@ export function declaredTypeOfBody(context: Context, fn: ts.SignatureDeclaration
   const body = (fn as { body?: ts.Node }).body;
   if (body === undefined || (fn as { asteriskToken?: unknown }).asteriskToken !== undefined || fn.typeParameters !== undefined) return undefined;
   if (hasModifier(ts, fn, ts.SyntaxKind.AsyncKeyword)) return undefined;
-  if (ts.isCallExpression(body)) return declaredTypeOfCall(context, body);
-  if (!ts.isBlock(body) || body.statements.length === 0 || !ts.isReturnStatement(body.statements[body.statements.length - 1]!)) return undefined;
+  // A block that does not end in a `return` may end without a value: `undefined` joins the type.
+  if (ts.isBlock(body) && !(body.statements.length > 0 && ts.isReturnStatement(body.statements[body.statements.length - 1]!))) return undefined;
   let told: ts.Type | undefined;
   let readable = true;
-  const visit = (node: ts.Node): void => {
-    // A nested function's `return`s are its own (a class's are all in its methods).
-    if (!readable || ts.isFunctionLike(node)) return;
-    if (ts.isReturnStatement(node)) {
-      const type = node.expression !== undefined && ts.isCallExpression(node.expression) ? declaredTypeOfCall(context, node.expression) : undefined;
-      if (type === undefined || (told !== undefined && type !== told)) readable = false;
-      else told = type;
-      return;
-    }
-    ts.forEachChild(node, visit);
-  };
-  ts.forEachChild(body, visit);
+  forEachReturn(context, fn, (returned) => {
+    // A `return;` gives `undefined`, which joins the type too.
+    const type = returned !== undefined && ts.isCallExpression(returned) ? declaredTypeOfCall(context, returned) : undefined;
+    if (type === undefined || (told !== undefined && type !== told)) readable = false;
+    else told = type;
+  });
   return readable ? told : undefined;
 }
 
