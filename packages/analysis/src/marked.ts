@@ -1,11 +1,12 @@
 import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
+import { givenBackArgument } from "./applied.js";
 import { type Context, isExternalFileName, isProjectSource, type LiteralCall, markOf, resolveAlias } from "./context.js";
 import { mayRegister } from "./reach.js";
 import { referenceFactsOf } from "./reference-scan.js";
-import { cachedVerdict, declaredValueTypeOf, OPEN, PRIMITIVE, soleCallSignatureOf, typeOfSymbol, unguardedSymbolOf } from "./symbols.js";
+import { cachedVerdict, declaredValueTypeOf, isOpen, OPEN, PRIMITIVE, soleCallSignatureOf, typeOfSymbol, unguardedSymbolOf } from "./symbols.js";
 import { argumentsTextScope, IN_FILE, NOWHERE } from "./text-scope.js";
-import { unionMembers } from "./syntax.js";
+import { hasModifier, unionMembers } from "./syntax.js";
 
 /**
  * The type of `node` when it carries the registration mark, `undefined` when it does not: the same
@@ -31,6 +32,7 @@ export function markedTypeAt(context: Context, node: ts.Node): ts.Type | undefin
       const declared = declaredReturnOf(context, node.expression);
       if (declared === UNMARKED) return undefined;
       if (declared !== undefined && !ts.isOptionalChain(node) && !(standIns.has(declared) && isInGenericScope(ts, node))) return declared;
+      if (declared === undefined && givesBackUnmarked(context, node)) return undefined;
     }
     const shared = literalCallOf(context, node);
     if (shared?.type !== undefined) return shared.type ?? undefined;
@@ -97,9 +99,21 @@ function computeDeclaredReturn(context: Context, symbol: ts.Symbol): ts.Type | t
   const only = signatures.length === 1 && members.length === 1 ? signatures[0]! : undefined;
   if (only === undefined) return undefined;
   if (!isOpen(context, returns[0]!)) return returns[0];
-  const branch = markedBranchOf(context, returns[0]!, 0);
-  if (branch !== undefined) standIns.add(branch);
+  const leaves: ts.Type[] = [];
+  const branch = markedBranchOf(context, returns[0]!, 0, leaves);
+  if (branch !== undefined) standIns.set(branch, [...new Set([...(standIns.get(branch) ?? []), ...leaves])]);
   return branch;
+}
+
+/**
+ * Whether `call` applies a marked value that gives back its first argument (applied.ts), whatever
+ * type the value may have, to an argument that is not marked: a wrapper's `registry.tool(options)(fn)`.
+ */
+function givesBackUnmarked(context: Context, call: ts.CallExpression): boolean {
+  const applied = markedTypeAt(context, call.expression);
+  const argument = applied === undefined ? undefined : givenBackArgument(context, call, standIns.get(applied) ?? [applied]);
+  // A function written in place has a type of its own, without properties: never the mark.
+  return argument !== undefined && (context.ts.isFunctionExpression(argument) || context.ts.isArrowFunction(argument) || markedTypeAt(context, argument) === undefined);
 }
 
 /**
@@ -108,14 +122,22 @@ function computeDeclaredReturn(context: Context, symbol: ts.Symbol): ts.Type | t
  * `ToolDecorator` whatever the options, whose output keys depend on them). Such a call is marked
  * whatever its type arguments, so it is not resolved to tell; `exactCallType` resolves it where
  * the exact type matters. Only outside generic scopes: there the type arguments inferred are
- * concrete and the conditional resolves to one of its branches, never staying deferred.
+ * concrete and the conditional resolves to one of its branches, never staying deferred. Each
+ * stand-in is kept with every branch it stands for (of every conditional it was read from).
  */
-const standIns = new WeakSet<ts.Type>();
+const standIns = new WeakMap<ts.Type, readonly ts.Type[]>();
 
-/** The first branch of a conditional type whose every branch is marked whatever its type arguments; `undefined` if one is not. */
-function markedBranchOf(context: Context, type: ts.Type, depth: number): ts.Type | undefined {
+/**
+ * The first branch of a conditional type whose every branch is marked whatever its type arguments;
+ * `undefined` if one is not. `leaves` gathers the branches read.
+ */
+function markedBranchOf(context: Context, type: ts.Type, depth: number, leaves: ts.Type[]): ts.Type | undefined {
   const { ts, checker } = context;
-  if (!(type.flags & ts.TypeFlags.Conditional)) return !isOpen(context, type) && markOf(context, type) !== undefined ? type : undefined;
+  if (!(type.flags & ts.TypeFlags.Conditional)) {
+    if (isOpen(context, type) || markOf(context, type) === undefined) return undefined;
+    leaves.push(type);
+    return type;
+  }
   if (depth > MAX_BRANCH_DEPTH) return undefined;
   // A distributive conditional maps `never` to `never`, unmarked: only non-distributive ones are read.
   const root = (type as Partial<ts.ConditionalType>).root;
@@ -127,9 +149,9 @@ function markedBranchOf(context: Context, type: ts.Type, depth: number): ts.Type
     branches = (type as { nonDistributiveBranches?: () => ConditionalBranches | undefined }).nonDistributiveBranches?.();
   }
   if (branches === undefined) return undefined;
-  const whenTrue = markedBranchOf(context, branches.whenTrue(), depth + 1);
+  const whenTrue = markedBranchOf(context, branches.whenTrue(), depth + 1, leaves);
   if (whenTrue === undefined) return undefined;
-  return markedBranchOf(context, branches.whenFalse(), depth + 1) === undefined ? undefined : whenTrue;
+  return markedBranchOf(context, branches.whenFalse(), depth + 1, leaves) === undefined ? undefined : whenTrue;
 }
 
 /**
@@ -167,7 +189,7 @@ function isInGenericScope(ts: TypeScript, node: ts.Node): boolean {
       (ts.isClassDeclaration(owner) || owner.kind === ts.SyntaxKind.ClassExpression) &&
       (owner as ts.ClassLikeDeclaration).typeParameters === undefined &&
       member.typeParameters === undefined &&
-      hasStaticModifier(ts, member)
+      hasModifier(ts, member, ts.SyntaxKind.StaticKeyword)
     ) {
       current = owner.parent;
     } else {
@@ -181,10 +203,6 @@ function isInGenericScope(ts: TypeScript, node: ts.Node): boolean {
     if ((current as { typeParameters?: unknown }).typeParameters !== undefined) return true;
   }
   return false;
-}
-
-function hasStaticModifier(ts: TypeScript, member: ts.Node): boolean {
-  return ts.canHaveModifiers(member) && (ts.getModifiers(member) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.StaticKeyword);
 }
 
 /**
@@ -357,14 +375,6 @@ export function fixedCalleeOf(context: Context, call: ts.CallExpression): { read
 /** An object type, no union nor intersection: what a reference of it reads whatever the flow. */
 function isFixedObjectType(context: Context, type: ts.Type): boolean {
   return (type.flags & context.ts.TypeFlags.Object) !== 0;
-}
-
-/** A type that instantiation can turn into a marked one: a type parameter, `any`, a generic mapped type… */
-function isOpen(context: Context, type: ts.Type): boolean {
-  const { ts } = context;
-  if (type.flags & OPEN(ts)) return true;
-  if (type.flags & ts.TypeFlags.UnionOrIntersection) return (type as ts.UnionOrIntersectionType).types.some((member) => isOpen(context, member));
-  return (type.flags & ts.TypeFlags.Object) !== 0 && ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Mapped) !== 0;
 }
 
 /** Whether narrowing a reference of `symbol` can end in a marked type, by its declared type (`declaredValueTypeOf`). */

@@ -297,6 +297,14 @@ function computeDeclaredCallType(context: Context, call: ts.CallExpression, dept
 export const OPEN = (ts: TypeScript): number =>
   ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeVariable | ts.TypeFlags.Index | ts.TypeFlags.Conditional | ts.TypeFlags.Substitution;
 
+/** A type that instantiation can turn into a marked one: a type parameter, `any`, a generic mapped type… */
+export function isOpen(context: Context, type: ts.Type): boolean {
+  const { ts } = context;
+  if (type.flags & OPEN(ts)) return true;
+  if (type.flags & ts.TypeFlags.UnionOrIntersection) return (type as ts.UnionOrIntersectionType).types.some((member) => isOpen(context, member));
+  return (type.flags & ts.TypeFlags.Object) !== 0 && ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Mapped) !== 0;
+}
+
 /** Whether `symbol`'s declared type is `any` (what a name becomes when its types do not resolve). */
 export function hasAnyType(context: Context, symbol: ts.Symbol): boolean {
   // Without `getTypeOfSymbol` (TypeScript < 5.1), answer yes: the caller then looks further.

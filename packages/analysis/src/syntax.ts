@@ -95,3 +95,14 @@ export function hasModifier(ts: TypeScript, node: ts.Node, kind: ts.SyntaxKind):
   const modifiers = ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined;
   return modifiers?.some((modifier) => modifier.kind === kind) ?? false;
 }
+
+/**
+ * Whether a type written as `node` may mention a type parameter in scope (`names`), `this`, or a
+ * value's type (`typeof x`, which a generic scope may give a type parameter): by its words, so
+ * any other use of such a name counts too.
+ */
+export function mentionsTypeParameter(ts: TypeScript, node: ts.Node, names: ReadonlySet<string>): boolean {
+  if (node.kind === ts.SyntaxKind.ThisType || node.kind === ts.SyntaxKind.TypeQuery) return true;
+  if (ts.isIdentifier(node) && names.has(node.text)) return true;
+  return ts.forEachChild(node, (child) => (mentionsTypeParameter(ts, child, names) ? true : undefined)) === true;
+}

@@ -1247,6 +1247,27 @@ registry.tool({ name: "t", input: { limit: ${chain(length)} } })(function t(): D
     expect(eight! - four!).toBe(2 * (four! - two!));
   });
 
+  it("resolves no application of a decorator that gives back its argument: a wrapper returning `registry.tool(options)(fn)`", () => {
+    // Whether the wrapper returns a decorator (one returned escapes) is told from the decorator's
+    // signatures, `<F …>(fn: F): F`, and the argument's own type; resolving the call infers the
+    // decorator's conditional type from `ToolOptions` afresh.
+    const resolvedIn = (body: string) => {
+      const { result, asked } = askedOf(`${HEADER}import type { RegistersTool, ToolOptions } from "@sourced/registry";\n${body}\n`);
+      return { findings: result.findings.map((finding) => finding.id), resolved: asked("getResolvedSignature").map(([node]) => (node as ts.Node).getText()) };
+    };
+    expect(resolvedIn(`export const define: RegistersTool<<F extends () => DataToolOutput>(fn: F, options?: ToolOptions) => F> = (fn, options) => registry.tool(options)(fn);`)).toEqual({
+      findings: [],
+      resolved: [],
+    });
+    expect(resolvedIn(`export const inline = (options?: ToolOptions) => registry.tool(options)(function t(): DataToolOutput { return sample(); });`)).toEqual({ findings: [], resolved: [] });
+    // A decorator given to one that gives back its argument: the call is resolved, and what it gives back escapes.
+    const passing = resolvedIn(
+      `declare function passing(): RegistersTool<<F>(fn: F) => F>;\nconst asTool = registry.tool();\nexport function leak(): (fn: () => unknown) => unknown { return passing()(asTool); }`,
+    );
+    expect(passing.resolved).toContain("passing()(asTool)");
+    expect(passing.findings).toContain("unverifiable-registration");
+  });
+
   it("judges an option of a fixed type written as a literal (`annotations: { … }`) by its properties' types, each relation once", () => {
     const judged = (count: number) => {
       const registrations = Array.from(

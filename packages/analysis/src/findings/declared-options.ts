@@ -3,7 +3,7 @@ import type { TypeScript } from "../api.js";
 import { type Context, isMarked } from "../context.js";
 import { propertyKey } from "../served.js";
 import { declaredTypeOfCall, typeOfSymbol, unguardedSymbolOf } from "../symbols.js";
-import { unionMembers } from "../syntax.js";
+import { mentionsTypeParameter, unionMembers } from "../syntax.js";
 
 /*
  * The options check read from the callee's declaration, once per callee, instead of from each
@@ -357,17 +357,6 @@ function typeParameterNamesAround(ts: TypeScript, node: ts.Node): ReadonlySet<st
     }
   }
   return names;
-}
-
-/**
- * Whether a type written as `node` may mention a type parameter in scope (`names`), `this`, or a
- * value's type (`typeof x`, which a generic scope may give a type parameter): by its words, so
- * any other use of such a name counts too.
- */
-function mentionsTypeParameter(ts: TypeScript, node: ts.Node, names: ReadonlySet<string>): boolean {
-  if (node.kind === ts.SyntaxKind.ThisType || node.kind === ts.SyntaxKind.TypeQuery) return true;
-  if (ts.isIdentifier(node) && names.has(node.text)) return true;
-  return ts.forEachChild(node, (child) => (mentionsTypeParameter(ts, child, names) ? true : undefined)) === true;
 }
 
 /**
