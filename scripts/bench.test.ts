@@ -145,6 +145,29 @@ describe("pnpm bench --smoke", () => {
     for (const arm of Object.values(m3.editor.perFileOwnMs)) expect(arm.p95MainCpu.samples).toHaveLength(2);
   });
 
+  test("warm-up.mjs tells the rule's CPU in a fresh process from its CPU with the code warm, on the projects the run wrote", () => {
+    // A profiling tool beside the bench (docs/performance.md, issue 45 round 17): what matters here
+    // is that it still runs the real lints and editor sessions and prints each figure.
+    const out = path.join(ROOT, "bench", "out");
+    const warm = spawnSync(process.execPath, [path.join(ROOT, "bench", "lib", "warm-up.mjs"), path.join(out, "files12-tools60-seed1-realistic"), path.join(out, "files12-tools60-seed1"), "1"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    expect(warm.status, `${warm.stdout}\n${warm.stderr}`).toBe(0);
+    const figure = String.raw`(\d+) ms / (\d+) ms`;
+    const rule = new RegExp(String.raw`sourced/require-data-tool-output: alone ${figure}; after files12-tools60-seed1, code warm ${figure}`).exec(warm.stdout);
+    expect(rule, warm.stdout).not.toBeNull();
+    // Every registration is judged on the main thread in both lints; the main thread never holds more than every thread.
+    const [alone, aloneMain, warmed, warmedMain] = rule!.slice(1).map(Number) as [number, number, number, number];
+    expect(aloneMain).toBeGreaterThan(0);
+    expect(warmedMain).toBeGreaterThan(0);
+    expect(aloneMain).toBeLessThanOrEqual(alone * 1.02 + 5);
+    expect(warmedMain).toBeLessThanOrEqual(warmed * 1.02 + 5);
+    expect(warm.stdout).toMatch(new RegExp(String.raw`@typescript-eslint/no-floating-promises: alone ${figure}; after files12-tools60-seed1, code warm ${figure}`));
+    expect(warm.stdout).toMatch(/measure 3c's session: [\d.]+ ms \/ [\d.]+ ms/);
+    expect(warm.stdout).toMatch(/after \d+ other modules that read the registry: [\d.]+ ms \/ [\d.]+ ms/);
+  }, 300_000);
+
   test("the native check's measure names the memory of every process of each arm, TypeScript 7's compiler included", () => {
     const peaks = result.measures["6"]!.peakRssMiBByProcess as Record<string, Record<string, number>>;
     expect(Object.keys(peaks).sort()).toEqual([

@@ -1,37 +1,34 @@
 // Measure 3, the editor's view: one warm ESLint instance (typed linting through the project
 // service) lints single files of the project in turn, as an editor does on every open or edit.
 //
-//   node editor-child.mjs <projectDir> <config> <rule> <files>   -> one JSON line on stdout
+//   node editor-child.mjs <projectDir> <config> <rule> <files> [<before>]   -> one JSON line on stdout
 //
 // The instance first lints one file untimed (it builds the program and the checker, a cost paid
 // once per editor session), then each of <files> modules, spread evenly over the project, with
 // `lintText` and the file's own text. Per file: the rule's own time from ESLint's `stats`
 // (the same clock as TIMING, per file), its CPU time, every thread's and the main thread's
 // (`rule-cpu.mjs`, preloaded), the whole lint's wall time, and the messages' ids.
+//
+// <before> (warm-up.mjs; measure 3 passes none): that many of the other modules that read the
+// registry are linted, untimed, after the first file and before the timed ones: a session whose
+// code V8 has run and optimized on other files' registrations, and whose timed files are still new
+// to the checker.
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { editorFiles } from "./editor-files.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(path.join(ROOT, "package.json"));
 const { ESLint } = await import(pathToFileURL(require.resolve("eslint")).href);
 
-const [dir, config, rule, countText] = process.argv.slice(2);
-const count = Number(countText);
-const modules = fs
-  .readdirSync(path.join(dir, "src", "modules"))
-  .filter((name) => name.endsWith(".ts"))
-  .sort()
-  .map((name) => path.join(dir, "src", "modules", name));
-if (modules.length < 2) throw new Error(`${dir} has too few modules for the editor measure`);
-
-// The warm-up file is the first module; the timed ones are spread over the rest.
-const [warmUp, ...rest] = modules;
-const step = Math.max(1, rest.length / count);
-const files = [];
-for (let i = 0; i < Math.min(count, rest.length); i++) files.push(rest[Math.floor(i * step)]);
+const [dir, config, rule, countText, beforeText = "0"] = process.argv.slice(2);
+const { modules, warmUp, files } = editorFiles(dir, Number(countText));
+const before = modules
+  .filter((file) => file !== warmUp && !files.includes(file) && fs.readFileSync(file, "utf8").includes("registry"))
+  .slice(0, Number(beforeText));
 
 const eslint = new ESLint({ cwd: dir, overrideConfigFile: path.join(dir, config), stats: true });
 
@@ -53,6 +50,7 @@ async function lint(file) {
 }
 
 const first = await lint(warmUp);
+for (const file of before) await lint(file);
 const perFile = [];
 for (const file of files) perFile.push(await lint(file));
-process.stdout.write(`${JSON.stringify({ warmUp: first, perFile })}\n`);
+process.stdout.write(`${JSON.stringify({ warmUp: first, before: before.length, perFile })}\n`);

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { ROOT } from "../generate.mjs";
 import { runNode } from "./process.mjs";
-import { ratio, round, summarize } from "./stats.mjs";
+import { percentile, ratio, round, summarize } from "./stats.mjs";
 
 const require = createRequire(import.meta.url);
 const TRANSFORMER_DIR = path.join(ROOT, "packages", "transformer");
@@ -352,12 +352,6 @@ export function eslintTyped(project, options) {
     editor,
     ...(!check.verified ? check : !floorChecked.verified ? floorChecked : editor.check),
   };
-}
-
-/** The p-th percentile (0–100) of `values`, nearest rank. */
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
 export const EDITOR_FILES = 50;

@@ -24,4 +24,10 @@ export function ratio(a, b) {
   return { value: median(b) / median(a), pairMin: Math.min(...pairs), pairMax: Math.max(...pairs), pairs };
 }
 
+/** The p-th percentile (0–100) of `values`, nearest rank. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
 export const round = (value, digits = 3) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : value);
