@@ -10,8 +10,9 @@ import { mentionsTypeParameter } from "./syntax.js";
  * function it is given, with that function's own type. Asked whether a wrapper's
  * `registry.tool(options)(fn)` is a decorator (one returned escapes), the checker resolves the
  * application, and with it `registry.tool(options)` for options typed `ToolOptions`: the
- * decorator's conditional type inferred from them, 20–40 ms on a program nobody has checked, the
- * largest single question of a project whose platform wraps the registry (docs/performance.md).
+ * decorator's conditional type inferred from them, on a program nobody has checked the largest
+ * single question of a project whose platform wraps the registry (docs/performance.md, issue 45
+ * round 17).
  */
 
 /**
