@@ -2,7 +2,7 @@ import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
 import { type Context, markOf } from "./context.js";
 import { isOpen } from "./symbols.js";
-import { mentionsTypeParameter } from "./syntax.js";
+import { mentionsTypeParameter, unionMembers } from "./syntax.js";
 
 /*
  * What applying a decorator gives back, read from its declared signatures. Every signature of the
@@ -48,11 +48,11 @@ export function firstArgumentConstraint(context: Context, signature: ts.Signatur
 
 /**
  * The argument whose type `call` has when it calls a value that gives back its first argument:
- * every call signature of each of `types` (the types the callee may have) is of the form
- * `firstArgumentConstraint` reads, with no constraint or one that no instantiation marks, and the
- * call passes that argument (no spread, no type arguments, no `?.`). Only a name, a member or a
- * function written in place is returned: what a caller then asks of its type costs no call's
- * resolution. `undefined` otherwise.
+ * every call signature of each of `types` (the types the callee may have; each member of a union
+ * among them) is of the form `firstArgumentConstraint` reads, with no constraint or one that no
+ * instantiation marks, and the call passes that argument (no spread, no type arguments, no `?.`).
+ * Only a name, a member or a function written in place is returned: what a caller then asks of its
+ * type costs no call's resolution. `undefined` otherwise.
  */
 export function givenBackArgument(context: Context, call: ts.CallExpression, types: readonly ts.Type[]): ts.Expression | undefined {
   const { ts } = context;
@@ -60,7 +60,8 @@ export function givenBackArgument(context: Context, call: ts.CallExpression, typ
   let argument = call.arguments[0];
   while (argument !== undefined && ts.isParenthesizedExpression(argument)) argument = argument.expression;
   if (argument === undefined || !(ts.isIdentifier(argument) || ts.isPropertyAccessExpression(argument) || ts.isFunctionExpression(argument) || ts.isArrowFunction(argument))) return undefined;
-  for (const type of types) {
+  // A union's signatures are joined into one that keeps a single member's declaration: each member is read.
+  for (const type of types.flatMap((candidate) => unionMembers(ts, candidate))) {
     const signatures = type.getCallSignatures();
     if (signatures.length === 0) return undefined;
     for (const signature of signatures) {

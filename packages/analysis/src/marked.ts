@@ -106,24 +106,24 @@ function computeDeclaredReturn(context: Context, symbol: ts.Symbol): ts.Type | t
 }
 
 /**
- * Whether `call` applies a marked value that gives back its first argument (applied.ts), whatever
- * type the value may have, to an argument that is not marked: a wrapper's `registry.tool(options)(fn)`.
+ * Whether `call` applies a marked value that gives back its first argument (applied.ts), whatever type the
+ * value may have, to one not marked (`registry.tool(options)(fn)`); a function written in place never is.
  */
 function givesBackUnmarked(context: Context, call: ts.CallExpression): boolean {
-  const applied = markedTypeAt(context, call.expression);
+  const { ts } = context;
+  const callee = call.expression;
+  const applied = ts.isCallExpression(callee) || ts.isIdentifier(callee) || ts.isPropertyAccessExpression(callee) ? markedTypeAt(context, callee) : undefined;
   const argument = applied === undefined ? undefined : givenBackArgument(context, call, standIns.get(applied) ?? [applied]);
-  // A function written in place has a type of its own, without properties: never the mark.
-  return argument !== undefined && (context.ts.isFunctionExpression(argument) || context.ts.isArrowFunction(argument) || markedTypeAt(context, argument) === undefined);
+  return argument !== undefined && (ts.isFunctionExpression(argument) || ts.isArrowFunction(argument) || markedTypeAt(context, argument) === undefined);
 }
 
 /**
  * Marked types that stand for the type of a call whose declared return type is conditional, every
- * branch of it marked (`registry.tool(options)` returns `ToolDecoratorFor<ToolArgs<I>, O>`: a
- * `ToolDecorator` whatever the options, whose output keys depend on them). Such a call is marked
- * whatever its type arguments, so it is not resolved to tell; `exactCallType` resolves it where
- * the exact type matters. Only outside generic scopes: there the type arguments inferred are
- * concrete and the conditional resolves to one of its branches, never staying deferred. Each
- * stand-in is kept with every branch it stands for (of every conditional it was read from).
+ * branch of it marked (`registry.tool(options)` returns `ToolDecoratorFor<ToolArgs<I>, O>`, a
+ * `ToolDecorator` whatever the options), each kept with every branch it stands for. Such a call is
+ * marked whatever its type arguments, so it is not resolved to tell; `exactCallType` resolves it
+ * where the exact type matters. Only outside generic scopes: there the inferred type arguments are
+ * concrete and the conditional resolves to a branch, never staying deferred.
  */
 const standIns = new WeakMap<ts.Type, readonly ts.Type[]>();
 
