@@ -17,7 +17,7 @@
 //   the same session with every other module that reads the registry linted first, untimed.
 //   Printed: the p95 over measure 3c's files of the rule's own time (TIMING) and main-thread CPU.
 // The figures are the medians over repetitions.
-import { createRequire } from "node:module";
+import * as nodeModule from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { runNode } from "./process.mjs";
@@ -31,9 +31,9 @@ if (process.argv[2] === "--lint") {
   // The child: lints each project in turn in this process, the rule's CPU of each lint. It keeps
   // compiled bytecode on disk as ESLint's own command does (measure 3b runs that command), so
   // what a fresh process pays here is what it pays there.
-  (await import("node:module")).enableCompileCache?.();
+  nodeModule.enableCompileCache?.();
   const [config, ...dirs] = process.argv.slice(3);
-  const require = createRequire(path.join(HERE, "..", "..", "package.json"));
+  const require = nodeModule.createRequire(path.join(HERE, "..", "..", "package.json"));
   const { ESLint } = await import(pathToFileURL(require.resolve("eslint")).href);
   const ruleCpu = globalThis.__sourcedBenchRuleCpu;
   if (ruleCpu === undefined) throw new Error("warm-up.mjs --lint needs --import rule-cpu.mjs and SOURCED_BENCH_RULE");
