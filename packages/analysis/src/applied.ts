@@ -2,7 +2,7 @@ import type * as ts from "typescript";
 import type { TypeScript } from "./api.js";
 import { type Context, markOf } from "./context.js";
 import { isOpen } from "./symbols.js";
-import { mentionsTypeParameter, unionMembers } from "./syntax.js";
+import { mentionsTypeParameter, skipParentheses, unionMembers } from "./syntax.js";
 
 /*
  * What applying a decorator gives back, read from its declared signatures. Every signature of the
@@ -57,8 +57,7 @@ export function firstArgumentConstraint(context: Context, signature: ts.Signatur
 export function givenBackArgument(context: Context, call: ts.CallExpression, types: readonly ts.Type[]): ts.Expression | undefined {
   const { ts } = context;
   if (call.typeArguments !== undefined || ts.isOptionalChain(call) || call.arguments.some((argument) => ts.isSpreadElement(argument))) return undefined;
-  let argument = call.arguments[0];
-  while (argument !== undefined && ts.isParenthesizedExpression(argument)) argument = argument.expression;
+  const argument = call.arguments[0] === undefined ? undefined : skipParentheses(ts, call.arguments[0]);
   if (argument === undefined || !(ts.isIdentifier(argument) || ts.isPropertyAccessExpression(argument) || ts.isFunctionExpression(argument) || ts.isArrowFunction(argument))) return undefined;
   // A union's signatures are joined into one that keeps a single member's declaration: each member is read.
   for (const type of types.flatMap((candidate) => unionMembers(ts, candidate))) {

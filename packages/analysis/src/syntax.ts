@@ -106,3 +106,8 @@ export function mentionsTypeParameter(ts: TypeScript, node: ts.Node, names: Read
   if (ts.isIdentifier(node) && names.has(node.text)) return true;
   return ts.forEachChild(node, (child) => (mentionsTypeParameter(ts, child, names) ? true : undefined)) === true;
 }
+
+/** `node` without the parentheses around it (which change neither its value nor its type, as `as` would). */
+export function skipParentheses(ts: TypeScript, node: ts.Expression): ts.Expression {
+  return ts.isParenthesizedExpression(node) ? skipParentheses(ts, node.expression) : node;
+}

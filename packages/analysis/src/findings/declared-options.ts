@@ -3,7 +3,7 @@ import type { TypeScript } from "../api.js";
 import { type Context, isMarked } from "../context.js";
 import { propertyKey } from "../served.js";
 import { declaredTypeOfCall, typeOfSymbol, unguardedSymbolOf } from "../symbols.js";
-import { mentionsTypeParameter, unionMembers } from "../syntax.js";
+import { mentionsTypeParameter, skipParentheses, unionMembers } from "../syntax.js";
 
 /*
  * The options check read from the callee's declaration, once per callee, instead of from each
@@ -307,10 +307,6 @@ function relates(context: Context, source: ts.Type, target: ts.Type): boolean {
     byTarget.set(target, fits);
   }
   return fits;
-}
-
-function skipParentheses(ts: TypeScript, node: ts.Expression): ts.Expression {
-  return ts.isParenthesizedExpression(node) ? skipParentheses(ts, node.expression) : node;
 }
 
 function declaredOption(context: Context, declared: DeclaredOptions, key: string): DeclaredOption | null {
