@@ -26,9 +26,12 @@ const { ESLint } = await import(pathToFileURL(require.resolve("eslint")).href);
 
 const [dir, config, rule, countText, beforeText = "0"] = process.argv.slice(2);
 const { modules, warmUp, files } = editorFiles(dir, Number(countText));
-const before = modules
-  .filter((file) => file !== warmUp && !files.includes(file) && fs.readFileSync(file, "utf8").includes("registry"))
-  .slice(0, Number(beforeText));
+const beforeCount = Number(beforeText);
+const before = [];
+for (const file of modules) {
+  if (before.length >= beforeCount) break;
+  if (file !== warmUp && !files.includes(file) && fs.readFileSync(file, "utf8").includes("registry")) before.push(file);
+}
 
 const eslint = new ESLint({ cwd: dir, overrideConfigFile: path.join(dir, config), stats: true });
 

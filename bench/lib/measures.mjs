@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { ROOT } from "../generate.mjs";
+import { EDITOR_FILES } from "./editor-files.mjs";
 import { runNode } from "./process.mjs";
 import { percentile, ratio, round, summarize } from "./stats.mjs";
 
@@ -354,7 +355,6 @@ export function eslintTyped(project, options) {
   };
 }
 
-export const EDITOR_FILES = 50;
 
 /**
  * The editor's view (`editor-child.mjs`): a warm ESLint instance lints single files in turn. The

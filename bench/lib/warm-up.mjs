@@ -20,12 +20,12 @@
 import * as nodeModule from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { EDITOR_FILES } from "./editor-files.mjs";
 import { runNode } from "./process.mjs";
 import { median, percentile } from "./stats.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RULE_CPU = pathToFileURL(path.join(HERE, "rule-cpu.mjs")).href;
-const EDITOR_FILES = 50; // measure 3c's (measures.mjs)
 
 if (process.argv[2] === "--lint") {
   // The child: lints each project in turn in this process, the rule's CPU of each lint. It keeps
